@@ -1,0 +1,18 @@
+import os, subprocess, sys
+from pathlib import Path
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+def run_cli(*args, cwd=None, env=None, timeout=300, check=None):
+    "Run `python -m ntrain ARGS` in a subprocess, as a user would, with a timeout."
+    e = dict(os.environ, OMP_NUM_THREADS='1', PYTHONUNBUFFERED='1', **(env or {}))
+    r = subprocess.run([sys.executable, '-m', 'ntrain', *map(str, args)], cwd=cwd, env=e, capture_output=True,
+                       text=True, timeout=timeout)
+    if check is not None and r.returncode != check:
+        raise AssertionError(f'exit {r.returncode}, expected {check}\nSTDOUT:\n{r.stdout[-3000:]}\nSTDERR:\n{r.stderr[-3000:]}')
+    return r
+
+@pytest.fixture
+def cli():
+    return run_cli
