@@ -4,13 +4,13 @@
 
 # %% ../nbs/09_cli.ipynb 2
 from __future__ import annotations
-import argparse, json, os, signal, sys
+import argparse, importlib, json, os, signal, sys
 from pathlib import Path
 from .core import NtrainError, env_record, env_warnings
 from .config import load_config, describe_keys
 
 # %% auto 0
-__all__ = ['cmd_fit', 'cmd_resume', 'cmd_report', 'cmd_env', 'cmd_keys', 'parser', 'main']
+__all__ = ['PLUGIN_VERBS', 'cmd_fit', 'cmd_resume', 'cmd_report', 'cmd_env', 'cmd_keys', 'parser', 'main']
 
 # %% ../nbs/09_cli.ipynb
 def _install_stop_handlers(trainer):
@@ -69,6 +69,8 @@ def cmd_env(a):
 def cmd_keys(a): print(describe_keys()); return 0
 
 # %% ../nbs/09_cli.ipynb
+PLUGIN_VERBS = {'ladder': 'ntrain.ladder', 'check-resume': 'ntrain.resume_check', 'launch': 'ntrain.launch'}
+
 def parser():
     p = argparse.ArgumentParser(prog='ntrain', description='A notebook-first PyTorch training workbench.')
     sub = p.add_subparsers(dest='cmd', required=True)
@@ -84,6 +86,10 @@ def parser():
     e.add_argument('--json', action='store_true'); e.add_argument('--freeze', action='store_true', help='include pip freeze')
     e.set_defaults(fn=cmd_env)
     k = sub.add_parser('keys', help='list every config key with its type, default and help'); k.set_defaults(fn=cmd_keys)
+    for verb, mod in PLUGIN_VERBS.items():
+        try: m = importlib.import_module(mod)
+        except ImportError: continue
+        sp = sub.add_parser(verb, help=m.CLI_HELP); m.add_cli_args(sp); sp.set_defaults(fn=m.cli_main)
     return p
 
 def main(argv=None):
