@@ -33,7 +33,7 @@ def _finish(code:int):
 def cmd_fit(a):
     from ntrain.train import Trainer
     cfg = load_config(a.config, a.overrides)
-    t = Trainer(cfg)
+    t = Trainer(cfg, resume='auto' if a.auto_resume else False)
     if int(os.environ.get('RANK', 0)) == 0: print(f'run directory: {t.run_dir}', flush=True)
     _install_stop_handlers(t)
     res = t.fit()
@@ -42,6 +42,9 @@ def cmd_fit(a):
 
 def cmd_resume(a):
     from ntrain.train import Trainer
+    if a.nproc is not None:
+        from ntrain.launch import cli_main
+        return cli_main(a, resume=True)
     run_dir = Path(a.run_dir)
     if not (run_dir/'config.yaml').exists(): raise NtrainError(f'{run_dir}: not a run directory (no config.yaml)')
     cfg = load_config(run_dir/'config.yaml', a.overrides)
@@ -76,10 +79,15 @@ def parser():
     sub = p.add_subparsers(dest='cmd', required=True)
     f = sub.add_parser('fit', help='train a config: a built-in example name (digits) or a YAML path')
     f.add_argument('config'); f.add_argument('overrides', nargs='*', help='key=value, dotted for nested keys (early_stop.patience=3)')
+    f.add_argument('--auto-resume', action='store_true', help='resume if run_dir holds a checkpoint, else start (used by launch for torchrun restarts)')
     f.set_defaults(fn=cmd_fit)
     r = sub.add_parser('resume', help='continue a run from its newest valid checkpoint')
     r.add_argument('run_dir'); r.add_argument('overrides', nargs='*')
     r.add_argument('--force', action='store_true', help='resume even if the model, optimizer or global batch changed')
+    r.add_argument('--nproc', type=int, default=None, help='resume under torchrun with this many processes per node')
+    for o, kw in (('--nnodes', dict(type=int, default=1)), ('--node-rank', dict(type=int, default=0)), ('--rdzv-endpoint', {}),
+                  ('--rdzv-id', {}), ('--max-restarts', dict(type=int, default=0))): r.add_argument(o, **kw)
+    r.add_argument('--dry-run', action='store_true')
     r.set_defaults(fn=cmd_resume)
     rp = sub.add_parser('report', help="print (and rewrite) a run's card"); rp.add_argument('run_dir'); rp.set_defaults(fn=cmd_report)
     e = sub.add_parser('env', help='print the environment record')

@@ -54,15 +54,17 @@ class DigitsCNN(nn.Module):
         return self.head(x.flatten(1))
 
 # %% ../nbs/04_examples.ipynb
-def digits(val_fraction:float=0.2, split_seed:int=0, shift:int=1, channels:int=32)->Task:
+def digits(val_fraction:float=0.2, split_seed:int=0, shift:int=1, channels:int=32, dtype:str='float32')->Task:
     "The digits task: a fixed seeded split, a CNN, cross-entropy, accuracy and macro F1."
     x, y = load_digits_arrays()
+    dt = getattr(torch, dtype)
+    x = x.to(dt)
     g = torch.Generator(); g.manual_seed(split_seed)
     perm = torch.randperm(len(x), generator=g)
     n_val = int(len(x) * val_fraction)
     vi, ti = perm[:n_val], perm[n_val:]
     sets = dict(train=(x[ti], y[ti]), valid=(x[vi], y[vi]))
-    return Task(model=lambda activation_checkpointing=False: DigitsCNN(channels, 10, activation_checkpointing),
+    return Task(model=lambda activation_checkpointing=False: DigitsCNN(channels, 10, activation_checkpointing).to(dt),
                 train=Digits(*sets['train'], shift=shift), valid=Digits(*sets['valid']),
                 num_classes=10, raw=lambda split, i: sets[split][0][i], targets=lambda split: sets[split][1],
                 name='digits')

@@ -139,7 +139,11 @@ def read_status(run_dir)->dict:
 
 # %% ../nbs/07_train.ipynb
 def _fault_spec()->dict:
+    "Fault points for this process: NTRAIN_FAULT, limited to NTRAIN_FAULT_RANK and the first torchrun attempt."
     spec = os.environ.get('NTRAIN_FAULT', '')
+    rank = os.environ.get('NTRAIN_FAULT_RANK')
+    if not spec or (rank is not None and int(rank) != dist_env()['rank']): return {}
+    if int(os.environ.get('TORCHELASTIC_RESTART_COUNT', 0)) != int(os.environ.get('NTRAIN_FAULT_ATTEMPT', 0)): return {}
     out = {}
     for part in filter(None, spec.split(',')):
         point, _, step = part.partition(':')
@@ -152,7 +156,7 @@ def _kill_self(): os.kill(os.getpid(), signal.SIGKILL)
 class Trainer:
     "The training engine: `Trainer(cfg, task).fit() -> RunResult`."
     def __init__(self, cfg:Config, task:Optional[Task]=None, run_dir=None, loggers=(), on_record:Optional[Callable]=None,
-                 resume:bool=False, quiet:bool=False):
+                 resume:Union[bool, str]=False, quiet:bool=False):
         self.cfg, self.task, self.quiet, self.resume = cfg, task, quiet, resume
         self.run_dir = Path(run_dir or cfg.run_dir or default_run_dir(cfg.name))
         self.extra_loggers = list(loggers) + ([CallbackLogger(on_record)] if on_record else [])
@@ -249,9 +253,9 @@ class Trainer:
 
     # ---------------------------------------------------------------- messages
     def say(self, msg:str):
-        if not self.is_main: return
-        if not self.quiet: print(msg, flush=True)
-        if getattr(self, '_log', None): self._log.write(msg + '\n'); self._log.flush()
+        "Print on rank 0; every process also writes the line to its own log in the run directory."
+        for f in getattr(self, '_logs', []): f.write(msg + '\n'); f.flush()
+        if self.is_main and not self.quiet: print(msg, flush=True)
 
     def log(self, record:dict):
         if not self.is_main: return
@@ -296,10 +300,12 @@ def _train_window(self, window:list):
                 if reals[j] != len(real):
                     m = real.to(self.device, non_blocking=cfg.non_blocking)
                     preds, target = _select(preds, target, m)
-                loss = task.loss(preds, target)
+                # a rank whose micro-batch is all padding still joins DDP's backward, with a zero gradient
+                loss = task.loss(preds, target) if reals[j] else preds.sum() * 0.0
             w = counts[j] * self.world / total
             self.scaler.scale(loss * w if w != 1 else loss).backward()
-        for m in self.train_metrics: m.update(preds.detach(), target)
+        if reals[j]:
+            for m in self.train_metrics: m.update(preds.detach(), target)
         self.pending.append((loss.detach(), reals[j], None, idx))
         if 'window' in self.faults and self.faults['window'] == self.step and j == 0 and last > 0: _kill_self()
     self.scaler.unscale_(self.optimizer)
@@ -346,7 +352,13 @@ class NonFinite(Exception):
 def _flush(self):
     "Read pending losses and gradient norms back in one transfer; raise NonFinite after too many in a row."
     if not self.pending: return
-    losses = torch.stack([p[0].float() for p in self.pending]).cpu().tolist()
+    if self.distributed:  # the global loss of each micro-step: sum of loss x samples over ranks, over the sum of samples
+        t = torch.stack([torch.stack([p[0].double() * p[1], torch.tensor(float(p[1]), dtype=torch.float64, device=p[0].device)]) for p in self.pending])
+        dist.all_reduce(t)
+        losses = (t[:, 0] / t[:, 1]).cpu().tolist()
+        counts = t[:, 1].cpu().tolist()
+        self.pending = [(l, int(c), g, i) for (l, _, g, i), c in zip(self.pending, counts)]
+    else: losses = torch.stack([p[0].float() for p in self.pending]).cpu().tolist()
     gns = [p[2] for p in self.pending if p[2] is not None]
     a = self.acc
     a['grad_norms'] += torch.stack(gns).float().cpu().tolist() if gns else []
@@ -369,17 +381,26 @@ def _validate(self)->dict:
     was_training = self.model.training
     self.model.eval()
     loss_m = Mean('loss').to(self.device); reset_all(self.val_metrics)
+    naive = os.environ.get('NTRAIN_TEST_NAIVE_VAL')  # negative controls for the tests: 'pad' counts padding, 'mean' averages ranks
+    self._batch_means = []
     with torch.inference_mode():
         for batch, idx, real in self.valid_loader:
             batch = to_device(batch, self.device, cfg.non_blocking)
             with self.autocast():
                 preds, target = task.forward(model, batch)
-                n = int(real.sum())
+                n = len(real) if naive == 'pad' else int(real.sum())
                 if n != len(real): preds, target = _select(preds, target, real.to(self.device))
                 if n == 0: continue
                 loss = task.loss(preds, target)
             loss_m.update(loss.float(), n)
+            if naive == 'mean': self._batch_means.append(loss.item())
             for m in self.val_metrics: m.update(preds, target)
+    if naive == 'mean' and self.distributed:  # the seed's way: the mean of batch means, then the mean over ranks
+        local = compute_all(self.val_metrics, 'val_')
+        local['val_loss'] = sum(self._batch_means) / len(self._batch_means)
+        t = torch.tensor(list(local.values()), dtype=torch.float64); dist.all_reduce(t)
+        self.model.train(was_training)
+        return dict(zip(local, (t / self.world).tolist()))
     reduce_states([loss_m] + self.val_metrics)
     self.model.train(was_training)
     return compute_all([loss_m] + self.val_metrics, 'val_')
@@ -407,6 +428,7 @@ def _epoch_record(self, val:dict)->dict:
     a = self.acc
     self.flush()
     rec = dict(kind='epoch', epoch=self.epoch, step=self.step, train_loss=_fsum_mean(a['losses'], a['counts']))
+    reduce_states(self.train_metrics)
     rec.update(compute_all(self.train_metrics, 'train_'))
     rec.update(val)
     rec.update(lr=self.scheduler.get_last_lr()[0], samples_per_s=a['samples'] / max(a['time'], 1e-9),
@@ -424,17 +446,18 @@ def _state_dict(self)->dict:
     self.flush()
     acc = {k: v for k, v in self.acc.items()}
     rng = [ckpt.rng_state()]
-    if self.distributed:
-        allrng = [None] * self.world
-        dist.all_gather_object(allrng, rng[0])
-        rng = allrng
+    tm = [[{k: v.cpu() for k, v in m.state().items()} for m in self.train_metrics]]
+    if self.distributed:  # every rank's RNG and partial train-metric states, gathered to rank 0
+        both = [None] * self.world
+        dist.all_gather_object(both, (rng[0], tm[0]))
+        rng, tm = [b[0] for b in both], [b[1] for b in both]
     return dict(model=ckpt.clean_state_dict(self.model.state_dict()), optimizer=self.optimizer.state_dict(),
                 scheduler=self.scheduler.state_dict(), scaler=self.scaler.state_dict(),
                 epoch=self.epoch - 1,
                 step=self.step, rng=rng, config=self.cfg.to_dict(),
                 ntrain=dict(format=FORMAT_VERSION, position=dict(epoch=self.epoch, batch=self.batch_in_epoch, micro=0),
                             metrics_offset=self.jsonl.offset() if self.is_main else 0,
-                            acc=acc, train_metrics=[m.state() for m in self.train_metrics],
+                            acc=acc, train_metrics=tm,
                             best=self.best, early_stop=self.es, history=self.history, world_size=self.world,
                             global_batch=self.global_batch, accum=self.accum, env=self.env_brief))
 
@@ -446,7 +469,8 @@ def _load_state_dict(self, sd:dict):
     pos = nt['position']
     self.epoch, self.batch_in_epoch, self.step = pos['epoch'], pos['batch'], sd['step']
     self.acc = dict(nt['acc'])
-    for m, st in zip(self.train_metrics, nt['train_metrics']): m.load_state(st)
+    tm = nt['train_metrics']
+    for m, st in zip(self.train_metrics, tm[self.rank] if self.rank < len(tm) else tm[0]): m.load_state(st)
     self.best, self.es, self.history = dict(nt['best']), dict(nt['early_stop']), list(nt['history'])
     rng = sd['rng']
     ckpt.set_rng_state(rng[self.rank] if self.rank < len(rng) else rng[0])
@@ -484,6 +508,9 @@ def _prepare_run_dir(self):
                           world_size=self.world, precision=self.precision, compile=cfg.compile, deterministic=cfg.deterministic)
     offset = None
     sd = None
+    if self.resume == 'auto':  # a torchrun restart: resume if there is something to resume from, else start afresh
+        self.resume = (rd/'config.yaml').exists() and ckpt.newest_valid(rd/'ckpt', warn=lambda m: None) is not None
+        if not self.resume: offset = 0
     if self.resume:
         if not (rd/'config.yaml').exists(): raise CheckpointError(f'{rd}: not a run directory (no config.yaml)')
         p = ckpt.newest_valid(rd/'ckpt', warn=self.say)
@@ -492,7 +519,7 @@ def _prepare_run_dir(self):
         self.resumed_from = str(p)
         self._check_compatible(sd)
         offset = sd['ntrain']['metrics_offset']
-    elif self.is_main and ((rd/'config.yaml').exists() or (rd/'metrics.jsonl').exists()):
+    elif offset is None and self.is_main and ((rd/'config.yaml').exists() or (rd/'metrics.jsonl').exists()):
         raise NtrainError(f'run directory {rd} already holds a run: continue it with `ntrain resume {rd}` or choose another run_dir')
     if self.is_main:
         (rd/'ckpt').mkdir(parents=True, exist_ok=True)
@@ -500,10 +527,14 @@ def _prepare_run_dir(self):
         if not self.resume:
             rec = env_record(); rec.update(self.env_brief)
             atomic_write_text(rd/'env.json', json.dumps(rec, indent=1))
-        self._log = open(rd/'log.txt', 'a', encoding='utf-8')
         self.jsonl = JSONLLogger(rd/'metrics.jsonl', truncate_at=offset)
         self.loggers = [self.jsonl] + make_loggers(cfg.loggers, rd) + self.extra_loggers
     else: self.loggers, self.jsonl = [], None
+    self._logs = [open(rd/'log.txt', 'a', encoding='utf-8')] if self.is_main else []
+    if self.distributed:
+        dist.barrier()  # rank 0 has made the directory
+        (rd/'logs').mkdir(exist_ok=True)
+        self._logs.append(open(rd/'logs'/f'rank{self.rank}.log', 'a', encoding='utf-8'))
     if sd is not None: self.load_state_dict(sd)
 
 def _check_compatible(self, sd:dict, force:bool=False):
@@ -518,6 +549,9 @@ def _check_compatible(self, sd:dict, force:bool=False):
             if tuple(own[k].shape) != tuple(theirs[k].shape): probs.append(f"key 'task': parameter {k} is {tuple(own[k].shape)} but the checkpoint has {tuple(theirs[k].shape)}"); break
     old = sd['config']
     if old['optim']['name'].lower() != self.cfg.optim.name.lower(): probs.append(f"key 'optim.name': the checkpoint used {old['optim']['name']}, not {self.cfg.optim.name}")
+    if nt.get('world_size', 1) != self.world:
+        probs.append(f"the checkpoint was written by {nt.get('world_size', 1)} process(es), this run has {self.world}: resume on "
+                     f"{nt.get('world_size', 1)} (the per-process RNG states and the position inside the epoch belong to that layout)")
     if nt['global_batch'] != self.global_batch: probs.append(f"key 'batch_size': the global batch was {nt['global_batch']}, now {self.global_batch} (keep batch_size x processes x accum)")
     if probs and not force: raise CheckpointError(probs[0] + '; pass force=True (--force) to resume anyway')
 
@@ -652,7 +686,8 @@ def _fit(self)->RunResult:
         finally:
             self.bar.finish() if hasattr(self, 'bar') else None
             for lg in getattr(self, 'loggers', []): lg.close()
-            if getattr(self, '_log', None): self._log.close(); self._log = None
+            for f in getattr(self, '_logs', []): f.close()
+            self._logs = []
     return self.result(status)
 
 def _run(self)->str:
