@@ -22,7 +22,7 @@ from . import checkpoint as ckpt
 # %% auto 0
 __all__ = ['EXIT_CODES', 'FORMAT_VERSION', 'RunResult', 'resolve_device', 'resolve_precision', 'build_optimizer',
            'build_scheduler', 'monitor_mode', 'deterministic_mode', 'default_run_dir', 'write_status', 'read_status',
-           'Trainer', 'NonFinite', 'fit', 'resume', 'load']
+           'init_distributed', 'Trainer', 'NonFinite', 'fit', 'resume', 'load']
 
 # %% ../nbs/07_train.ipynb
 EXIT_CODES = dict(finished=0, early_stopped=0, max_steps=0, failed=1, nonfinite=3, stopped=75)
@@ -153,6 +153,18 @@ def _fault_spec()->dict:
 def _kill_self(): os.kill(os.getpid(), signal.SIGKILL)
 
 # %% ../nbs/07_train.ipynb
+def init_distributed(backend:str):
+    "init_process_group for torchrun workers, with store keys namespaced per restart attempt."
+    timeout = datetime.timedelta(seconds=int(os.environ.get('NTRAIN_DIST_TIMEOUT', 300)))
+    env = dist_env()
+    if os.environ.get('TORCHELASTIC_USE_AGENT_STORE') == 'True':
+        store = dist.TCPStore(os.environ['MASTER_ADDR'], int(os.environ['MASTER_PORT']), world_size=env['world_size'],
+                              is_master=False, timeout=timeout)
+        store = dist.PrefixStore(f"ntrain/attempt_{os.environ.get('TORCHELASTIC_RESTART_COUNT', '0')}", store)
+        dist.init_process_group(backend, store=store, rank=env['rank'], world_size=env['world_size'], timeout=timeout)
+    else: dist.init_process_group(backend, timeout=timeout)
+
+# %% ../nbs/07_train.ipynb
 class Trainer:
     "The training engine: `Trainer(cfg, task).fit() -> RunResult`."
     def __init__(self, cfg:Config, task:Optional[Task]=None, run_dir=None, loggers=(), on_record:Optional[Callable]=None,
@@ -171,9 +183,8 @@ class Trainer:
         self.device = resolve_device(cfg.device)
         self.distributed = self.world > 1
         if self.distributed and not dist.is_initialized():
-            backend = 'nccl' if self.device.type == 'cuda' else 'gloo'
             if self.device.type == 'cuda': torch.cuda.set_device(self.device)
-            dist.init_process_group(backend, timeout=datetime.timedelta(seconds=int(os.environ.get('NTRAIN_DIST_TIMEOUT', 300))))
+            init_distributed('nccl' if self.device.type == 'cuda' else 'gloo')
         self.is_main = self.rank == 0
         self.precision = resolve_precision(cfg.precision, self.device)
         if self.precision == 'fp16' and self.device.type not in ('cuda', 'cpu'):
