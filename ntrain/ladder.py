@@ -79,21 +79,27 @@ class LadderResult:
         return _plain(dict(ok=self.ok, run_dir=self.run_dir, settings=self.settings, files=self.files,
                            rungs=[dict(asdict(r), ok=r.ok) for r in self.rungs]))
     def table(self, width:int=110)->str:
-        "The rungs as a console table: verdict, time, key numbers, then each diagnosis."
-        lines = [f"{'rung':<4} {'name':<24} {'verdict':<8} {'time':>6}  numbers", '-' * width]
+        "The rungs as a console table: verdict, time and key numbers, then the diagnosis of each rung."
+        import textwrap
+        head = f"{'rung':<4} {'name':<24} {'verdict':<8} {'time':>6}  "
+        lines = [head + 'numbers', '-' * width]
         for r in self.rungs:
             nums = '  '.join(f'{k} {_fmt(v)}' for k, v in r.numbers.items() if k in _KEY_NUMBERS)
-            lines.append(f"{r.rung:<4} {r.name:<24} {r.verdict.upper():<8} {r.seconds:>5.1f}s  {nums}"[:width])
-            if r.diagnosis and r.verdict != 'pass':
-                for d in r.diagnosis.splitlines(): lines.append('       ' + d)
+            wrapped = textwrap.wrap(nums, width - len(head)) or ['']
+            lines.append(f"{r.rung:<4} {r.name:<24} {r.verdict.upper():<8} {r.seconds:>5.1f}s  {wrapped[0]}")
+            lines += [' ' * len(head) + w for w in wrapped[1:]]
+            for d in r.diagnosis.splitlines():
+                ind = len(d) - len(d.lstrip())
+                lines += textwrap.wrap(d.strip(), width - 7 - ind, initial_indent=' ' * (7 + ind), subsequent_indent=' ' * (9 + ind))
         return '\n'.join(lines)
     def __repr__(self): return f"LadderResult({', '.join(f'{r.rung}:{r.verdict}' for r in self.rungs)})"
 
-_KEY_NUMBERS = ('loss', 'params', 'trainable', 'device', 'measured', 'expected', 'start_loss', 'final_loss', 'steps',
-                'samples', 'start', 'final', 'threshold', 'overlap', 'status', 'best')
+_KEY_NUMBERS = ('device', 'params', 'trainable', 'loss', 'memory_mb', 'measured', 'expected', 'start_loss', 'final_loss', 'steps',
+                'threshold', 'samples', 'metric', 'start', 'final', 'overlap', 'suggested_lr', 'status', 'epochs', 'best')
 
 def _fmt(v):
     if isinstance(v, float): return f'{v:.4g}'
+    if isinstance(v, dict): return '{' + ', '.join(f'{k} {_fmt(x)}' for k, x in v.items()) + '}'
     return str(v)
 
 # %% ../nbs/10_ladder.ipynb
@@ -397,7 +403,7 @@ def rung2(b:_Bench)->RungResult:
     model = b.model().eval()
     first, _ = b.first_batch()
     batches = [first]
-    it = iter(b.loader(b.task.train, first_len := len(_targets(first)) if _targets(first) is not None else b.cfg.batch_size, epoch=1))
+    it = iter(b.loader(b.task.train, len(b.first_batch()[1]), epoch=1))
     for _ in range(3):
         try: batches.append(next(it)[0])
         except StopIteration: break
@@ -407,8 +413,7 @@ def rung2(b:_Bench)->RungResult:
             bt = to_device(bt, b.device)
             loss, preds, target = b.forward_loss(model, bt)
             losses.append(float(loss)); counts.append(len(preds) if torch.is_tensor(preds) and preds.ndim else 1)
-            if bt is not batches[0] and len(losses) > 1: continue
-            p0, t0, b0 = preds.float(), target, bt
+            if len(losses) == 1: p0, t0, b0 = preds.float(), target, bt  # the first batch: theory and output checks
     measured = sum(l * c for l, c in zip(losses, counts)) / sum(counts)
     expected, source = _theory(b, b0, p0, t0)
     n.update(measured=measured, samples=sum(counts), theory=source, tolerance=st.init_tol, output_std=float(p0.std()))
