@@ -214,6 +214,8 @@ def _targets(batch):
     if isinstance(batch, dict): return batch.get('labels')
 
 # %% ../nbs/10_ladder.ipynb
+def _names(ks:list, n:int=4)->str: return ', '.join(ks[:n]) + (f' and {len(ks) - n} more' if len(ks) > n else '')
+
 def _nonfinite_rows(t)->list:
     if not (torch.is_tensor(t) and t.dtype.is_floating_point) or t.ndim == 0: return []
     bad = ~torch.isfinite(t.detach().float().reshape(len(t), -1)).all(1)
@@ -258,7 +260,12 @@ def _anomaly_op(run_steps:Callable)->Optional[str]:
 def nan_diagnosis(b:_Bench, model, batch, idx, losses:list=(), rerun:Optional[Callable]=None)->tuple:
     "(causes, words) explaining a non-finite loss on `batch`."
     causes, words = [], []
-    where = find_nonfinite(model, b.task.forward, batch)
+    badp = [k for k, p in model.named_parameters() if not bool(torch.isfinite(p).all())]
+    if badp:  # the forward pass is NaN only because an update already was: look at the gradient, not the forward pass
+        causes.append('nan_params')
+        words.append(f'{len(badp)} parameter tensors became non-finite after an update ({_names(badp)}): the gradient was NaN/inf')
+        where = dict(where='backward', rows=[])
+    else: where = find_nonfinite(model, b.task.forward, batch)
     samples = [int(idx[i]) for i in where['rows'][:8]] if idx is not None else where['rows'][:8]
     if where['where'] == 'inputs':
         causes.append('bad_inputs'); words.append(f"the inputs of train samples {samples} contain NaN or inf: the data is bad (check how those samples are loaded)")
@@ -350,7 +357,13 @@ def rung1(b:_Bench)->RungResult:
         with torch.inference_mode(): vl, vp, _ = b.forward_loss(model, vb)
         n['val_loss'] = float(vl); n['val_outputs'] = describe(vp)
     except Exception as e: return r.fail('valid', f'the validation batch raised {type(e).__name__}: {_line(e)}')
-    if not math.isfinite(n['val_loss']): r.fail('nan', f"the loss of the first validation batch is {n['val_loss']}")
+    if not math.isfinite(n['val_loss']):
+        def rerun():
+            m = b.model().train(); b.train_step(m, b.optimizer(m), batch)
+        cs, ws = nan_diagnosis(b, model, vb, None, [n['loss']], rerun)
+        r.fail('nan', f"the loss of the first validation batch is {n['val_loss']} (after one optimizer step):")
+        for c, w in zip(cs + [None] * len(ws), ws): r.note(c, '  ' + w)
+        return r
     # checkpoint round trip and a metrics write
     d = b.run_dir/'ladder'; d.mkdir(parents=True, exist_ok=True)
     sd = dict(model=ckpt.clean_state_dict(model.state_dict()), optimizer=opt.state_dict(), step=1)
@@ -464,8 +477,6 @@ def _grad_report(model)->dict:
         elif not bool(p.grad.any()): out['zero_grad'].append(k)
     return out
 
-def _names(ks:list, n:int=4)->str: return ', '.join(ks[:n]) + (f' and {len(ks) - n} more' if len(ks) > n else '')
-
 def rung3(b:_Bench)->RungResult:
     "Overfit one batch to near-zero loss; on failure, find out why."
     r = RungResult(3, RUNG_NAMES[3])
@@ -486,7 +497,7 @@ def rung3(b:_Bench)->RungResult:
             losses += torch.stack([l.float() for l in pend]).cpu().tolist(); pend = []
             target = st.overfit_ratio * losses[0] if target is None else target
             b.emit(kind='step', rung=3, step=len(losses), loss=losses[-1])
-            if not math.isfinite(losses[-1]) or losses[-1] <= target: break
+            if not all(map(math.isfinite, losses[-10:])) or losses[-1] <= target: break
     first, last = losses[0], losses[-1]
     lr = opt.param_groups[0]['lr']
     moved = math.sqrt(sum(float((p.detach() - q).pow(2).sum()) for p, q in zip(model.parameters(), p0)))
@@ -504,11 +515,13 @@ def rung3(b:_Bench)->RungResult:
            "The bug is in the model, loss, labels or optimizer, not the data size:")
     if not all(math.isfinite(l) for l in losses):
         k = next(i for i, l in enumerate(losses) if not math.isfinite(l))
-        state = snap
-        def rerun():
-            m = b.model().train(); m.load_state_dict(state[0]); o = b.optimizer(m); o.load_state_dict(state[1])
-            for _ in range(k - state[2] + 1): b.train_step(m, o, batch)
-        cs, ws = nan_diagnosis(b, model, batch, idx, losses, rerun)
+        def restore(sd, osd):
+            m = b.model().train(); m.load_state_dict(sd); o = b.optimizer(m); o.load_state_dict(osd); return m, o
+        m, o = restore(*snap[:2])  # replay from the chunk's start to just before the step whose loss was non-finite
+        for _ in range(k - snap[2]): b.train_step(m, o, batch)
+        state = (copy.deepcopy(m.state_dict()), copy.deepcopy(o.state_dict()))
+        def rerun(): b.train_step(*restore(*state), batch)
+        cs, ws = nan_diagnosis(b, m, batch, idx, losses[:k], rerun)
         r.note('nan', f'  the loss became non-finite at step {k}:')
         for c, w in zip(cs + [None] * len(ws), ws): r.note(c, '    ' + w)
         return r

@@ -114,3 +114,21 @@ def test_cli_a_failing_task_exits_non_zero(tmp_path):
 def test_cli_bad_rungs_is_one_line(tmp_path):
     r = run_cli('ladder', 'digits', f'run_dir={tmp_path}', '--rungs', '9', timeout=120)
     assert r.returncode == 2 and r.stderr.strip().count('\n') == 0 and 'rungs are 1 to 5' in r.stderr
+
+def test_a_nan_gradient_is_traced_to_the_backward_op(tmp_path):
+    torch.manual_seed(0)
+    x = torch.randn(200, 4); y = (x[:, 0] > 0).long()
+    def loss(p, t):  # finite forward, NaN backward: d sqrt(u)/du is inf at u = 0, times du/dp = 0
+        return nn.functional.cross_entropy(p, t) + torch.sqrt((p - p.detach()).pow(2).sum())
+    res = ladder(model=nn.Linear(4, 2), train=TensorDataset(x, y), loss=loss, rungs='1', run_dir=tmp_path)
+    r = res.rung(1)
+    assert r.verdict == 'fail' and 'nan_params' in r.causes and 'nan_backward' in r.causes, r.diagnosis
+    assert 'detect_anomaly names' in r.diagnosis and 'Backward' in r.diagnosis, r.diagnosis
+
+def test_a_diverging_loss_blames_the_learning_rate(tmp_path):
+    torch.manual_seed(0)
+    x = torch.randn(300, 4) * 3; y = x @ torch.tensor([[1.], [-2.], [.5], [3.]])
+    res = ladder(None, ['clip_grad=null'], model=nn.Linear(4, 1), train=TensorDataset(x, y), loss=nn.MSELoss(),
+                 optimizer=lambda p: torch.optim.SGD(p, lr=1.0), rungs='3', force=True, run_dir=tmp_path)
+    r = res.rung(3)
+    assert r.verdict == 'fail' and 'lr_high' in r.causes and 'learning rate is too high' in r.diagnosis, r.diagnosis
