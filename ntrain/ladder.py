@@ -106,17 +106,17 @@ def _fmt(v):
 @dataclass
 class LadderSettings:
     "Thresholds of the rungs; every field is a keyword of `ladder` and a `--flag` of `ntrain ladder`."
-    init_tol: float = 0.15       # rung 2: largest relative gap between the initial loss and theory
-    overfit_steps: int = 300     # rung 3: most optimizer steps to overfit one batch
-    overfit_ratio: float = 0.02  # rung 3: pass once the loss is below this fraction of its first value
-    small_frac: float = 0.01     # rung 4: fraction of the train set
-    small_min: int = 512         # rung 4: but at least this many samples (so 1% of a small set is still a test)
-    small_epochs: int = 5        # rung 4: epochs over that subset
-    val_max: int = 2000          # rung 4: validation samples used, at most
-    noise_se: float = 3.0        # rung 4: the metric must move by more than this many standard errors
-    leak_max: int = 50000        # rung 4: samples per split hashed for the leakage check, at most
-    lr_find: bool = False        # rung 4: also run an LR range test and suggest a max LR
-    num_workers: int = 0         # DataLoader workers for the rungs 1-4 (0: fastest for small batches)
+    init_tol: float = field(default=0.15, metadata=dict(help='rung 2: largest relative gap between the initial loss and theory'))
+    overfit_steps: int = field(default=300, metadata=dict(help='rung 3: most optimizer steps to overfit one batch'))
+    overfit_ratio: float = field(default=0.02, metadata=dict(help='rung 3: pass once the loss is below this fraction of its first value'))
+    small_frac: float = field(default=0.01, metadata=dict(help='rung 4: fraction of the train set'))
+    small_min: int = field(default=512, metadata=dict(help='rung 4: but at least this many samples (so 1% of a small set is still a test)'))
+    small_epochs: int = field(default=5, metadata=dict(help='rung 4: epochs over that subset'))
+    val_max: int = field(default=2000, metadata=dict(help='rung 4: validation samples used, at most'))
+    noise_se: float = field(default=3.0, metadata=dict(help='rung 4: the metric must move by more than this many standard errors'))
+    leak_max: int = field(default=50000, metadata=dict(help='rung 4: samples per split hashed for the leakage check, at most'))
+    lr_find: bool = field(default=False, metadata=dict(help='rung 4: also run an LR range test and suggest a max LR'))
+    num_workers: int = field(default=0, metadata=dict(help='DataLoader workers for the rungs 1-4 (0: fastest for small batches)'))
 
 def _settings(**kw)->LadderSettings:
     names = [f.name for f in fields(LadderSettings)]
@@ -709,7 +709,7 @@ def rung5(b:_Bench, quiet:bool=True)->RungResult:
     if b.user_opt is not None or b.step_fn is not None:
         r.note(None, "the full run uses the config's optimizer and ntrain's step, not the optimizer or step function given to the ladder")
     if res.exit_code: return r.fail(res.status, f'the run ended {res.status}: see {res.run_dir}/log.txt')
-    return r.note(None, f"{res.status} after {res.epochs_run} epochs; best {res.best.get('metric')} {res.best.get('value')}")
+    return r.note(None, f"{res.status} after {res.epochs_run} epochs; best {res.best.get('metric')} {_fmt(res.best.get('value'))}")
 
 # %% ../nbs/10_ladder.ipynb
 def parse_rungs(spec)->list:
@@ -830,8 +830,9 @@ def add_cli_args(p):
     p.add_argument('--quiet', action='store_true', help='print only the table')
     for f in fields(LadderSettings):
         flag = '--' + f.name.replace('_', '-')
-        if isinstance(f.default, bool): p.add_argument(flag, dest=f.name, action='store_true', help=f'(setting {f.name})')
-        else: p.add_argument(flag, dest=f.name, type=type(f.default), default=f.default, help=f'(default {f.default})')
+        h = f.metadata.get('help', '').replace('%', '%%')
+        if isinstance(f.default, bool): p.add_argument(flag, dest=f.name, action='store_true', help=h)
+        else: p.add_argument(flag, dest=f.name, type=type(f.default), default=f.default, help=f'{h} (default {f.default})')
 
 class ConsoleProgress:
     "Renders ladder progress events as console lines."
