@@ -51,8 +51,8 @@ def random_labels()->Task:
     t.name = 'random_labels'; return t
 
 class SqrtScale(nn.Module):
-    "Scales an image by 1 + sqrt(mean intensity - floor): NaN for faint images (about 3% of digits)."
-    def __init__(self, floor:float=0.235): super().__init__(); self.floor = floor
+    "Scales an image by 1 + sqrt(mean intensity - floor): NaN for faint images (a few percent of the shifted digits)."
+    def __init__(self, floor:float=0.225): super().__init__(); self.floor = floor
     def forward(self, x): return x * (1 + torch.sqrt(x.mean((1, 2, 3), keepdim=True) - self.floor))
 
 class NaNOnSome(nn.Module):

@@ -93,10 +93,11 @@ def test_bad_input_is_a_one_line_ntrain_error(tmp_path):
     with pytest.raises(NtrainError, match='rungs are 1 to 5'): ladder('digits', rungs='2-7', run_dir=tmp_path)
     with pytest.raises(NtrainError, match="did you mean 'overfit_steps'"): ladder('digits', overfit_step=3, run_dir=tmp_path)
 
-def test_rung_5_hands_over_to_the_trainer(tmp_path):
-    res = ladder('digits', ['epochs=1', 'num_workers=0'], rungs='5', force=True, run_dir=tmp_path)
+def test_healthy_digits_passes_every_rung_and_rung_5_hands_over_to_the_trainer(tmp_path):
+    res = ladder('digits', ['epochs=1', 'num_workers=0'], rungs='1-5', run_dir=tmp_path)
+    assert [r.verdict for r in res.rungs] == ['pass'] * 5, res.table()
     r = res.rung(5)
-    assert r.verdict == 'pass' and r.numbers['status'] == 'finished' and r.numbers['epochs'] == 1, res.table()
+    assert r.numbers['status'] == 'finished' and r.numbers['epochs'] == 1, res.table()
     assert (tmp_path/'ckpt'/'last.pt').exists() and (tmp_path/'ladder.json').exists()
 
 def test_cli_rungs_1_2_pass_and_write_the_report(tmp_path):
