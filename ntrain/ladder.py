@@ -399,7 +399,7 @@ def _theory(b:_Bench, batch, preds, target)->tuple:
     t = b.task
     if t.expected_init_loss is not None: return float(t.expected_init_loss(t, batch)), 'Task.expected_init_loss'
     if b.is_ce:
-        C = preds.shape[-1] if preds.ndim > 1 else t.num_classes
+        C = preds.shape[1] if preds.ndim > 1 else t.num_classes  # torch's cross-entropy: classes on dim 1
         return math.log(C), f'ln({C}) for cross-entropy over {C} outputs'
     if b.is_bce: return math.log(2), 'ln(2) for binary cross-entropy'
     if b.is_mse:
@@ -432,8 +432,8 @@ def rung2(b:_Bench)->RungResult:
     n.update(measured=measured, samples=sum(counts), theory=source, tolerance=st.init_tol, output_std=float(p0.std()))
     r.series['batch_losses'] = losses
     if b.is_ce and p0.ndim > 1:
-        C, task_C = p0.shape[-1], b.task.num_classes
-        rows = p0.reshape(-1, C)
+        C, task_C = p0.shape[1], b.task.num_classes
+        rows = p0.movedim(1, -1).reshape(-1, C)
         if bool((rows >= 0).all()) and bool(((rows.sum(-1) - 1).abs() < 1e-3).all()):
             r.fail('softmax', f"the model's outputs are probabilities (every row is >= 0 and sums to 1): softmax is applied before "
                    "cross-entropy, which applies log-softmax itself; return raw logits from the model (softmax applied twice)")
@@ -542,7 +542,7 @@ def rung3(b:_Bench)->RungResult:
         if b.is_ce and t.dtype.is_floating_point: r.note('target_dtype', f'  the targets are {describe(t)}: cross-entropy needs int64 class indices')
         if (b.is_mse or b.is_bce) and not t.dtype.is_floating_point: r.note('target_dtype', f'  the targets are {describe(t)}: this loss needs float targets')
     with torch.no_grad(): _, preds, _ = b.forward_loss(model, batch)
-    if b.is_ce and torch.is_tensor(preds) and bool((preds >= 0).all()) and bool(((preds.sum(-1) - 1).abs() < 1e-3).all()):
+    if b.is_ce and torch.is_tensor(preds) and bool((preds >= 0).all()) and preds.ndim > 1 and bool(((preds.sum(1) - 1).abs() < 1e-3).all()):
         r.note('softmax', '  the outputs are probabilities: softmax applied before cross-entropy keeps the loss from reaching zero')
     if len(r.causes) == 0:
         r.note('slow', f'  the loss falls but too slowly: the learning rate {lr:.2g} may be too low, or the model too small or too '
@@ -591,7 +591,7 @@ def _evaluate(b:_Bench, model, loader)->dict:
             ls.append(float(loss)); ns.append(len(idx))
             if b.is_ce or b.is_bce or b.task.num_classes:
                 acc.update(preds.float(), target); ts.append(target.reshape(-1).cpu())
-                C = preds.shape[-1] if preds.ndim > target.ndim else 2
+                C = preds.shape[1] if preds.ndim > target.ndim else 2
     out = dict(loss=sum(l * k for l, k in zip(ls, ns)) / sum(ns), batch_losses=ls)
     if ts:
         out['acc'] = acc.compute()['acc']

@@ -133,3 +133,9 @@ def test_a_diverging_loss_blames_the_learning_rate(tmp_path):
                  optimizer=lambda p: torch.optim.SGD(p, lr=1.0), rungs='3', force=True, run_dir=tmp_path)
     r = res.rung(3)
     assert r.verdict == 'fail' and 'lr_high' in r.causes and 'learning rate is too high' in r.diagnosis, r.diagnosis
+
+def test_wrong_number_of_classes_is_named(tmp_path):
+    x = torch.randn(200, 4); y = torch.randint(0, 3, (200,))
+    res = ladder(model=nn.Linear(4, 5), train=TensorDataset(x, y), num_classes=3, rungs='2', force=True, run_dir=tmp_path)
+    r = res.rung(2)
+    assert r.verdict == 'fail' and 'num_classes' in r.causes and 'wrong number of classes' in r.diagnosis, r.diagnosis
