@@ -6,7 +6,8 @@ __version__ = "0.1.0"
 # %% auto 0
 __all__ = ['Config', 'load_config', 'apply_overrides', 'describe_keys', 'Task', 'sample_rng', 'hf_forward', 'Metric', 'Mean',
            'Accuracy', 'F1', 'ConfusionMatrix', 'MSE', 'MAE', 'Trainer', 'RunResult', 'fit', 'resume', 'load',
-           'run_card', 'NtrainError', 'env_record']
+           'run_card', 'NtrainError', 'env_record', 'ladder', 'LadderResult', 'RungResult', 'launch', 'attach',
+           'Launch', 'LaunchResult']
 
 # %% ../nbs/99_api.ipynb
 from .config import Config, load_config, apply_overrides, describe_keys
@@ -15,6 +16,8 @@ from .metrics import Metric, Mean, Accuracy, F1, ConfusionMatrix, MSE, MAE
 from .train import Trainer, RunResult, fit, resume, load
 from .card import run_card
 from .core import NtrainError, env_record
+from .ladder import ladder, LadderResult, RungResult
+from .launch import launch, attach, Launch, LaunchResult
 _all_ = ['Config', 'load_config', 'apply_overrides', 'describe_keys', 'Task', 'sample_rng', 'hf_forward', 'Metric', 'Mean',
          'Accuracy', 'F1', 'ConfusionMatrix', 'MSE', 'MAE', 'Trainer', 'RunResult', 'fit', 'resume', 'load', 'run_card',
-         'NtrainError', 'env_record']
+         'NtrainError', 'env_record', 'ladder', 'LadderResult', 'RungResult', 'launch', 'attach', 'Launch', 'LaunchResult']

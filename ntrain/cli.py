@@ -101,7 +101,11 @@ def parser():
     return p
 
 def main(argv=None):
-    a = parser().parse_args(argv)
+    p = parser()
+    a, extra = p.parse_known_args(argv)  # key=value overrides may come after the --flags too
+    bad = [x for x in extra if x.startswith('-') or '=' not in x or not hasattr(a, 'overrides')]
+    if bad: p.error(f"unrecognized arguments: {' '.join(bad)}")
+    if extra: a.overrides = list(a.overrides) + extra
     try: code = a.fn(a)
     except NtrainError as e:
         print(f'ntrain: error: {e}', file=sys.stderr)

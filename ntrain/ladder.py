@@ -117,6 +117,7 @@ class LadderSettings:
     leak_max: int = field(default=50000, metadata=dict(help='rung 4: samples per split hashed for the leakage check, at most'))
     lr_find: bool = field(default=False, metadata=dict(help='rung 4: also run an LR range test and suggest a max LR'))
     num_workers: int = field(default=0, metadata=dict(help='DataLoader workers for the rungs 1-4 (0: fastest for small batches)'))
+    nproc: int = field(default=0, metadata=dict(help='rung 5: hand the full run to torchrun with this many processes (0: in-process)'))
 
 def _settings(**kw)->LadderSettings:
     names = [f.name for f in fields(LadderSettings)]
@@ -389,9 +390,12 @@ def bench(config:Union[str, Path, dict, Config, None]='digits', overrides=(), ta
           optimizer=None, step:Optional[Callable]=None, on_progress:Optional[Callable]=None, **settings)->_Bench:
     "The bench the rungs run on, from a config (and optionally a task object)."
     cfg = load_config(config if config is not None else Config(), overrides)
-    task = task if task is not None else get_task(cfg.task, **cfg.task_args)
+    given = task is not None
+    task = task if given else get_task(cfg.task, **cfg.task_args)
     rd = Path(run_dir or cfg.run_dir or default_run_dir(cfg.name))
-    return _Bench(cfg, task, _settings(**settings), rd, optimizer, step, on_progress)
+    b = _Bench(cfg, task, _settings(**settings), rd, optimizer, step, on_progress)
+    b.task_given = given
+    return b
 
 # %% ../nbs/10_ladder.ipynb
 def _theory(b:_Bench, batch, preds, target)->tuple:
@@ -696,12 +700,29 @@ def rung4(b:_Bench)->RungResult:
 
 # %% ../nbs/10_ladder.ipynb
 def rung5(b:_Bench, quiet:bool=True)->RungResult:
-    "The full run, in-process, with ntrain's Trainer."
-    from ntrain.train import Trainer
+    "The full run: in-process with ntrain's Trainer, or handed to torchrun when `nproc` is set."
+    from ntrain.train import Trainer, RunResult
     r = RungResult(5, RUNG_NAMES[5])
     on = lambda rec: b.emit(kind='run', rung=5, record=rec)
-    try: res = Trainer(b.cfg, task=b.task, run_dir=b.run_dir, on_record=on, quiet=quiet).fit()
-    except NtrainError as e: return r.fail('run', f'the run stopped: {e}')
+    if b.st.nproc:
+        from ntrain.launch import launch
+        if getattr(b, 'task_given', True):
+            return r.fail('run', 'the torchrun hand-off needs the task as an importable module:function in the config, not a Task object')
+        lr = launch(b.cfg, nproc=b.st.nproc, run_dir=b.run_dir, echo=not quiet)
+        if not hasattr(lr, 'exit_code'): return r.fail('run', f'the run is still going in the background: ntrain.attach({str(b.run_dir)!r})')
+        from ntrain.loggers import read_metrics
+        hist = read_metrics(b.run_dir, 'epoch')
+        from ntrain.train import read_status
+        st = read_status(b.run_dir)
+        res = RunResult(str(b.run_dir), lr.status, hist, {}, len(hist), st.get('step', 0))
+        if hist:
+            from ntrain.train import monitor_mode
+            m = b.cfg.monitor; pick = (max if monitor_mode(m, b.cfg.mode) == 'max' else min)(hist, key=lambda h: h.get(m, float('nan')))
+            res.best = dict(metric=m, value=pick.get(m), epoch=pick['epoch'])
+            res.samples_per_s = sorted(h['samples_per_s'] for h in hist)[len(hist)//2]
+    else:
+        try: res = Trainer(b.cfg, task=b.task, run_dir=b.run_dir, on_record=on, quiet=quiet).fit()
+        except NtrainError as e: return r.fail('run', f'the run stopped: {e}')
     ep = [h for h in res.history if h.get('kind') == 'epoch']
     r.numbers.update(status=res.status, epochs=res.epochs_run, steps=res.steps, best=res.best.get('value'),
                      best_metric=res.best.get('metric'), samples_per_s=res.samples_per_s, run_dir=res.run_dir)
