@@ -39,22 +39,25 @@ class Digits(Dataset):
 # %% ../nbs/04_examples.ipynb
 class DigitsCNN(nn.Module):
     "Three 3x3 convolutions and a linear head for 8x8 digits."
-    def __init__(self, channels:int=32, num_classes:int=10, activation_checkpointing:bool=False):
+    def __init__(self, channels:int=32, num_classes:int=10, activation_checkpointing:bool=False, norm:tuple|None=None):
         super().__init__()
         c = channels
+        if norm is not None:  # input normalisation held in buffers (a model with buffers, for the FSDP2 tests)
+            self.register_buffer('mean', torch.tensor(float(norm[0]))); self.register_buffer('std', torch.tensor(float(norm[1])))
         self.features = nn.Sequential(
             nn.Conv2d(1, c, 3, padding=1), nn.ReLU(), nn.Conv2d(c, 2*c, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
             nn.Conv2d(2*c, 2*c, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2))
         self.head = nn.Linear(2*c*4, num_classes)
         self.activation_checkpointing = activation_checkpointing
     def forward(self, x):
+        if hasattr(self, 'mean'): x = (x - self.mean) / self.std
         if self.activation_checkpointing and self.training:
             x = checkpoint(self.features, x, use_reentrant=False)
         else: x = self.features(x)
         return self.head(x.flatten(1))
 
 # %% ../nbs/04_examples.ipynb
-def digits(val_fraction:float=0.2, split_seed:int=0, shift:int=1, channels:int=32, dtype:str='float32')->Task:
+def digits(val_fraction:float=0.2, split_seed:int=0, shift:int=1, channels:int=32, dtype:str='float32', normalize:bool=False)->Task:
     "The digits task: a fixed seeded split, a CNN, cross-entropy, accuracy and macro F1."
     x, y = load_digits_arrays()
     dt = getattr(torch, dtype)
@@ -64,7 +67,8 @@ def digits(val_fraction:float=0.2, split_seed:int=0, shift:int=1, channels:int=3
     n_val = int(len(x) * val_fraction)
     vi, ti = perm[:n_val], perm[n_val:]
     sets = dict(train=(x[ti], y[ti]), valid=(x[vi], y[vi]))
-    return Task(model=lambda activation_checkpointing=False: DigitsCNN(channels, 10, activation_checkpointing).to(dt),
+    norm = (x[ti].mean().item(), x[ti].std().item()) if normalize else None
+    return Task(model=lambda activation_checkpointing=False: DigitsCNN(channels, 10, activation_checkpointing, norm).to(dt),
                 train=Digits(*sets['train'], shift=shift), valid=Digits(*sets['valid']),
                 num_classes=10, raw=lambda split, i: sets[split][0][i], targets=lambda split: sets[split][1],
                 name='digits')

@@ -22,7 +22,8 @@ from . import checkpoint as ckpt
 # %% auto 0
 __all__ = ['EXIT_CODES', 'FORMAT_VERSION', 'RunResult', 'resolve_device', 'resolve_precision', 'build_optimizer',
            'build_scheduler', 'monitor_mode', 'deterministic_mode', 'default_run_dir', 'write_status', 'read_status',
-           'init_distributed', 'Trainer', 'NonFinite', 'fit', 'resume', 'load']
+           'init_distributed', 'Trainer', 'NonFinite', 'shard_model', 'full_model_state_dict', 'newest_sharded', 'fit',
+           'resume', 'load']
 
 # %% ../nbs/07_train.ipynb
 EXIT_CODES = dict(finished=0, early_stopped=0, max_steps=0, failed=1, nonfinite=3, stopped=75)
@@ -229,16 +230,22 @@ class Trainer:
         self.model = model                                   # the plain module: saved, loaded, validated
         self.lr = cfg.optim.lr * dict(none=1, linear=self.global_batch / cfg.batch_size,
                                       sqrt=math.sqrt(self.global_batch / cfg.batch_size))[cfg.lr_scaling]
-        self.optimizer = build_optimizer(cfg.optim, [p for p in model.parameters() if p.requires_grad] or list(model.parameters()), self.lr)
-        self.scheduler = build_scheduler(cfg.sched, self.optimizer, self.total_steps, self.lr)
+        strategy = cfg.strategy if cfg.strategy != 'auto' else ('ddp' if self.distributed else 'single')
+        if strategy == 'fsdp' and not self.distributed:
+            raise ConfigError("key 'strategy': fsdp shards the model over several processes: start it with `ntrain launch CONFIG --nproc N`")
+        self.strategy = strategy if self.distributed else 'single'
+        if self.strategy == 'fsdp': shard_model(model, self.device, self.world)
         self.scaler = torch.amp.GradScaler(self.device.type, enabled=self.precision == 'fp16')
         self.amp_dtype = dict(bf16=torch.bfloat16, fp16=torch.float16).get(self.precision)
         fwd = torch.compile(model, backend=cfg.compile_backend) if cfg.compile else model
         self.eval_model = fwd                                # validation never goes through DDP
-        if self.distributed:
+        if self.strategy == 'ddp':
             from torch.nn.parallel import DistributedDataParallel as DDP
             fwd = DDP(fwd, device_ids=[self.device.index] if self.device.type == 'cuda' else None)
         self.train_model = fwd
+        # the optimizer is built after sharding: under FSDP2 it must hold the sharded (DTensor) parameters
+        self.optimizer = build_optimizer(cfg.optim, [p for p in model.parameters() if p.requires_grad] or list(model.parameters()), self.lr)
+        self.scheduler = build_scheduler(cfg.sched, self.optimizer, self.total_steps, self.lr)
         self.params = [p for p in model.parameters() if p.requires_grad]
         self.train_metrics, self.val_metrics = task.make_metrics(), task.make_metrics()
         for m in self.train_metrics + self.val_metrics: m.to(self.device)
@@ -304,7 +311,8 @@ def _train_window(self, window:list):
     for j, (batch, idx, real) in enumerate(window):
         if self.epoch == self._check_epoch and self.is_ce and task.num_classes: self._check_batch_targets(batch, idx)
         batch = to_device(batch, self.device, cfg.non_blocking)
-        sync = self.train_model.no_sync() if self.distributed and j < last else contextlib.nullcontext()
+        if self.strategy == 'fsdp': self.model.set_requires_gradient_sync(j == last)  # FSDP2's no_sync
+        sync = self.train_model.no_sync() if self.strategy == 'ddp' and j < last else contextlib.nullcontext()
         with sync:
             with self.autocast():
                 preds, target = task.forward(self.train_model, batch)
@@ -321,6 +329,7 @@ def _train_window(self, window:list):
         if 'window' in self.faults and self.faults['window'] == self.step and j == 0 and last > 0: _kill_self()
     self.scaler.unscale_(self.optimizer)
     gn = torch.nn.utils.clip_grad_norm_(self.params, cfg.clip_grad) if cfg.clip_grad else None
+    if gn is not None and hasattr(gn, 'full_tensor'): gn = gn.full_tensor()  # FSDP2: the norm is a DTensor
     if self.scaler.is_enabled():
         s0 = self.scaler.get_scale()  # fp16 only: GradScaler already syncs in step()
         self.scaler.step(self.optimizer); self.scaler.update()
@@ -453,7 +462,8 @@ Trainer.step_record, Trainer.epoch_record = _step_record, _epoch_record
 # %% ../nbs/07_train.ipynb
 FORMAT_VERSION = 1
 
-def _state_dict(self)->dict:
+def _state_dict(self, weights:bool=True)->dict:
+    "Everything a resume needs, as plain data; under FSDP2 the weights (when asked) are gathered whole on rank 0."
     self.flush()
     acc = {k: v for k, v in self.acc.items()}
     rng = [ckpt.rng_state()]
@@ -462,7 +472,10 @@ def _state_dict(self)->dict:
         both = [None] * self.world
         dist.all_gather_object(both, (rng[0], tm[0]))
         rng, tm = [b[0] for b in both], [b[1] for b in both]
-    return dict(model=ckpt.clean_state_dict(self.model.state_dict()), optimizer=self.optimizer.state_dict(),
+    if self.strategy == 'fsdp':  # the optimizer state is sharded: it travels in the DCP checkpoint (save_sharded)
+        model_sd, optim_sd = (full_model_state_dict(self.model) if weights else {}), {}
+    else: model_sd, optim_sd = ckpt.clean_state_dict(self.model.state_dict()), self.optimizer.state_dict()
+    return dict(model=model_sd, optimizer=optim_sd,
                 scheduler=self.scheduler.state_dict(), scaler=self.scaler.state_dict(),
                 epoch=self.epoch - 1,
                 step=self.step, rng=rng, config=self.cfg.to_dict(),
@@ -473,8 +486,10 @@ def _state_dict(self)->dict:
                             global_batch=self.global_batch, accum=self.accum, env=self.env_brief))
 
 def _load_state_dict(self, sd:dict):
-    self.model.load_state_dict(ckpt.clean_state_dict(sd['model']))
-    self.optimizer.load_state_dict(sd['optimizer']); self.scheduler.load_state_dict(sd['scheduler'])
+    if self.strategy != 'fsdp':  # FSDP2 weights and optimizer come from the sharded checkpoint (load_sharded)
+        self.model.load_state_dict(ckpt.clean_state_dict(sd['model']))
+        self.optimizer.load_state_dict(sd['optimizer'])
+    self.scheduler.load_state_dict(sd['scheduler'])
     self.scaler.load_state_dict(sd['scaler'])
     nt = sd['ntrain']
     pos = nt['position']
@@ -491,6 +506,7 @@ Trainer.state_dict, Trainer.load_state_dict = _state_dict, _load_state_dict
 # %% ../nbs/07_train.ipynb
 def _save(self, which:str='last'):
     "Save last.pt (rotating the previous one to prev.pt) or best.pt; rank 0 writes, every rank takes part."
+    if self.strategy == 'fsdp' and which == 'last': return self.save_sharded()
     sd = self.state_dict()
     if not self.is_main: return
     d = self.run_dir/'ckpt'
@@ -504,9 +520,97 @@ def _save(self, which:str='last'):
     self.save_time += time.perf_counter() - t0
 
 def _params_finite(self)->bool:
-    return all(bool(torch.isfinite(p).all()) for p in self.model.parameters())
+    "Whether every weight is finite, agreed by every process (saving is collective, so all must decide alike)."
+    ok = all(bool(torch.isfinite(p.to_local() if hasattr(p, 'to_local') else p).all()) for p in self.model.parameters())
+    if self.distributed:
+        t = torch.tensor([float(ok)], device=self.device if self.device.type == 'cuda' else 'cpu')
+        dist.all_reduce(t, op=dist.ReduceOp.MIN); ok = bool(t.item())
+    return ok
 
 Trainer.save, Trainer.params_finite = _save, _params_finite
+
+# %% ../nbs/07_train.ipynb
+def shard_model(model:nn.Module, device:torch.device, world:int):
+    "Apply FSDP2's fully_shard to each child module with parameters, then to the root."
+    try: from torch.distributed.fsdp import fully_shard
+    except ImportError: from torch.distributed._composable.fsdp import fully_shard  # torch < 2.6
+    from torch.distributed.device_mesh import init_device_mesh
+    mesh = init_device_mesh(device.type, (world,))
+    for child in model.children():
+        if any(True for _ in child.parameters()): fully_shard(child, mesh=mesh)
+    fully_shard(model, mesh=mesh)
+    return model
+
+def full_model_state_dict(model)->dict:
+    "The whole model's state dict on rank 0 (CPU), from a sharded model; a collective."
+    from torch.distributed.checkpoint.state_dict import get_model_state_dict, StateDictOptions
+    return ckpt.clean_state_dict(get_model_state_dict(model, options=StateDictOptions(full_state_dict=True, cpu_offload=True)))
+
+def _dir_manifest(d:Path)->dict:
+    from ntrain.core import sha256_file
+    return {p.name: dict(sha256=sha256_file(p), size=p.stat().st_size) for p in sorted(d.iterdir()) if p.is_file() and p.name != 'manifest.json'}
+
+def newest_sharded(ckpt_dir, warn=print)->Optional[Path]:
+    "The step directory `latest` points at, or the newest other one, whose files match its manifest."
+    ckpt_dir = Path(ckpt_dir)
+    if not ckpt_dir.exists(): return None
+    cands = sorted((p for p in ckpt_dir.glob('step-*') if p.is_dir() and not p.name.endswith('.tmp')),
+                   key=lambda p: int(p.name.split('-')[1]), reverse=True)
+    latest = (ckpt_dir/'latest').read_text().strip() if (ckpt_dir/'latest').exists() else None
+    cands.sort(key=lambda p: p.name != latest)
+    for p in cands:
+        try: m = json.loads((p/'manifest.json').read_text())
+        except (OSError, json.JSONDecodeError): warn(f'ntrain: skipping damaged checkpoint {p}: no manifest'); continue
+        if _dir_manifest(p) != m: warn(f'ntrain: skipping damaged checkpoint {p}: files do not match the sha256 manifest'); continue
+        return p
+    return None
+
+def _save_sharded(self):
+    "Write ckpt/step-N/ with DCP (every rank), then move the `latest` pointer (rank 0)."
+    import shutil
+    import torch.distributed.checkpoint as dcp
+    from torch.distributed.checkpoint.state_dict import get_state_dict
+    from ntrain.core import fsync_dir
+    d = self.run_dir/'ckpt'; name = f'step-{self.step}'; tmp = d/f'{name}.tmp'
+    t0 = time.perf_counter()
+    extra = self.state_dict(weights=False)
+    msd, osd = get_state_dict(self.model, self.optimizer)
+    if self.is_main:
+        if tmp.exists(): shutil.rmtree(tmp)
+        tmp.mkdir(parents=True)
+    dist.barrier()
+    dcp.save({'model': msd, 'optim': osd['state']}, checkpoint_id=str(tmp))
+    dist.barrier()
+    if self.is_main:
+        extra['optimizer'] = dict(param_groups=osd['param_groups'])
+        ckpt.save(extra, tmp/'extra.pt')
+        for p in tmp.iterdir():
+            with open(p, 'rb') as f: os.fsync(f.fileno())
+        atomic_write_text(tmp/'manifest.json', json.dumps(_dir_manifest(tmp), indent=1))
+        fsync_dir(tmp)
+        if (d/name).exists(): shutil.rmtree(d/name)
+        os.rename(tmp, d/name); fsync_dir(d)
+        atomic_write_text(d/'latest', name)
+        for old in sorted((p for p in d.glob('step-*') if p.is_dir() and not p.name.endswith('.tmp')),
+                          key=lambda p: int(p.name.split('-')[1]))[:-2]: shutil.rmtree(old)  # keep this one and the previous
+    dist.barrier()
+    self.save_time += time.perf_counter() - t0
+
+def _load_sharded(self, sdir:Path, extra:dict):
+    "Load weights and optimizer state from a DCP step directory; refuses non-tensor (pickled) items."
+    import torch.distributed.checkpoint as dcp
+    from torch.distributed.checkpoint.state_dict import get_state_dict, set_state_dict
+    from torch.distributed.checkpoint.metadata import BytesStorageMetadata
+    meta = dcp.FileSystemReader(str(sdir)).read_metadata()
+    pickled = [k for k, v in meta.state_dict_metadata.items() if isinstance(v, BytesStorageMetadata)]
+    if pickled: raise CheckpointError(f'{sdir}: refusing to load non-tensor items that DCP would unpickle: {", ".join(pickled[:5])}')
+    msd, osd = get_state_dict(self.model, self.optimizer)
+    state = {'model': msd, 'optim': osd['state']}
+    dcp.load(state, checkpoint_id=str(sdir))
+    set_state_dict(self.model, self.optimizer, model_state_dict=state['model'],
+                   optim_state_dict=dict(state=state['optim'], param_groups=extra['optimizer']['param_groups']))
+
+Trainer.save_sharded, Trainer.load_sharded = _save_sharded, _load_sharded
 
 # %% ../nbs/07_train.ipynb
 def _prepare_run_dir(self):
@@ -519,14 +623,15 @@ def _prepare_run_dir(self):
                           world_size=self.world, precision=self.precision, compile=cfg.compile, deterministic=cfg.deterministic)
     offset = None
     sd = None
+    newest = (lambda warn: newest_sharded(rd/'ckpt', warn)) if self.strategy == 'fsdp' else (lambda warn: ckpt.newest_valid(rd/'ckpt', warn=warn))
     if self.resume == 'auto':  # a torchrun restart: resume if there is something to resume from, else start afresh
-        self.resume = (rd/'config.yaml').exists() and ckpt.newest_valid(rd/'ckpt', warn=lambda m: None) is not None
+        self.resume = (rd/'config.yaml').exists() and newest(lambda m: None) is not None
         if not self.resume: offset = 0
     if self.resume:
         if not (rd/'config.yaml').exists(): raise CheckpointError(f'{rd}: not a run directory (no config.yaml)')
-        p = ckpt.newest_valid(rd/'ckpt', warn=self.say)
+        p = newest(self.say)
         if p is None: raise CheckpointError(f'{rd}/ckpt: no valid checkpoint to resume from')
-        sd = ckpt.load(p)
+        sd = ckpt.load(p/'extra.pt' if p.is_dir() else p)
         self.resumed_from = str(p)
         self._check_compatible(sd)
         offset = sd['ntrain']['metrics_offset']
@@ -546,7 +651,9 @@ def _prepare_run_dir(self):
         dist.barrier()  # rank 0 has made the directory
         (rd/'logs').mkdir(exist_ok=True)
         self._logs.append(open(rd/'logs'/f'rank{self.rank}.log', 'a', encoding='utf-8'))
-    if sd is not None: self.load_state_dict(sd)
+    if sd is not None:
+        self.load_state_dict(sd)
+        if self.strategy == 'fsdp': self.load_sharded(Path(self.resumed_from), sd)
 
 def _check_compatible(self, sd:dict, force:bool=False):
     "Refuse a resume that changes what the state means: the model's shapes, the optimizer kind, the global batch."
@@ -560,6 +667,7 @@ def _check_compatible(self, sd:dict, force:bool=False):
             if tuple(own[k].shape) != tuple(theirs[k].shape): probs.append(f"key 'task': parameter {k} is {tuple(own[k].shape)} but the checkpoint has {tuple(theirs[k].shape)}"); break
     old = sd['config']
     if old['optim']['name'].lower() != self.cfg.optim.name.lower(): probs.append(f"key 'optim.name': the checkpoint used {old['optim']['name']}, not {self.cfg.optim.name}")
+    if not theirs: probs = []  # a sharded (FSDP2) checkpoint: DCP checks every tensor's shape when it loads
     if nt.get('world_size', 1) != self.world:
         probs.append(f"the checkpoint was written by {nt.get('world_size', 1)} process(es), this run has {self.world}: resume on "
                      f"{nt.get('world_size', 1)} (the per-process RNG states and the position inside the epoch belong to that layout)")

@@ -139,3 +139,30 @@ def test_resume_on_another_process_count_is_refused(reference, tmp_path):
     (rd/'status.json').write_text('{"state": "stopped"}')
     r = ntrain('resume', rd, 'epochs=3', expect=2)
     assert 'written by 2 process(es), this run has 1' in r.stderr and r.stderr.strip().count('\n') == 0, r.stderr
+
+# --- FSDP2 --------------------------------------------------------------------------------------------------------------
+BUF = ['task_args.normalize=true']  # the digits CNN with its input normalisation in buffers
+
+def test_fsdp_matches_ddp_on_a_model_with_buffers(tmp_path):
+    ddp, fsdp = tmp_path/'ddp', tmp_path/'fsdp'
+    ntrain('launch', 'digits', *F64, *BUF, 'batch_size=32', f'run_dir={ddp}', '--nproc', 2, rd=ddp)
+    ntrain('launch', 'digits', *F64, *BUF, 'batch_size=16', 'accum=2', 'strategy=fsdp', f'run_dir={fsdp}', '--nproc', 2, rd=fsdp)
+    assert_same_curve(ddp, fsdp)
+    assert (fsdp/'ckpt'/'latest').read_text().strip().startswith('step-')
+    # best.pt is one consolidated file that loads without a process group, buffers included
+    from ntrain.train import load
+    model, cfg = load(fsdp)
+    assert {'mean', 'std'} <= set(dict(model.named_buffers()))
+    assert sum(p.numel() for p in model.parameters()) == sum(p.numel() for p in load(ddp)[0].parameters())
+
+def test_fsdp_sharded_checkpoints_resume_exactly(tmp_path):
+    ref, rd = tmp_path/'ref', tmp_path/'run'
+    args = ['digits', *EXACT, *BUF, 'strategy=fsdp']
+    ntrain('launch', *args, f'run_dir={ref}', '--nproc', 2, rd=ref)
+    ntrain('launch', *args, f'run_dir={rd}', '--nproc', 2, '--max-restarts', 1, rd=rd, NTRAIN_FAULT='step:13', NTRAIN_FAULT_RANK=0)
+    assert 'resumed at epoch 1 batch 10' in (rd/'log.txt').read_text(), logs(rd)
+    wa, wb = load_ckpt(ref/'ckpt'/'best.pt')['model'], load_ckpt(rd/'ckpt'/'best.pt')['model']
+    for k in wa: assert torch.equal(wa[k], wb[k]), k
+    strip = lambda rs: [{k: v for k, v in r.items() if k not in TIMING} for r in rs]
+    assert strip(epochs(ref)) == strip(epochs(rd))
+    assert not list((rd/'ckpt').glob('*.tmp'))
