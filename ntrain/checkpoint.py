@@ -4,7 +4,7 @@
 
 # %% ../nbs/06_checkpoint.ipynb 2
 from __future__ import annotations
-import io, json, os, random, time
+import hashlib, io, json, os, random, time
 from pathlib import Path
 from typing import Optional
 import numpy as np
@@ -81,19 +81,27 @@ def _record(ckpt_dir, name:str, info:dict):
     m = read_manifest(ckpt_dir); m[name] = info
     atomic_write_text(Path(ckpt_dir)/MANIFEST, json.dumps(m, indent=1, sort_keys=True))
 
-def save(state:dict, path, before_replace=None)->Path:
-    "Check `state` is plain, write it atomically to `path`, and record its sha256 in the manifest beside it."
+def save(state:dict, path, before_replace=None, rotate_to=None)->Path:
+    """Check `state` is plain, write it atomically to `path`, and record its sha256 in the manifest beside it.
+    `rotate_to`: once the new file is complete, move the old `path` there (last.pt -> prev.pt) before the rename."""
     check_plain(state)
     path = Path(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         buf = io.BytesIO(); torch.save(state, buf); data = buf.getbuffer()
-        atomic_write(path, lambda f: f.write(data), before_replace)
+        info = dict(sha256=hashlib.sha256(data).hexdigest(), size=len(data), step=state.get('step'), epoch=state.get('epoch'), time=time.time())
+        def ready(tmp):
+            # the new file is complete and fsynced: rotate, record, then (in atomic_write) rename; one manifest write
+            m = read_manifest(path.parent)
+            if rotate_to is not None and path.exists():
+                os.replace(path, rotate_to)
+                if path.name in m: m[Path(rotate_to).name] = m.pop(path.name)
+            m[path.name] = info
+            atomic_write_text(path.parent/MANIFEST, json.dumps(m, indent=1, sort_keys=True))
+            if before_replace is not None: before_replace(tmp)
+        atomic_write(path, lambda f: f.write(data), ready)
     except OSError as e:
         raise CheckpointError(f"cannot write checkpoint {path}: {e.strerror or e} (previous checkpoints are untouched)") from None
-    import hashlib
-    _record(path.parent, path.name, dict(sha256=hashlib.sha256(data).hexdigest(), size=len(data),
-                                        step=state.get('step'), epoch=state.get('epoch'), time=time.time()))
     return path
 
 # %% ../nbs/06_checkpoint.ipynb
