@@ -106,6 +106,14 @@ def main():
         out = dict(when=time.strftime('%Y-%m-%dT%H:%M:%S%z'), torch=torch.__version__, python=platform.python_version(),
                    machine=platform.machine(), cpus=len(os.sched_getaffinity(0)), dir=str(base),
                    command='OMP_NUM_THREADS=1 python bench/ckpt_bench.py ' + ' '.join(sys.argv[1:]))
+        out['loadavg_before'] = os.getloadavg()
+        # what the extra work costs on this machine: sha256 throughput and one directory fsync
+        blob = os.urandom(32 << 20); t0 = time.perf_counter(); import hashlib; hashlib.sha256(blob).hexdigest()
+        out['sha256_MB_per_s'] = 32 / (time.perf_counter() - t0)
+        fs = []
+        for _ in range(10):
+            t0 = time.perf_counter(); ckpt.fsync_dir(base); fs.append(time.perf_counter() - t0)
+        out['fsync_dir_s'] = quartiles(fs)
         # 1. save vs bare torch.save
         t = Trainer(digits_cfg(base/'state', epochs=1, max_steps=5), quiet=True); t.fit()
         state = ckpt.load(base/'state'/'ckpt'/'last.pt')
@@ -122,6 +130,7 @@ def main():
         print(json.dumps(out['resume_vs_fresh'], indent=1), flush=True)
     finally:
         import shutil; shutil.rmtree(base, ignore_errors=True)
+    out['loadavg_after'] = os.getloadavg()
     Path(a.out).parent.mkdir(parents=True, exist_ok=True)
     Path(a.out).write_text(json.dumps(out, indent=1) + '\n')
     print(f'wrote {a.out}')
