@@ -542,7 +542,7 @@ def _resume_state(self, rd):
 
 def _init_weights(self, path):
     "Start a new run from the model tensors of a checkpoint (ntrain's or a foreign seed-format one); nothing else is read."
-    sd = ckpt.load(path, check=False)
+    sd = ckpt.load(path)  # weights_only=True; checked against its manifest when it has one
     w = sd.get('model', sd) if isinstance(sd, dict) else None
     if not isinstance(w, dict) or not all(isinstance(v, torch.Tensor) for v in w.values()):
         raise CheckpointError(f"{path}: no model tensors found (expected a state dict, or a dict with a 'model' state dict)")
