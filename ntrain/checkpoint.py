@@ -4,12 +4,12 @@
 
 # %% ../nbs/06_checkpoint.ipynb 2
 from __future__ import annotations
-import io, json, os, random, time
+import contextlib, hashlib, io, json, os, queue, random, tempfile, threading, time
 from pathlib import Path
 from typing import Optional
 import numpy as np
 import torch
-from .core import CheckpointError, atomic_write, atomic_write_text, sha256_file
+from .core import CheckpointError, atomic_write, atomic_write_text, sha256_file, fsync_dir
 
 # %% auto 0
 __all__ = ['MANIFEST', 'rng_state', 'set_rng_state', 'check_plain', 'clean_state_dict', 'unwrap', 'read_manifest', 'save',
@@ -81,19 +81,72 @@ def _record(ckpt_dir, name:str, info:dict):
     m = read_manifest(ckpt_dir); m[name] = info
     atomic_write_text(Path(ckpt_dir)/MANIFEST, json.dumps(m, indent=1, sort_keys=True))
 
-def save(state:dict, path, before_replace=None)->Path:
-    "Check `state` is plain, write it atomically to `path`, and record its sha256 in the manifest beside it."
+def _write_synced(path, data:bytes):
+    "Write `data` to `path` and fsync it (no directory fsync: the caller does one for the whole save)."
+    with open(path, 'wb') as f: f.write(data); f.flush(); os.fsync(f.fileno())
+
+class _HashingWriter:
+    "A file-like that writes through to `f` and hashes what it wrote in a thread (hashlib releases the GIL)."
+    def __init__(self, f):
+        self.f, self.q, self.h, self.size, self.err = f, queue.SimpleQueue(), hashlib.sha256(), 0, None
+        self.th = threading.Thread(target=self._hash, daemon=True); self.th.start()
+    def _hash(self):
+        while (c := self.q.get()) is not None: self.h.update(c)
+    def write(self, b):
+        c = bytes(b); self.size += len(c)
+        # torch's zip writer turns an exception raised here into an unrelated RuntimeError: keep the OSError (a
+        # full disk, EFBIG) and raise it once torch.save returns
+        if self.err is None:
+            try: self.f.write(c)
+            except OSError as e: self.err = e
+        self.q.put(c)
+        return len(c)
+    def flush(self): self.f.flush()
+    def hexdigest(self)->str:
+        self.q.put(None); self.th.join(); return self.h.hexdigest()
+
+def save(state:dict, path, before_replace=None, rotate_to=None)->Path:
+    """Check `state` is plain, write it atomically to `path`, and record its sha256 in the manifest beside it.
+    `rotate_to`: once the new file is complete, move the old `path` there (last.pt -> prev.pt) before the rename."""
     check_plain(state)
     path = Path(path)
+    tmp = mtmp = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        buf = io.BytesIO(); torch.save(state, buf); data = buf.getbuffer()
-        atomic_write(path, lambda f: f.write(data), before_replace)
+        fd, tmp = tempfile.mkstemp(prefix=f'.{path.name}.', suffix='.tmp', dir=path.parent)
+        mtmp = tmp[:-len('.tmp')] + '.manifest.tmp'  # a crash leaves only *.tmp files, which a resume removes
+        with os.fdopen(fd, 'wb') as f:
+            w = _HashingWriter(f)
+            try: torch.save(state, w)
+            except Exception:
+                if w.err is None: raise
+            finally: digest = w.hexdigest()
+            if w.err is not None: raise w.err
+            f.flush()
+            # the manifest as it will be after the rotation, written and fsynced while the checkpoint is fsynced
+            m = read_manifest(path.parent)
+            if rotate_to is not None and path.exists() and path.name in m: m[Path(rotate_to).name] = m.pop(path.name)
+            m[path.name] = dict(sha256=digest, size=w.size, step=state.get('step'), epoch=state.get('epoch'), time=time.time())
+            err = []
+            def write_manifest():
+                try: _write_synced(mtmp, json.dumps(m, indent=1, sort_keys=True).encode())
+                except OSError as e: err.append(e)
+            th = threading.Thread(target=write_manifest); th.start()
+            try: os.fsync(f.fileno())
+            finally: th.join()
+            if err: raise err[0]
+        # both files are complete and on disk: rotate, switch the manifest, rename, one directory fsync
+        if rotate_to is not None and path.exists(): os.replace(path, rotate_to)
+        os.replace(mtmp, path.parent/MANIFEST); mtmp = None
+        if before_replace is not None: before_replace(tmp)
+        os.replace(tmp, path); tmp = None
+        fsync_dir(path.parent)
     except OSError as e:
         raise CheckpointError(f"cannot write checkpoint {path}: {e.strerror or e} (previous checkpoints are untouched)") from None
-    import hashlib
-    _record(path.parent, path.name, dict(sha256=hashlib.sha256(data).hexdigest(), size=len(data),
-                                        step=state.get('step'), epoch=state.get('epoch'), time=time.time()))
+    finally:
+        for t in (tmp, mtmp):
+            if t is not None:
+                with contextlib.suppress(OSError): os.unlink(t)
     return path
 
 # %% ../nbs/06_checkpoint.ipynb

@@ -87,8 +87,8 @@ def build_scheduler(sc, opt, total_steps:int, lr:float):
     if n == 'onecycle':
         kw = dict(pct_start=sc.pct_start, **sc.kwargs)
         if 'cycle_momentum' not in kw and not any(k in opt.defaults for k in ('momentum', 'betas')): kw['cycle_momentum'] = False
-        return torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=max(total_steps, 1), **kw)
-    if n == 'cosine': return torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=max(total_steps, 1), **sc.kwargs)
+        return _OneCycleLR(opt, max_lr=lr, total_steps=max(total_steps, 1), **kw)
+    if n == 'cosine': return _CosineAnnealingLR(opt, T_max=max(total_steps, 1), **sc.kwargs)
     cls = getattr(torch.optim.lr_scheduler, sc.name, None)
     if not isinstance(cls, type):
         raise ConfigError(f"key 'sched.name': unknown scheduler '{sc.name}'{nearest(sc.name, ['onecycle', 'cosine', 'constant'] + [c for c in dir(torch.optim.lr_scheduler) if c[0].isupper()])}")
@@ -98,6 +98,18 @@ def build_scheduler(sc, opt, total_steps:int, lr:float):
 class _Constant:
     "A picklable constant factor for LambdaLR (a lambda would make the scheduler state unloadable)."
     def __call__(self, step): return 1.0
+
+class _HoldAtEnd:
+    "Past the end of its schedule (a run extended by `resume`), hold the last lr instead of failing or rising again."
+    def get_lr(self):
+        if self.last_epoch > self._end(): return [g['lr'] for g in self.optimizer.param_groups]
+        return super().get_lr()
+
+class _OneCycleLR(_HoldAtEnd, torch.optim.lr_scheduler.OneCycleLR):
+    def _end(self): return self.total_steps
+
+class _CosineAnnealingLR(_HoldAtEnd, torch.optim.lr_scheduler.CosineAnnealingLR):
+    def _end(self): return self.T_max
 
 # %% ../nbs/07_train.ipynb
 def monitor_mode(metric:str, mode:str='auto')->str:
@@ -486,10 +498,12 @@ def _state_dict(self, weights:bool=True)->dict:
                             global_batch=self.global_batch, accum=self.accum, env=self.env_brief))
 
 def _load_state_dict(self, sd:dict):
+    # NTRAIN_TEST_SKIP_RESTORE=rng,scheduler skips restoring those parts: the resume tests' negative controls only
+    skip = set(os.environ.get('NTRAIN_TEST_SKIP_RESTORE', '').split(','))
     if self.strategy != 'fsdp':  # FSDP2 weights and optimizer come from the sharded checkpoint (load_sharded)
         self.model.load_state_dict(ckpt.clean_state_dict(sd['model']))
         self.optimizer.load_state_dict(sd['optimizer'])
-    self.scheduler.load_state_dict(sd['scheduler'])
+    if 'scheduler' not in skip: self.scheduler.load_state_dict(sd['scheduler'])
     self.scaler.load_state_dict(sd['scaler'])
     nt = sd['ntrain']
     pos = nt['position']
@@ -499,7 +513,7 @@ def _load_state_dict(self, sd:dict):
     for m, st in zip(self.train_metrics, tm[self.rank] if self.rank < len(tm) else tm[0]): m.load_state(st)
     self.best, self.es, self.history = dict(nt['best']), dict(nt['early_stop']), list(nt['history'])
     rng = sd['rng']
-    ckpt.set_rng_state(rng[self.rank] if self.rank < len(rng) else rng[0])
+    if 'rng' not in skip: ckpt.set_rng_state(rng[self.rank] if self.rank < len(rng) else rng[0])
 
 Trainer.state_dict, Trainer.load_state_dict = _state_dict, _load_state_dict
 
@@ -512,10 +526,8 @@ def _save(self, which:str='last'):
     d = self.run_dir/'ckpt'
     t0 = time.perf_counter()
     if which == 'last':
-        before = None
-        if 'ckpt_tmp' in self.faults and self.faults['ckpt_tmp'] == self.step: before = lambda tmp: _kill_self()
-        ckpt.rotate_last(d)
-        ckpt.save(sd, d/'last.pt', before_replace=before)
+        kill = 'ckpt_tmp' in self.faults and self.faults['ckpt_tmp'] == self.step
+        ckpt.save(sd, d/'last.pt', rotate_to=d/'prev.pt', before_replace=(lambda tmp: _kill_self()) if kill else None)
     else: ckpt.save(sd, d/f'{which}.pt')
     self.save_time += time.perf_counter() - t0
 
@@ -623,23 +635,19 @@ def _prepare_run_dir(self):
                           world_size=self.world, precision=self.precision, compile=cfg.compile, deterministic=cfg.deterministic)
     offset = None
     sd = None
-    newest = (lambda warn: newest_sharded(rd/'ckpt', warn)) if self.strategy == 'fsdp' else (lambda warn: ckpt.newest_valid(rd/'ckpt', warn=warn))
-    if self.resume == 'auto':  # a torchrun restart: resume if there is something to resume from, else start afresh
-        self.resume = (rd/'config.yaml').exists() and newest(lambda m: None) is not None
+    self._complete = False
+    if self.resume == 'auto':  # a torchrun restart: resume if a run is here (from its checkpoint, or from the start)
+        self.resume = (rd/'config.yaml').exists()
         if not self.resume: offset = 0
     if self.resume:
         if not (rd/'config.yaml').exists(): raise CheckpointError(f'{rd}: not a run directory (no config.yaml)')
-        p = newest(self.say)
-        if p is None: raise CheckpointError(f'{rd}/ckpt: no valid checkpoint to resume from')
-        sd = ckpt.load(p/'extra.pt' if p.is_dir() else p)
-        self.resumed_from = str(p)
-        self._check_compatible(sd)
-        offset = sd['ntrain']['metrics_offset']
+        sd, offset = self._resume_state(rd)
     elif offset is None and self.is_main and ((rd/'config.yaml').exists() or (rd/'metrics.jsonl').exists()):
         raise NtrainError(f'run directory {rd} already holds a run: continue it with `ntrain resume {rd}` or choose another run_dir')
     if self.is_main:
-        (rd/'ckpt').mkdir(parents=True, exist_ok=True)
-        atomic_write_text(rd/'config.yaml', cfg.to_yaml())
+        try: (rd/'ckpt').mkdir(parents=True, exist_ok=True)
+        except OSError as e: raise CheckpointError(f"cannot create the checkpoint directory {rd/'ckpt'}: {e.strerror or e}") from None
+        if not self._complete: atomic_write_text(rd/'config.yaml', cfg.to_yaml())
         if not self.resume:
             rec = env_record(); rec.update(self.env_brief)
             atomic_write_text(rd/'env.json', json.dumps(rec, indent=1))
@@ -654,6 +662,42 @@ def _prepare_run_dir(self):
     if sd is not None:
         self.load_state_dict(sd)
         if self.strategy == 'fsdp': self.load_sharded(Path(self.resumed_from), sd)
+    elif getattr(self, 'init_from', None): self._init_weights(self.init_from)
+
+def _resume_state(self, rd):
+    "The checkpoint state to resume from and the metrics.jsonl offset to truncate to (None: leave it)."
+    cd = rd/'ckpt'
+    if self.is_main and cd.is_dir():
+        import shutil
+        for t in cd.glob('.*.tmp'): t.unlink(missing_ok=True)  # a save the crash interrupted
+        for t in cd.glob('step-*.tmp'): shutil.rmtree(t, ignore_errors=True)  # the same, for a sharded (FSDP2) save
+    p = newest_sharded(cd, self.say) if self.strategy == 'fsdp' else ckpt.newest_valid(cd, warn=self.say)
+    if p is None:
+        damaged = [n for n in ('last.pt', 'prev.pt') if (cd/n).exists()] + [d.name for d in cd.glob('step-*') if d.is_dir()]
+        if damaged: raise CheckpointError(f"{cd}: no valid checkpoint to resume from ({', '.join(damaged)} damaged)")
+        # killed before its first checkpoint: the run starts again from the beginning, in the same directory
+        self.say(f'{rd}: no checkpoint yet; starting the run from the beginning')
+        self.resume = False
+        return None, 0
+    if p.name == 'prev.pt' and (cd/'last.pt').exists() and self.is_main:
+        os.replace(cd/'last.pt', cd/'last.pt.damaged')  # out of the rotation: it must not replace the good prev.pt
+    sd = ckpt.load(p/'extra.pt' if p.is_dir() else p)
+    self.resumed_from = str(p)
+    self._check_compatible(sd)
+    pos, es, pat = sd['ntrain']['position'], sd['ntrain']['early_stop'], self.cfg.early_stop.patience
+    self._complete = sd['step'] >= self.total_steps or pos['epoch'] >= self.cfg.epochs or bool(pat and es['bad_epochs'] >= pat)
+    # a finished run is left exactly as it is; otherwise records after the checkpoint are cut (no record twice)
+    return sd, None if self._complete else sd['ntrain']['metrics_offset']
+
+def _init_weights(self, path):
+    "Start a new run from the model tensors of a checkpoint (ntrain's or a foreign seed-format one); nothing else is read."
+    sd = ckpt.load(path)  # weights_only=True; checked against its manifest when it has one
+    w = sd.get('model', sd) if isinstance(sd, dict) else None
+    if not isinstance(w, dict) or not all(isinstance(v, torch.Tensor) for v in w.values()):
+        raise CheckpointError(f"{path}: no model tensors found (expected a state dict, or a dict with a 'model' state dict)")
+    try: self.model.load_state_dict(ckpt.clean_state_dict(w))
+    except RuntimeError as e: raise CheckpointError(f"{path}: the weights do not fit the task's model: {str(e).splitlines()[1].strip() if len(str(e).splitlines()) > 1 else e}") from None
+    self.say(f'initialised the model from {path} (weights only; optimizer, schedule and position start fresh)')
 
 def _check_compatible(self, sd:dict, force:bool=False):
     "Refuse a resume that changes what the state means: the model's shapes, the optimizer kind, the global batch."
@@ -674,7 +718,7 @@ def _check_compatible(self, sd:dict, force:bool=False):
     if nt['global_batch'] != self.global_batch: probs.append(f"key 'batch_size': the global batch was {nt['global_batch']}, now {self.global_batch} (keep batch_size x processes x accum)")
     if probs and not force: raise CheckpointError(probs[0] + '; pass force=True (--force) to resume anyway')
 
-Trainer._prepare_run_dir, Trainer._check_compatible = _prepare_run_dir, _check_compatible
+Trainer._prepare_run_dir, Trainer._check_compatible, Trainer._resume_state, Trainer._init_weights = _prepare_run_dir, _check_compatible, _resume_state, _init_weights
 
 # %% ../nbs/07_train.ipynb
 _OOM = tuple({getattr(torch, 'OutOfMemoryError', torch.cuda.OutOfMemoryError), torch.cuda.OutOfMemoryError})
@@ -813,14 +857,13 @@ def _run(self)->str:
     cfg = self.cfg
     self.bar = ProgressBar(cfg.progress if self.is_main else False)
     self.save_time, self._last_draw, self._draw_cost = 0.0, -1e9, 0.0
+    if getattr(self, '_complete', False):
+        self.say(f'{self.run_dir}: the run is already complete ({self.step} steps, {self.epoch} epochs); nothing to do')
+        return self._done_before() or 'finished'
     self.prof = self._profiler()
     if self.is_main:
         write_status(self.run_dir, state='running', pid=os.getpid(), epoch=self.epoch, step=self.step, total_steps=self.total_steps,
                      epochs=cfg.epochs, started=time.time(), exit_code=None)
-    p = cfg.early_stop.patience
-    if self.step >= self.total_steps or self.epoch >= cfg.epochs or (p and self.es['bad_epochs'] >= p):
-        self.say(f'{self.run_dir}: the run is already complete ({self.step} steps, {self.epoch} epochs); nothing to do')
-        return self._done_before() or 'finished'
     self.say(f"run {self.run_dir} | torch {torch.__version__} | {self.env_brief['device_name']} x {self.world} | {self.precision}"
              f" | global batch {self.global_batch} ({cfg.batch_size} x {self.world} x {self.accum}) | {self.total_steps} steps"
              + (' | deterministic' if cfg.deterministic else '') + (f' | resumed at epoch {self.epoch+1} batch {self.batch_in_epoch}' if self.resume else ''))
@@ -885,11 +928,13 @@ Trainer.result = _result
 def _kw_overrides(kw:dict)->dict: return {k.replace('__', '.'): v for k, v in kw.items()}
 
 def fit(config:Union[str, Path, dict, Config]='digits', overrides=(), task:Optional[Task]=None, run_dir=None,
-        on_record:Optional[Callable]=None, quiet:bool=False, **keys)->RunResult:
-    "Train a config (a built-in example's name, a YAML path, a dict or a Config); returns a RunResult."
+        on_record:Optional[Callable]=None, quiet:bool=False, init_from=None, **keys)->RunResult:
+    "Train a config (a built-in example's name, a YAML path, a dict or a Config); returns a RunResult. `init_from`: start from a checkpoint's weights."
     cfg = load_config(config, overrides)
     if keys: cfg = apply_overrides(cfg, _kw_overrides(keys))
-    return Trainer(cfg, task=task, run_dir=run_dir, on_record=on_record, quiet=quiet).fit()
+    t = Trainer(cfg, task=task, run_dir=run_dir, on_record=on_record, quiet=quiet)
+    t.init_from = init_from
+    return t.fit()
 
 def resume(run_dir, overrides=(), task:Optional[Task]=None, force:bool=False, on_record:Optional[Callable]=None,
            quiet:bool=False, **keys)->RunResult:

@@ -1,0 +1,139 @@
+"""Checkpoint benchmark (issue 4), run by hand:
+
+    OMP_NUM_THREADS=1 python bench/ckpt_bench.py [--pairs 30] [--out bench/results/ckpt.json]
+
+1. `ntrain.checkpoint.save` (plain-data check, sha256, temporary file, fsync, rotation, manifest, rename, directory
+   fsync) against a bare `torch.save` of the same state to a file that is then fsynced: ratio per alternating pair,
+   median and IQR, for the digits trainer's state and a larger synthetic state.
+2. Save time as a fraction of epoch time for digits at the default ckpt_every (null: last.pt and best.pt at each
+   epoch end) and at ckpt_every=5.
+3. Time for a mid-epoch resume to reach its first optimizer step, against a fresh start, both in-process, with
+   the cost of skipping the consumed batches by iterating them (what a sampler-level skip avoids) for scale.
+"""
+import argparse, json, os, platform, statistics, sys, tempfile, time
+from pathlib import Path
+import torch
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+from ntrain import checkpoint as ckpt
+from ntrain.config import load_config
+from ntrain.train import Trainer
+
+def quartiles(xs):
+    q = statistics.quantiles(xs, n=4)
+    return dict(median=statistics.median(xs), q1=q[0], q3=q[2], iqr=q[2] - q[0], n=len(xs))
+
+def bare_save(state, path):
+    with open(path, 'wb') as f:
+        torch.save(state, f); f.flush(); os.fsync(f.fileno())
+
+def save_vs_bare(state, d:Path, pairs:int)->dict:
+    d.mkdir(parents=True, exist_ok=True)
+    ours, bare, ratios = [], [], []
+    for i in range(pairs + 2):
+        order = (0, 1) if i % 2 == 0 else (1, 0)  # alternate which goes first
+        t = {}
+        for which in order:
+            t0 = time.perf_counter()
+            if which == 0: ckpt.save(state, d/'last.pt', rotate_to=d/'prev.pt')
+            else: bare_save(state, d/'bare.pt')
+            t[which] = time.perf_counter() - t0
+        if i < 2: continue  # warm-up
+        ours.append(t[0]); bare.append(t[1]); ratios.append(t[0] / t[1])
+    return dict(size_bytes=(d/'last.pt').stat().st_size, ratio=quartiles(ratios), ntrain_save_s=quartiles(ours), bare_torch_save_s=quartiles(bare))
+
+def digits_cfg(d, **kw):
+    o = dict(run_dir=str(d), num_workers=0, progress=False, deterministic=True, log_every=1)
+    o.update(kw)
+    return load_config('digits', [f'{k}={"null" if v is None else v}' for k, v in o.items()])
+
+def save_fraction(d:Path, epochs:int, ckpt_every)->dict:
+    t = Trainer(digits_cfg(d, epochs=epochs, ckpt_every=ckpt_every, **{'early_stop.patience': None}), quiet=True)
+    res = t.fit()
+    ep = sum(r['epoch_time'] for r in res.history)
+    return dict(ckpt_every=ckpt_every, epochs=epochs, save_s=t.save_time, epoch_train_s=ep, fraction=t.save_time / ep,
+                saves_per_epoch=(1 if not ckpt_every else 1 + (t.steps_per_epoch - 1) // ckpt_every), best_saves='when val_acc improves')
+
+def first_step_time(make)->float:
+    "Seconds from constructing the Trainer to the end of its first optimizer step."
+    t0 = time.perf_counter(); out = {}
+    t = make()
+    def hooked(window, _orig=Trainer.train_window):
+        _orig(t, window)
+        if 'first' not in out: out['first'] = time.perf_counter() - t0; t.request_stop('bench')
+    t.train_window = hooked
+    t.fit()
+    return out['first']
+
+def resume_vs_fresh(d:Path, reps:int, batch_size:int=8, stop_at:int=150)->dict:
+    # a run stopped mid-epoch at `stop_at` (of 179 batches per epoch at batch_size 8)
+    src = d/'src'
+    t = Trainer(digits_cfg(src, epochs=2, batch_size=batch_size), quiet=True,
+                on_record=lambda r: r.get('kind') == 'step' and r['step'] == stop_at and t.request_stop('bench'))
+    t.fit()
+    assert t.batch_in_epoch == stop_at and t.epoch == 0, (t.epoch, t.batch_in_epoch)
+    bpe = t.batches_per_epoch
+    fresh, resumed = [], []
+    import shutil
+    for i in range(reps):
+        fd = d/f'fresh{i}'
+        fresh.append(first_step_time(lambda: Trainer(digits_cfg(fd, epochs=2, batch_size=batch_size), quiet=True)))
+        rd = d/f'resumed{i}'; shutil.copytree(src, rd)
+        cfg = load_config(rd/'config.yaml', [f'run_dir={rd}'])
+        resumed.append(first_step_time(lambda: Trainer(cfg, run_dir=rd, resume=True, quiet=True)))
+    # what skipping by iterating (and loading) the consumed batches would cost
+    t2 = Trainer(digits_cfg(d/'iter', epochs=2, batch_size=batch_size), quiet=True).setup()
+    t2.train_sampler.set_epoch(0); it = iter(t2.train_loader)
+    t0 = time.perf_counter()
+    for _ in range(stop_at): next(it)
+    iterate = time.perf_counter() - t0
+    return dict(batches_per_epoch=bpe, resumed_at_batch=stop_at, fresh_first_step_s=quartiles(fresh),
+                resumed_first_step_s=quartiles(resumed), iterating_the_skipped_batches_s=iterate,
+                note='both include building the task, model and loaders; the resume also loads and verifies the checkpoint')
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument('--pairs', type=int, default=30)
+    ap.add_argument('--reps', type=int, default=3)
+    ap.add_argument('--big-mb', type=int, default=64, help='size of the synthetic state')
+    ap.add_argument('--dir', default=None, help='where to write (default: a temporary directory beside the repo, same filesystem as runs/)')
+    ap.add_argument('--out', default=str(ROOT/'bench'/'results'/'ckpt.json'))
+    a = ap.parse_args()
+    torch.set_num_threads(1)
+    base = Path(a.dir or tempfile.mkdtemp(prefix='ckpt-bench-', dir=ROOT))
+    try:
+        out = dict(when=time.strftime('%Y-%m-%dT%H:%M:%S%z'), torch=torch.__version__, python=platform.python_version(),
+                   machine=platform.machine(), cpus=len(os.sched_getaffinity(0)), dir=str(base),
+                   command='OMP_NUM_THREADS=1 python bench/ckpt_bench.py ' + ' '.join(sys.argv[1:]))
+        out['loadavg_before'] = os.getloadavg()
+        # what the extra work costs on this machine: sha256 throughput and one directory fsync
+        blob = os.urandom(32 << 20); t0 = time.perf_counter(); import hashlib; hashlib.sha256(blob).hexdigest()
+        out['sha256_MB_per_s'] = 32 / (time.perf_counter() - t0)
+        fs = []
+        for _ in range(10):
+            t0 = time.perf_counter(); ckpt.fsync_dir(base); fs.append(time.perf_counter() - t0)
+        out['fsync_dir_s'] = quartiles(fs)
+        # 1. save vs bare torch.save
+        t = Trainer(digits_cfg(base/'state', epochs=1, max_steps=5), quiet=True); t.fit()
+        state = ckpt.load(base/'state'/'ckpt'/'last.pt')
+        n = a.big_mb * (1 << 20) // 4
+        big = dict(model={f'layer{i}.weight': torch.randn(n // 8) for i in range(8)}, step=1, epoch=0, config={}, rng=[ckpt.rng_state()])
+        out['save_vs_bare'] = dict(digits_state=save_vs_bare(state, base/'s1', a.pairs),
+                                   synthetic=save_vs_bare(big, base/'s2', max(6, a.pairs // 3)))
+        print(json.dumps(out['save_vs_bare'], indent=1), flush=True)
+        # 2. save as a fraction of epoch time
+        out['save_fraction'] = [save_fraction(base/'f0', 4, None), save_fraction(base/'f5', 4, 5)]
+        print(json.dumps(out['save_fraction'], indent=1), flush=True)
+        # 3. resume vs fresh start
+        out['resume_vs_fresh'] = resume_vs_fresh(base/'r', a.reps)
+        print(json.dumps(out['resume_vs_fresh'], indent=1), flush=True)
+    finally:
+        import shutil; shutil.rmtree(base, ignore_errors=True)
+    out['loadavg_after'] = os.getloadavg()
+    Path(a.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(a.out).write_text(json.dumps(out, indent=1) + '\n')
+    print(f'wrote {a.out}')
+
+if __name__ == '__main__':
+    main()
