@@ -191,11 +191,11 @@ def digits_default_run(threads_env:dict, log=print)->dict:
         assert r.returncode == 0, r.stderr[-2000:]
         rd = next((Path(d)/'runs').iterdir())
         ep = ntrain.loggers.read_metrics(rd, 'epoch')
-        res = dict(command='python -m ntrain fit digits', env=threads_env, wall_s=wall, epochs=len(ep),
+        res = dict(command='python -m ntrain fit digits', env=threads_env, torch_threads=int(subprocess.run([sys.executable, '-c', 'import torch; print(torch.get_num_threads())'], env=env, capture_output=True, text=True).stdout), wall_s=wall, epochs=len(ep),
                    final_val_acc=ep[-1]['val_acc'], best_val_acc=max(e['val_acc'] for e in ep),
                    train_time_s=sum(e['epoch_time'] for e in ep), cpu_count=os.cpu_count(),
                    affinity=len(os.sched_getaffinity(0)))
-        log(f"  digits default run: {wall:.1f} s wall, best val_acc {res['best_val_acc']:.4f}, final {res['final_val_acc']:.4f}")
+        log(f"  digits default run {threads_env or '(default threads)'}: {wall:.1f} s wall, best val_acc {res['best_val_acc']:.4f}, final {res['final_val_acc']:.4f}")
         return res
 
 
@@ -207,6 +207,7 @@ def main(argv=None):
     p.add_argument('--modes', nargs='+', default=['train', 'full'], choices=['train', 'full'])
     p.add_argument('--threads', type=int, default=1, help='torch.set_num_threads on both sides')
     p.add_argument('--no-digits-run', action='store_true')
+    p.add_argument('--only-digits-run', action='store_true', help='only the digits default runs, merged into an existing --out')
     p.add_argument('--out', default=str(ROOT/'bench'/'results'/'loop.json'))
     a = p.parse_args(argv)
     torch.set_num_threads(a.threads)
@@ -214,16 +215,20 @@ def main(argv=None):
                when=time.strftime('%Y-%m-%d %H:%M:%S'), torch=torch.__version__, python=platform.python_version(),
                cpu=platform.processor() or platform.machine(), cpu_count=os.cpu_count(), threads=a.threads,
                ntrain_commit=subprocess.run(['git', 'rev-parse', 'HEAD'], cwd=ROOT, capture_output=True, text=True).stdout.strip(),
-               target='ntrain steps/s >= 0.97 x bare steps/s (median of per-pair ratios)', results=[])
-    for mode in a.modes:
+               target='ntrain steps/s >= 0.97 x bare steps/s (median of per-pair ratios)', loadavg_start=os.getloadavg(), results=[])
+    for mode in ([] if a.only_digits_run else a.modes):
         for nw in a.workers:
             print(f'mode {mode}, num_workers {nw}: {a.pairs} pairs of {a.epochs} epochs', flush=True)
             res = run_pairs(a.pairs, a.epochs, nw, mode, log=lambda s: print(s, flush=True))
             print(f"=> {mode} w{nw}: ratio median {res['ratio_median']:.3f} IQR [{res['ratio_q1']:.3f}, {res['ratio_q3']:.3f}] "
                   f"(ntrain {res['ntrain_steps_per_s_median']:.1f}, bare {res['bare_steps_per_s_median']:.1f} steps/s)", flush=True)
             out['results'].append(res)
+    if a.only_digits_run and Path(a.out).exists():
+        prev = json.loads(Path(a.out).read_text()); prev.pop('digits_default_run', None); out = dict(prev, digits_default_run_command=out['command'])
     if not a.no_digits_run:
-        out['digits_default_run'] = digits_default_run({}, log=lambda s: print(s, flush=True))
+        # as a user runs it (torch's default intra-op threads), and with one thread per process
+        out['digits_default_run'] = [digits_default_run(e, log=lambda s: print(s, flush=True)) for e in ({}, {'OMP_NUM_THREADS': '1'})]
+    out['loadavg_end'] = os.getloadavg()
     Path(a.out).parent.mkdir(parents=True, exist_ok=True)
     Path(a.out).write_text(json.dumps(out, indent=1))
     print(f'written {a.out}')

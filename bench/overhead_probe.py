@@ -108,9 +108,36 @@ def main():
         res['step_body_ntrain_no_train_metrics_us'] = per_call_us(ntrain_step, 60)
         res['step_body_gap_us'] = res['step_body_ntrain_us'] - res['step_body_bare_us']
         for lg in t.loggers: lg.close()
+
+        # 8. end of epoch (mode 'full'): ntrain's validate + _end_epoch vs the seed's validation + save_checkpoint
+        t2 = make_trainer(12, 0, Path(d)/'run2'); b2 = Bare(12, 0, Path(d))
+        rows = []
+        for e in range(6):
+            t2._new_epoch_acc(); t2.train_epoch()
+            a0 = time.perf_counter(); v = t2.validate(); a1 = time.perf_counter()
+            orig, ts = t2.save, [0.0, 0]
+            def timed_save(which='last', orig=orig):
+                s0 = time.perf_counter(); orig(which); ts[0] += time.perf_counter() - s0; ts[1] += 1
+            t2.save = timed_save
+            t2._end_epoch(v); a2 = time.perf_counter(); t2.save = orig
+            b2.train_epoch(); b2.model.eval()
+            c0 = time.perf_counter()
+            with torch.inference_mode(): vl = sum(b2.loss_fn(b2.model(xx), yy).item() for xx, yy in b2.val_dl) / len(b2.val_dl)
+            c1 = time.perf_counter(); b2.save_checkpoint(e, vl); c2 = time.perf_counter()
+            rows.append(((a1 - a0) * 1e3, (a2 - a1) * 1e3, ts[0] * 1e3, ts[1], (c1 - c0) * 1e3, (c2 - c1) * 1e3))
+        med = [statistics.median(c) for c in zip(*rows[1:])]
+        res.update(end_epoch_ntrain_validate_ms=med[0], end_epoch_ntrain_end_epoch_ms=med[1], end_epoch_ntrain_saves_ms=med[2],
+                   end_epoch_ntrain_saves_per_epoch=med[3], end_epoch_bare_validate_ms=med[4], end_epoch_bare_save_ms=med[5])
+        # one fsync of a small file on this filesystem (ntrain's atomic writes fsync the file and the directory)
+        import os
+        fp = Path(d)/'f.bin'
+        def fsync_once():
+            with open(fp, 'wb') as f: f.write(b'x' * 1000); f.flush(); os.fsync(f.fileno())
+        res['fsync_small_file_ms'] = per_call_us(fsync_once, 20) / 1e3
+        for lg in t2.loggers: lg.close()
     out = ROOT/'bench'/'results'/'overhead.json'
     out.write_text(json.dumps(res, indent=1))
-    for k, v in res.items(): print(f'{k:<45} {v:10.1f}')
+    for k, v in res.items(): print(f'{k:<45} {v:10.2f}')
     print(f'written {out}')
 
 
