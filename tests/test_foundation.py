@@ -160,6 +160,8 @@ def test_cross_entropy_ignore_index_is_not_a_bad_target(tmp_path):
     assert r.returncode == 0, r.stderr
 
 
+@pytest.mark.xfail(strict=True, reason="engine bug: Trainer._check_batch_targets (nbs/07_train.ipynb) quotes "
+                   "t[i].reshape(-1)[0] (the row's first element), not the out-of-range value, for (batch, seq) targets")
 def test_out_of_range_message_names_the_bad_value():
     "For a (batch, seq) target the message must quote the offending value, not the row's first element."
     t = ntrain.Trainer.__new__(ntrain.Trainer)
@@ -167,10 +169,7 @@ def test_out_of_range_message_names_the_bad_value():
     y = torch.tensor([[1, 2, 3], [0, 1, 7]])
     with pytest.raises(ntrain.NtrainError) as e: t._check_batch_targets((torch.zeros(2, 3, 16), y), torch.tensor([10, 11]))
     msg = str(e.value)
-    assert 'sample 11' in msg
-    if 'target 7' not in msg:
-        pytest.xfail("engine bug: Trainer._check_batch_targets (nbs/07_train.ipynb) quotes t[i].reshape(-1)[0] (the row's "
-                     f"first element), not the out-of-range value: {msg}")
+    assert 'sample 11' in msg and 'target 7' in msg, msg
 
 
 # ============================================================ 2. the run directory
@@ -459,7 +458,7 @@ def test_env_prints_torch_version_and_warns_about_an_unused_gpu(tmp_path):
 # ============================================================ 16. early stopping
 def test_early_stop_when_nothing_improves(tmp_path):
     rd = tmp_path/'run'
-    r = cli('fit', 'digits', 'num_workers=0', 'optim.lr=0', 'epochs=6', 'early_stop.patience=1', 'monitor=val_loss',
+    r = cli('fit', 'digits', *TINY, 'optim.lr=0', 'epochs=6', 'early_stop.patience=1', 'monitor=val_loss',
             f'run_dir={rd}', check=0)
     ep = read_metrics(rd, 'epoch')
     assert len(ep) == 2
