@@ -197,12 +197,14 @@ def make_loader(ds, sampler:EpochSampler, seed:int, num_workers:Optional[int]=No
                       collate_fn=KeyedCollate(collate_fn), worker_init_fn=_worker_init if nw else None, generator=g)
 
 # %% ../nbs/03_data.ipynb
-def check_targets(targets, num_classes:int, split:str='train'):
-    "Classification targets must be integers in [0, num_classes): else a TaskError naming the first bad sample."
+def check_targets(targets, num_classes:int, split:str='train', ignore_index:Optional[int]=None):
+    "Classification targets must be integers in [0, num_classes) (or `ignore_index`): else a TaskError naming the first bad sample."
     t = torch.as_tensor(targets)
     if t.dtype.is_floating_point or t.dtype == torch.bool:
         raise TaskError(f"{split} targets are {t.dtype} but cross-entropy with {num_classes} classes needs integer class indices (sample 0: {t.reshape(-1)[0].item()!r}); convert them with .long()")
-    bad = ((t < 0) | (t >= num_classes)).nonzero()
+    bad = (t < 0) | (t >= num_classes)
+    if ignore_index is not None: bad &= t != ignore_index
+    bad = bad.nonzero()
     if len(bad):
         i = bad[0].tolist()
         raise TaskError(f"{split} sample {i[0]}: target {t[tuple(i)].item()} is outside [0, {num_classes}) for num_classes={num_classes}")

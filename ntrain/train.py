@@ -194,7 +194,8 @@ class Trainer:
         env = dist_env()
         self.rank, self.world = env['rank'], env['world_size']
         self.device = resolve_device(cfg.device)
-        self.distributed = self.world > 1
+        # under torchrun: a process group when there are several processes, or when DDP/FSDP2 is asked for by name
+        self.distributed = self.world > 1 or (cfg.strategy in ('ddp', 'fsdp') and 'RANK' in os.environ)
         if self.distributed and not dist.is_initialized():
             if self.device.type == 'cuda': torch.cuda.set_device(self.device)
             init_distributed('nccl' if self.device.type == 'cuda' else 'gloo')
@@ -223,7 +224,7 @@ class Trainer:
                             "lower batch_size or set drop_last=false")
         self.is_ce = isinstance(task.loss, nn.CrossEntropyLoss) or getattr(task.loss, '__name__', '') == 'cross_entropy'
         if task.num_classes and self.is_ce and task.targets is not None:
-            for split in ('train', 'valid'): check_targets(task.targets(split), task.num_classes, split)
+            for split in ('train', 'valid'): check_targets(task.targets(split), task.num_classes, split, getattr(task.loss, 'ignore_index', None))
 
         pin = self.device.type == 'cuda' if cfg.pin_memory is None else cfg.pin_memory
         nw = default_num_workers() if cfg.num_workers is None else cfg.num_workers
@@ -333,7 +334,8 @@ def _train_window(self, window:list):
                     preds, target = _select(preds, target, m)
                 # a rank whose micro-batch is all padding still joins DDP's backward, with a zero gradient
                 loss = task.loss(preds, target) if reals[j] else preds.sum() * 0.0
-            w = counts[j] * self.world / total
+            # 'mean': the loss is a mean over this micro-batch's samples; 'items': it is a sum over its items
+            w = (counts[j] if cfg.loss_norm == 'mean' else 1) * self.world / total
             self.scaler.scale(loss * w if w != 1 else loss).backward()
         if reals[j]:
             for m in self.train_metrics: m.update(preds.detach(), target)
@@ -364,16 +366,17 @@ def _global_count(self, n):
     return t.item()
 
 def _check_batch_targets(self, batch, idx):
-    "Host-side check of a CPU batch's class targets, in the first epoch: names the first bad sample."
+    "Host-side check of a CPU batch's class targets, in the first epoch: names the first bad sample and value."
     t = _target_of(batch)
     if not isinstance(t, torch.Tensor) or t.device.type != 'cpu': return
     C = self.task.num_classes
     if t.dtype.is_floating_point:
         raise TaskError(f"train sample {int(idx[0])}: target is {t.dtype} but cross-entropy with num_classes={C} needs integer class indices; convert the targets with .long()")
-    bad = ((t < 0) | (t >= C))
+    ignore = getattr(self.task.loss, 'ignore_index', None)  # cross-entropy skips these targets (-100 by default)
+    bad = ((t < 0) | (t >= C)) & (t != ignore) if ignore is not None else (t < 0) | (t >= C)
     if bad.any():
-        i = int(bad.reshape(len(t), -1).any(1).nonzero()[0])
-        raise TaskError(f"train sample {int(idx[i])}: target {t[i].reshape(-1)[0].item()} is outside [0, {C}) for num_classes={C}")
+        pos = bad.nonzero()[0].tolist()
+        raise TaskError(f"train sample {int(idx[pos[0]])}: target {t[tuple(pos)].item()} is outside [0, {C}) for num_classes={C}")
 
 Trainer._global_count, Trainer._check_batch_targets = _global_count, _check_batch_targets
 
@@ -837,13 +840,13 @@ def _fit(self)->RunResult:
     with deterministic_mode(cfg.deterministic):
         self.setup()
         self._prepare_run_dir()
-        try: status = self._run()
-        except NonFinite:
-            status = self._on_nonfinite()
-        except _OOM as e:
-            raise NtrainError(f"out of memory at batch_size {cfg.batch_size} per device on {self.device}: lower batch_size and raise accum "
-                              f"to keep the global batch of {self.global_batch}, use precision=bf16, or set activation_checkpointing=true") from None
-        except BaseException as e:
+        try:
+            try: status = self._run()
+            except NonFinite: status = self._on_nonfinite()
+            except _OOM:
+                raise NtrainError(f"out of memory at batch_size {cfg.batch_size} per device on {self.device}: lower batch_size and raise accum "
+                                  f"to keep the global batch of {self.global_batch}, use precision=bf16, or set activation_checkpointing=true") from None
+        except BaseException as e:  # the run directory says how it ended, whatever ended it
             if self.is_main: write_status(self.run_dir, state='failed', message=f'{type(e).__name__}: {e}'.splitlines()[0] if str(e) else type(e).__name__)
             raise
         finally:

@@ -125,13 +125,9 @@ def test_bad_input_during_the_run(case, tmp_path_factory):
     assert (rd/'notes'/'keep.txt').read_text() == 'my notes\n'
 
 
-_STATUS_BUG = pytest.mark.xfail(strict=True, reason="engine bug: Trainer.fit (nbs/07_train.ipynb, _fit) raises the NtrainError "
-                                "for OOM and for a NaN first step from inside `except _OOM` / `except NonFinite`, so the "
-                                "`except BaseException` that writes status 'failed' never runs: status.json stays 'running'")
-
 @pytest.mark.parametrize('case', [
     'float_targets_batch_check', 'target_out_of_range_batch_check',
-    pytest.param('nan_at_first_step', marks=_STATUS_BUG), pytest.param('out_of_memory', marks=_STATUS_BUG)])
+    'nan_at_first_step', 'out_of_memory'])
 def test_failed_run_is_not_left_running(case, tmp_path_factory):
     "A watcher reading status.json must see that the run failed, not a run that is 'running' forever."
     r, rd, _ = _run_error(case, tmp_path_factory)
@@ -150,18 +146,12 @@ def test_reusing_a_run_directory_is_refused(prior_run, tmp_path):
     assert snapshot(rd) == before
 
 
-_IGNORE_INDEX_BUG = pytest.mark.xfail(strict=True, reason="engine bug: Trainer._check_batch_targets (nbs/07_train.ipynb) "
-                                      "rejects the ignore_index (-100) of nn.CrossEntropyLoss as an out-of-range target")
-
-@_IGNORE_INDEX_BUG
 def test_cross_entropy_ignore_index_is_not_a_bad_target(tmp_path):
     "Token classification the Hugging Face way: nn.CrossEntropyLoss(ignore_index=-100) with num_classes set."
-    r = cli('fit', 'digits', 'task=tasks_for_tests:tokens_ce', 'num_workers=0', f'run_dir={tmp_path/"run"}', 'epochs=1', cwd=tmp_path)
+    r = cli('fit', 'digits', 'task=tasks_for_tests:tokens_ce', 'monitor=val_loss', 'num_workers=0', f'run_dir={tmp_path/"run"}', 'epochs=1', cwd=tmp_path)
     assert r.returncode == 0, r.stderr
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: Trainer._check_batch_targets (nbs/07_train.ipynb) quotes "
-                   "t[i].reshape(-1)[0] (the row's first element), not the out-of-range value, for (batch, seq) targets")
 def test_out_of_range_message_names_the_bad_value():
     "For a (batch, seq) target the message must quote the offending value, not the row's first element."
     t = ntrain.Trainer.__new__(ntrain.Trainer)
@@ -229,9 +219,6 @@ def test_last_partial_window_takes_a_step(tmp_path):
     assert used[-1] == pytest.approx(end, rel=1e-6), (used[-3:], end)
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: _train_window (nbs/07_train.ipynb) weights each micro-batch's loss by "
-                   "counts[j]*world/total also for loss_norm='items', which is right for a per-item MEAN loss; Config.loss_norm "
-                   "documents the loss as a SUM divided by the window's item count, which needs w = world/total")
 def test_loss_norm_items_normalises_over_the_window():
     "A summed token loss with loss_norm=items: 4x16 equals 1x64 and equals sum(loss)/tokens over the 64 samples."
     from ntrain.train import _grads_after_one_step
