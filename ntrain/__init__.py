@@ -7,7 +7,7 @@ __version__ = "0.1.0"
 __all__ = ['Config', 'load_config', 'apply_overrides', 'describe_keys', 'Task', 'sample_rng', 'hf_forward', 'Metric', 'Mean',
            'Accuracy', 'F1', 'ConfusionMatrix', 'MSE', 'MAE', 'Trainer', 'RunResult', 'fit', 'resume', 'load',
            'run_card', 'NtrainError', 'env_record', 'ladder', 'LadderResult', 'RungResult', 'launch', 'attach',
-           'Launch', 'LaunchResult']
+           'Launch', 'LaunchResult', 'check_resume', 'ResumeCheck']
 
 # %% ../nbs/99_api.ipynb
 from .config import Config, load_config, apply_overrides, describe_keys
@@ -18,6 +18,8 @@ from .card import run_card
 from .core import NtrainError, env_record
 from .ladder import ladder, LadderResult, RungResult
 from .launch import launch, attach, Launch, LaunchResult
+from .resume_check import check_resume, ResumeCheck
 _all_ = ['Config', 'load_config', 'apply_overrides', 'describe_keys', 'Task', 'sample_rng', 'hf_forward', 'Metric', 'Mean',
          'Accuracy', 'F1', 'ConfusionMatrix', 'MSE', 'MAE', 'Trainer', 'RunResult', 'fit', 'resume', 'load', 'run_card',
-         'NtrainError', 'env_record', 'ladder', 'LadderResult', 'RungResult', 'launch', 'attach', 'Launch', 'LaunchResult']
+         'NtrainError', 'env_record', 'ladder', 'LadderResult', 'RungResult', 'launch', 'attach', 'Launch', 'LaunchResult',
+         'check_resume', 'ResumeCheck']

@@ -34,6 +34,7 @@ def cmd_fit(a):
     from ntrain.train import Trainer
     cfg = load_config(a.config, a.overrides)
     t = Trainer(cfg, resume='auto' if a.auto_resume else False)
+    t.init_from = a.init_from
     if int(os.environ.get('RANK', 0)) == 0: print(f'run directory: {t.run_dir}', flush=True)
     _install_stop_handlers(t)
     res = t.fit()
@@ -79,6 +80,7 @@ def parser():
     sub = p.add_subparsers(dest='cmd', required=True)
     f = sub.add_parser('fit', help='train a config: a built-in example name (digits) or a YAML path')
     f.add_argument('config'); f.add_argument('overrides', nargs='*', help='key=value, dotted for nested keys (early_stop.patience=3)')
+    f.add_argument('--init-from', default=None, metavar='CKPT', help="start from a checkpoint's model weights only (ntrain's or a seed-format file)")
     f.add_argument('--auto-resume', action='store_true', help='resume if run_dir holds a checkpoint, else start (used by launch for torchrun restarts)')
     f.set_defaults(fn=cmd_fit)
     r = sub.add_parser('resume', help='continue a run from its newest valid checkpoint')

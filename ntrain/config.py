@@ -89,6 +89,7 @@ class Config:
     mode: str = opt('auto', "'min', 'max', or 'auto' (max for acc/f1/..., min otherwise)", ('auto', 'min', 'max'))
     loggers: list = opt(['jsonl'], "'jsonl' (always on), 'tensorboard', or 'module:factory'")
     progress: Optional[bool] = opt(None, 'progress bar; null means only on a terminal')
+    sync_bn: bool = opt(False, 'convert BatchNorm layers to SyncBatchNorm under DDP (CUDA only)')
     strategy: str = opt('auto', "'auto' (DDP under torchrun), 'ddp', 'fsdp' or 'single'", ('auto', 'single', 'ddp', 'fsdp'))
     optim: OptimConfig = opt(OptimConfig())
     sched: SchedConfig = opt(SchedConfig())

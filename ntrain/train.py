@@ -247,6 +247,9 @@ class Trainer:
         if strategy == 'fsdp' and not self.distributed:
             raise ConfigError("key 'strategy': fsdp shards the model over several processes: start it with `ntrain launch CONFIG --nproc N`")
         self.strategy = strategy if self.distributed else 'single'
+        if cfg.sync_bn:
+            if self.device.type != 'cuda': raise ConfigError("key 'sync_bn': SyncBatchNorm refuses CPU tensors; it needs CUDA devices")
+            if self.strategy == 'ddp': model = self.model = nn.SyncBatchNorm.convert_sync_batchnorm(model)
         if self.strategy == 'fsdp': shard_model(model, self.device, self.world)
         self.scaler = torch.amp.GradScaler(self.device.type, enabled=self.precision == 'fp16')
         self.amp_dtype = dict(bf16=torch.bfloat16, fp16=torch.float16).get(self.precision)

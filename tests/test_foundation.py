@@ -461,3 +461,22 @@ def test_digits_default_reaches_95_percent(digits_default):
     assert '**Best val:** acc' in digits_default['r'].stdout
     st = json.loads((digits_default['rd']/'status.json').read_text())
     assert st['state'] in ('finished', 'early_stopped')
+
+
+def test_sync_bn_on_cpu_is_one_clear_line(tmp_path):
+    "SyncBatchNorm refuses CPU tensors: asking for it on the CPU fails before anything is written."
+    rd = tmp_path/'run'
+    r = cli('fit', 'digits', 'sync_bn=true', f'run_dir={rd}', cwd=tmp_path)
+    assert r.returncode == 2 and r.stderr.strip().count('\n') == 0, r.stderr
+    assert "'sync_bn'" in r.stderr and 'CUDA' in r.stderr and not rd.exists()
+
+
+def test_global_batch_derives_accum_and_lr_scaling(tmp_path):
+    "global_batch=128 with batch_size=32 on one process means accum 4; linear scaling multiplies the lr by 4."
+    rd = tmp_path/'run'
+    r = cli('fit', 'digits', 'global_batch=128', 'batch_size=32', 'lr_scaling=linear', 'epochs=1', 'num_workers=0',
+            f'run_dir={rd}', cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert 'global batch 128 (32 x 1 x 4)' in r.stdout
+    card = (rd/'run.md').read_text()
+    assert '**Global batch:** 128 (32 x 1 process x 4)' in card and 'OneCycle max 0.012' in card
