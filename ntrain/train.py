@@ -200,6 +200,9 @@ class Trainer:
             if self.device.type == 'cuda': torch.cuda.set_device(self.device)
             init_distributed('nccl' if self.device.type == 'cuda' else 'gloo')
         self.is_main = self.rank == 0
+        # small host-side agreements (stop flags, sample counts) go through gloo on the CPU, never through the GPU
+        self.ctl_group = dist.new_group(backend='gloo') if self.distributed and self.device.type == 'cuda' else None
+        self._stop_work = None
         self.precision = resolve_precision(cfg.precision, self.device)
         if self.precision == 'fp16' and self.device.type not in ('cuda', 'cpu'):
             raise ConfigError(f"key 'precision': fp16 with GradScaler is supported on cuda and cpu, not {self.device.type}")
@@ -364,8 +367,8 @@ def _global_count(self, n):
     "Sum of `n` over processes (one tiny all-reduce, only when the count can differ between processes)."
     if not self.distributed: return n
     if self.cfg.drop_last and self.cfg.loss_norm == 'mean': return n * self.world
-    t = torch.tensor([float(n)], device=self.device if self.device.type == 'cuda' else 'cpu')
-    dist.all_reduce(t)
+    t = torch.tensor([float(n)])
+    dist.all_reduce(t, group=self.ctl_group)
     return t.item()
 
 def _check_batch_targets(self, batch, idx):
@@ -741,12 +744,21 @@ def _improved(value, best, mode, min_delta=0.0)->bool:
     return value < best - min_delta if mode == 'min' else value > best + min_delta
 
 def _stop_requested(self)->bool:
+    "Whether to stop after this step; under torchrun every process answers alike at the same step."
     if not self.distributed: return self._stop_reason is not None
-    # every process must stop after the same step: agree on the flag
-    t = torch.tensor([1.0 if self._stop_reason else 0.0], device=self.device if self.device.type == 'cuda' else 'cpu')
-    dist.all_reduce(t, op=dist.ReduceOp.MAX)
-    if t.item() > 0 and not self._stop_reason: self._stop_reason = 'stopped'
-    return t.item() > 0
+    # The flags are reduced on the CPU (gloo), one step late: no device sync inside the step, and every rank reads
+    # the same reduced value at the same step, so every rank stops after the same step.
+    prev, flag = self._stop_work, torch.tensor([1.0 if self._stop_reason else 0.0])
+    self._stop_work = (dist.all_reduce(flag, op=dist.ReduceOp.MAX, group=self.ctl_group, async_op=True), flag)
+    if prev is None: return False
+    prev[0].wait()
+    stop = prev[1].item() > 0
+    if stop and not self._stop_reason: self._stop_reason = 'stopped'
+    return stop
+
+def _drain_stop(self):
+    "Wait for the last stop-flag reduction (before the process group goes away)."
+    if getattr(self, '_stop_work', None) is not None: self._stop_work[0].wait(); self._stop_work = None
 
 def _end_epoch(self, val:dict):
     "Log the epoch, update best and early stopping, save, redraw. Returns True when early stopping fires."
@@ -780,7 +792,7 @@ def _maybe_draw(self, force=False):
     t0 = time.perf_counter(); draw_curves(self.run_dir); self._draw_cost = time.perf_counter() - t0
     self._last_draw = time.perf_counter()
 
-Trainer._stop_requested, Trainer._end_epoch, Trainer._maybe_draw = _stop_requested, _end_epoch, _maybe_draw
+Trainer._stop_requested, Trainer._drain_stop, Trainer._end_epoch, Trainer._maybe_draw = _stop_requested, _drain_stop, _end_epoch, _maybe_draw
 
 # %% ../nbs/07_train.ipynb
 def _profiler(self):
@@ -890,6 +902,7 @@ def _run(self)->str:
             break
         if status == 'max_steps': break
     status = status or 'finished'
+    self._drain_stop()
     self.log(dict(kind='event', event=status, epoch=self.epoch, step=self.step, time=time.time()))
     return status
 
