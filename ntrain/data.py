@@ -107,11 +107,15 @@ def _mix(*xs)->int:
         h ^= h >> 31
     return h >> 1
 
+_free = None
+
 def sample_rng()->torch.Generator:
     "A generator seeded from (seed, epoch, index) of the sample being loaded; use it for augmentation."
-    global _gen
+    global _gen, _free
+    if _key is None:  # outside an ntrain loader (a dataset indexed by hand): one running generator, seeded once
+        if _free is None: _free = torch.Generator().manual_seed(torch.initial_seed() & (_M64 >> 1))
+        return _free
     if _gen is None: _gen = torch.Generator()
-    if _key is None: return _gen.manual_seed(torch.initial_seed() & _M64 >> 1)  # outside an ntrain loader
     return _gen.manual_seed(_mix(*_key))
 
 def sample_key():
