@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Optional
 import numpy as np
 import torch
-from .core import CheckpointError, atomic_write, atomic_write_text, sha256_file, fsync_dir
+from .core import CheckpointError, atomic_write, atomic_write_text, sha256_file, temp_beside, fsync_dir
 
 # %% auto 0
 __all__ = ['MANIFEST', 'rng_state', 'set_rng_state', 'check_plain', 'clean_state_dict', 'unwrap', 'read_manifest', 'save',
@@ -113,7 +113,7 @@ def save(state:dict, path, before_replace=None, rotate_to=None)->Path:
     tmp = mtmp = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f'.{path.name}.', suffix='.tmp', dir=path.parent)
+        fd, tmp = temp_beside(path)
         mtmp = tmp[:-len('.tmp')] + '.manifest.tmp'  # a crash leaves only *.tmp files, which a resume removes
         with os.fdopen(fd, 'wb') as f:
             w = _HashingWriter(f)

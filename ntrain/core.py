@@ -12,8 +12,8 @@ import torch
 
 # %% auto 0
 __all__ = ['NtrainError', 'ConfigError', 'TaskError', 'CheckpointError', 'nearest', 'dist_env', 'is_main', 'cpu_count',
-           'default_num_workers', 'seed_all', 'tree_map', 'to_device', 'fsync_dir', 'atomic_write', 'atomic_write_text',
-           'sha256_file', 'gpu_names', 'git_state', 'pip_freeze', 'env_record', 'env_warnings']
+           'default_num_workers', 'seed_all', 'tree_map', 'to_device', 'fsync_dir', 'temp_beside', 'atomic_write',
+           'atomic_write_text', 'sha256_file', 'gpu_names', 'git_state', 'pip_freeze', 'env_record', 'env_warnings']
 
 # %% ../nbs/00_core.ipynb
 class NtrainError(Exception):
@@ -87,10 +87,18 @@ def fsync_dir(path):
         finally: os.close(fd)
     except OSError: pass  # some filesystems refuse to fsync a directory; the rename is still atomic
 
+def temp_beside(path)->tuple:
+    "A temporary file (fd, name) in `path`'s directory, with the mode a plain `open` would give (mkstemp's is 0600)."
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f'.{path.name}.', suffix='.tmp', dir=path.parent)
+    mask = os.umask(0); os.umask(mask)
+    os.fchmod(fd, 0o666 & ~mask)
+    return fd, tmp
+
 def atomic_write(path, write:Callable, before_replace:Callable|None=None):
     "Call `write(fileobj)` on a temporary file beside `path`, fsync it, then move it into place atomically."
     path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f'.{path.name}.', suffix='.tmp', dir=path.parent)
+    fd, tmp = temp_beside(path)
     try:
         with os.fdopen(fd, 'wb') as f:
             write(f); f.flush(); os.fsync(f.fileno())
