@@ -345,7 +345,9 @@ def _train_window(self, window:list):
             self.scaler.scale(loss * w if w != 1 else loss).backward()
         if reals[j]:
             for m in self.train_metrics: m.update(preds.detach(), target)
-        self.pending.append((loss.detach(), reals[j], None, idx))
+        if cfg.loss_norm == 'items':  # log the loss per item, weighted by items
+            self.pending.append((loss.detach() / max(counts[j], 1), counts[j], None, idx))
+        else: self.pending.append((loss.detach(), reals[j], None, idx))
         if 'window' in self.faults and self.faults['window'] == self.step and j == 0 and last > 0: _kill_self()
     self.scaler.unscale_(self.optimizer)
     gn = torch.nn.utils.clip_grad_norm_(self.params, cfg.clip_grad) if cfg.clip_grad else None
