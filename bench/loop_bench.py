@@ -147,7 +147,7 @@ def time_ntrain(epochs:int, num_workers:int, mode:str)->tuple:
         dt = time.perf_counter() - t0
         n = t.step - s0
         for lg in t.loggers: lg.close()
-        if t._log: t._log.close()
+        for f in getattr(t, "_logs", []): f.close()
         del t
     return n, dt
 

@@ -15,8 +15,8 @@ from .core import TaskError, ConfigError, nearest, default_num_workers
 from .metrics import default_metrics
 
 # %% auto 0
-__all__ = ['default_forward', 'hf_forward', 'Task', 'get_task', 'sample_rng', 'sample_key', 'KeyedDataset', 'EpochSampler',
-           'KeyedCollate', 'make_loader', 'check_targets']
+__all__ = ['default_forward', 'hf_forward', 'Task', 'get_task', 'sample_seed', 'sample_rng', 'sample_key', 'KeyedDataset',
+           'EpochSampler', 'KeyedCollate', 'make_loader', 'check_targets']
 
 # %% ../nbs/03_data.ipynb
 def default_forward(model, batch):
@@ -108,15 +108,32 @@ def _mix(*xs)->int:
     return h >> 1
 
 _free = None
+_bases = {}
+
+def _free_gen()->torch.Generator:
+    global _free
+    if _free is None: _free = torch.Generator().manual_seed(torch.initial_seed() & (_M64 >> 1))
+    return _free
+
+def sample_seed()->int:
+    "A 63-bit integer keyed on (seed, epoch, index) of the sample being loaded: the cheapest source of augmentation randomness."
+    if _key is None: return int(torch.randint(0, 2**62, (1,), generator=_free_gen()))  # outside an ntrain loader
+    seed, epoch, i = _key
+    b = _bases.get((seed, epoch))
+    if b is None:  # splitmix64 of (seed, epoch) once per epoch, then a two-multiply finaliser per sample
+        if len(_bases) > 64: _bases.clear()
+        b = _bases[(seed, epoch)] = _mix(seed, epoch)
+    h = (b ^ (int(i) * 0x9E3779B97F4A7C15)) & _M64
+    h = ((h ^ (h >> 31)) * 0xBF58476D1CE4E5B9) & _M64
+    h = ((h ^ (h >> 29)) * 0x94D049BB133111EB) & _M64
+    return (h ^ (h >> 32)) >> 1
 
 def sample_rng()->torch.Generator:
     "A generator seeded from (seed, epoch, index) of the sample being loaded; use it for augmentation."
-    global _gen, _free
-    if _key is None:  # outside an ntrain loader (a dataset indexed by hand): one running generator, seeded once
-        if _free is None: _free = torch.Generator().manual_seed(torch.initial_seed() & (_M64 >> 1))
-        return _free
+    global _gen
+    if _key is None: return _free_gen()  # outside an ntrain loader (a dataset indexed by hand): one running generator
     if _gen is None: _gen = torch.Generator()
-    return _gen.manual_seed(_mix(*_key))
+    return _gen.manual_seed(sample_seed())
 
 def sample_key():
     "(seed, epoch, index) of the sample being loaded, or None outside an ntrain loader."
