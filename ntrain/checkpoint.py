@@ -13,7 +13,7 @@ from .core import CheckpointError, atomic_write, atomic_write_text, sha256_file,
 
 # %% auto 0
 __all__ = ['MANIFEST', 'rng_state', 'set_rng_state', 'check_plain', 'clean_state_dict', 'unwrap', 'read_manifest', 'save',
-           'verify', 'load', 'newest_valid', 'rotate_last']
+           'verify', 'load', 'newest_valid']
 
 # %% ../nbs/06_checkpoint.ipynb
 def rng_state()->dict:
@@ -185,11 +185,3 @@ def newest_valid(ckpt_dir, names=('last.pt', 'prev.pt'), warn=print)->Optional[P
         if (err := verify(p)): warn(f'ntrain: skipping damaged checkpoint: {err}'); continue
         found.append((m.get(n, {}).get('step') or -1, p))
     return max(found, key=lambda t: t[0])[1] if found else None
-
-def rotate_last(ckpt_dir):
-    "Move last.pt (and its manifest entry) to prev.pt before a new last.pt is written."
-    ckpt_dir = Path(ckpt_dir)
-    if not (ckpt_dir/'last.pt').exists(): return
-    os.replace(ckpt_dir/'last.pt', ckpt_dir/'prev.pt')
-    m = read_manifest(ckpt_dir)
-    if 'last.pt' in m: m['prev.pt'] = m.pop('last.pt'); atomic_write_text(ckpt_dir/MANIFEST, json.dumps(m, indent=1, sort_keys=True))

@@ -398,8 +398,8 @@ def _flush(self):
     if self.distributed:  # the global loss of each micro-step: sum of loss x samples over ranks, over the sum of samples
         t = torch.stack([torch.stack([p[0].double() * p[1], torch.tensor(float(p[1]), dtype=torch.float64, device=p[0].device)]) for p in self.pending])
         dist.all_reduce(t)
-        losses = (t[:, 0] / t[:, 1]).cpu().tolist()
-        counts = t[:, 1].cpu().tolist()
+        t = t.cpu()  # one transfer
+        losses, counts = (t[:, 0] / t[:, 1]).tolist(), t[:, 1].tolist()
         self.pending = [(l, int(c), g, i) for (l, _, g, i), c in zip(self.pending, counts)]
     else: losses = torch.stack([p[0].float() for p in self.pending]).cpu().tolist()
     gns = [p[2] for p in self.pending if p[2] is not None]
