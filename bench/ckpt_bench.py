@@ -2,11 +2,16 @@
 
     OMP_NUM_THREADS=1 python bench/ckpt_bench.py [--pairs 30] [--out bench/results/ckpt.json]
 
-1. `ntrain.checkpoint.save` (plain-data check, sha256, temporary file, fsync, rotation, manifest, rename, directory
-   fsync) against a bare `torch.save` of the same state to a file that is then fsynced: ratio per alternating pair,
-   median and IQR, for the digits trainer's state and a larger synthetic state.
+1. ntrain's save against a bare `torch.save` of the same state to a file that is then fsynced, side by side in
+   rotating order, ratio per round, median and IQR, for the digits trainer's state and a larger synthetic state:
+   - `blocking`: what the training loop waits for with the default background saver (`Saver.submit`: the
+     plain-data check and the copy of the state);
+   - `durable`: the same save until it is on disk (`submit` then `wait`: sha256, temporary file, fsync, rotation,
+     manifest, rename, directory fsync);
+   - `sync`: `ntrain.checkpoint.save` called directly (`ckpt_async=false`).
 2. Save time as a fraction of epoch time for digits at the default ckpt_every (null: last.pt and best.pt at each
-   epoch end) and at ckpt_every=5.
+   epoch end) and at ckpt_every=5, with the background saver and without: the time the loop waited for saves, and
+   the whole epoch time, which also shows what the background writes cost the loop (GIL, cores).
 3. Time for a mid-epoch resume to reach its first optimizer step, against a fresh start, both in-process, with
    the cost of skipping the consumed batches by iterating them (what a sampler-level skip avoids) for scale.
 """
@@ -30,30 +35,60 @@ def bare_save(state, path):
 
 def save_vs_bare(state, d:Path, pairs:int)->dict:
     d.mkdir(parents=True, exist_ok=True)
-    ours, bare, ratios = [], [], []
+    saver = ckpt.Saver(background=True)
+    times = {k: [] for k in ('blocking', 'durable', 'sync', 'bare')}
+    def background():
+        t0 = time.perf_counter()
+        saver.submit(state, dict(path=d/'last.pt', rotate_to=d/'prev.pt'))
+        t1 = time.perf_counter(); saver.wait()
+        return dict(blocking=t1 - t0, durable=time.perf_counter() - t0)
+    def sync():
+        t0 = time.perf_counter(); ckpt.save(state, d/'sync.pt', rotate_to=d/'sync-prev.pt'); return dict(sync=time.perf_counter() - t0)
+    def bare():
+        t0 = time.perf_counter(); bare_save(state, d/'bare.pt'); return dict(bare=time.perf_counter() - t0)
+    runs = [background, sync, bare]
     for i in range(pairs + 2):
-        order = (0, 1) if i % 2 == 0 else (1, 0)  # alternate which goes first
         t = {}
-        for which in order:
-            t0 = time.perf_counter()
-            if which == 0: ckpt.save(state, d/'last.pt', rotate_to=d/'prev.pt')
-            else: bare_save(state, d/'bare.pt')
-            t[which] = time.perf_counter() - t0
+        for j in range(3): t.update(runs[(i + j) % 3]())  # rotate which goes first
         if i < 2: continue  # warm-up
-        ours.append(t[0]); bare.append(t[1]); ratios.append(t[0] / t[1])
-    return dict(size_bytes=(d/'last.pt').stat().st_size, ratio=quartiles(ratios), ntrain_save_s=quartiles(ours), bare_torch_save_s=quartiles(bare))
+        for k, v in t.items(): times[k].append(v)
+    ratio = {k: quartiles([a / b for a, b in zip(times[k], times['bare'])]) for k in ('blocking', 'durable', 'sync')}
+    return dict(size_bytes=(d/'last.pt').stat().st_size, ratio_to_bare=ratio, seconds={k: quartiles(v) for k, v in times.items()})
 
 def digits_cfg(d, **kw):
     o = dict(run_dir=str(d), num_workers=0, progress=False, deterministic=True, log_every=1)
     o.update(kw)
     return load_config('digits', [f'{k}={"null" if v is None else v}' for k, v in o.items()])
 
-def save_fraction(d:Path, epochs:int, ckpt_every)->dict:
-    t = Trainer(digits_cfg(d, epochs=epochs, ckpt_every=ckpt_every, **{'early_stop.patience': None}), quiet=True)
-    res = t.fit()
+def save_fraction(d:Path, epochs:int, ckpt_every, background:bool)->dict:
+    t = Trainer(digits_cfg(d, epochs=epochs, ckpt_every=ckpt_every, ckpt_async=background, **{'early_stop.patience': None}), quiet=True)
+    t0 = time.perf_counter(); res = t.fit(); wall = time.perf_counter() - t0
     ep = sum(r['epoch_time'] for r in res.history)
-    return dict(ckpt_every=ckpt_every, epochs=epochs, save_s=t.save_time, epoch_train_s=ep, fraction=t.save_time / ep,
+    c = res.checkpoints
+    return dict(ckpt_every=ckpt_every, background=background, epochs=epochs, saves=c['saves'], loop_waited_s=c['blocked_s'],
+                write_s=c['write_s'], epoch_train_s=ep, fraction=c['blocked_s'] / ep, fit_wall_s=wall,
                 saves_per_epoch=(1 if not ckpt_every else 1 + (t.steps_per_epoch - 1) // ckpt_every), best_saves='when val_acc improves')
+
+def save_fractions(d:Path, reps:int, epochs:int=4)->dict:
+    """Each setting `reps` times, interleaved; medians. `loop_cost_per_save_s`: how much longer the whole fit takes
+    per extra save, from ckpt_every=1 against the default; it includes building the state (in both modes) and, for
+    the background saver, what its thread takes from the loop (GIL, cores)."""
+    settings = [(ce, bg) for ce in (None, 5, 1) for bg in (True, False)]
+    rows = {s: [] for s in settings}
+    for i in range(reps):
+        for k, (ce, bg) in enumerate(settings): rows[(ce, bg)].append(save_fraction(d/f'{i}-{k}', epochs, ce, bg))
+    out = []
+    for (ce, bg), rs in rows.items():
+        r = dict(rs[0]); r.update(reps=reps, fraction=statistics.median(x['fraction'] for x in rs),
+                                  loop_waited_s=statistics.median(x['loop_waited_s'] for x in rs),
+                                  write_s=statistics.median(x['write_s'] for x in rs),
+                                  epoch_train_s=statistics.median(x['epoch_train_s'] for x in rs),
+                                  fit_wall_s=statistics.median(x['fit_wall_s'] for x in rs))
+        out.append(r)
+    by = {(r['ckpt_every'], r['background']): r for r in out}
+    cost = {('background' if bg else 'sync'): (by[(1, bg)]['fit_wall_s'] - by[(None, bg)]['fit_wall_s']) / (by[(1, bg)]['saves'] - by[(None, bg)]['saves'])
+            for bg in (True, False)}
+    return dict(runs=out, loop_cost_per_save_s=cost)
 
 def first_step_time(make)->float:
     "Seconds from constructing the Trainer to the end of its first optimizer step."
@@ -123,7 +158,7 @@ def main():
                                    synthetic=save_vs_bare(big, base/'s2', max(6, a.pairs // 3)))
         print(json.dumps(out['save_vs_bare'], indent=1), flush=True)
         # 2. save as a fraction of epoch time
-        out['save_fraction'] = [save_fraction(base/'f0', 4, None), save_fraction(base/'f5', 4, 5)]
+        out['save_fraction'] = save_fractions(base/'f', a.reps)
         print(json.dumps(out['save_fraction'], indent=1), flush=True)
         # 3. resume vs fresh start
         out['resume_vs_fresh'] = resume_vs_fresh(base/'r', a.reps)

@@ -127,7 +127,7 @@ def make_trainer(epochs:int, num_workers:int, run_dir:Path)->Trainer:
     t._prepare_run_dir()
     # what Trainer._run sets up before its epoch loop
     t.bar = ntrain.loggers.ProgressBar(False)
-    t.save_time, t._last_draw, t._draw_cost, t.prof = 0.0, -1e9, 0.0, None
+    t.saver, t._last_draw, t._draw_cost, t.prof = ntrain.checkpoint.Saver(cfg.ckpt_async), -1e9, 0.0, None
     t._check_epoch = t.epoch
     return t
 
@@ -144,6 +144,7 @@ def time_ntrain(epochs:int, num_workers:int, mode:str)->tuple:
         s0 = t.step
         t0 = time.perf_counter()
         for _ in range(epochs): one_epoch()
+        t.saver.wait()                                    # the last save is on disk before the clock stops
         dt = time.perf_counter() - t0
         n = t.step - s0
         for lg in t.loggers: lg.close()

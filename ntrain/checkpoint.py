@@ -13,7 +13,7 @@ from .core import CheckpointError, atomic_write, atomic_write_text, sha256_file,
 
 # %% auto 0
 __all__ = ['MANIFEST', 'rng_state', 'set_rng_state', 'check_plain', 'clean_state_dict', 'unwrap', 'read_manifest', 'save',
-           'verify', 'load', 'newest_valid']
+           'verify', 'load', 'newest_valid', 'snapshot', 'Saver']
 
 # %% ../nbs/06_checkpoint.ipynb
 def rng_state()->dict:
@@ -77,10 +77,6 @@ def read_manifest(ckpt_dir)->dict:
     try: return json.loads(p.read_text()) if p.exists() else {}
     except (json.JSONDecodeError, OSError): return {}
 
-def _record(ckpt_dir, name:str, info:dict):
-    m = read_manifest(ckpt_dir); m[name] = info
-    atomic_write_text(Path(ckpt_dir)/MANIFEST, json.dumps(m, indent=1, sort_keys=True))
-
 def _write_synced(path, data:bytes):
     "Write `data` to `path` and fsync it (no directory fsync: the caller does one for the whole save)."
     with open(path, 'wb') as f: f.write(data); f.flush(); os.fsync(f.fileno())
@@ -105,10 +101,24 @@ class _HashingWriter:
     def hexdigest(self)->str:
         self.q.put(None); self.th.join(); return self.h.hexdigest()
 
-def save(state:dict, path, before_replace=None, rotate_to=None)->Path:
+class _InlineHashingWriter:
+    "Hashes and writes in the calling thread without copying: for a background save, where holding the GIL least matters more than overlap."
+    def __init__(self, f): self.f, self.h, self.size, self.err = f, hashlib.sha256(), 0, None
+    def write(self, b):
+        m = memoryview(b).cast('B'); self.size += m.nbytes
+        self.h.update(m)  # both release the GIL for large buffers
+        if self.err is None:
+            try: self.f.write(m)
+            except OSError as e: self.err = e
+        return m.nbytes
+    def flush(self): self.f.flush()
+    def hexdigest(self)->str: return self.h.hexdigest()
+
+def save(state:dict, path, before_replace=None, rotate_to=None, check:bool=True, hash_thread:bool=True)->Path:
     """Check `state` is plain, write it atomically to `path`, and record its sha256 in the manifest beside it.
-    `rotate_to`: once the new file is complete, move the old `path` there (last.pt -> prev.pt) before the rename."""
-    check_plain(state)
+    `rotate_to`: once the new file is complete, move the old `path` there (last.pt -> prev.pt) before the rename.
+    `hash_thread`: hash in a second thread while writing (fastest when the caller waits for the save)."""
+    if check: check_plain(state)
     path = Path(path)
     tmp = mtmp = None
     try:
@@ -116,7 +126,7 @@ def save(state:dict, path, before_replace=None, rotate_to=None)->Path:
         fd, tmp = temp_beside(path)
         mtmp = tmp[:-len('.tmp')] + '.manifest.tmp'  # a crash leaves only *.tmp files, which a resume removes
         with os.fdopen(fd, 'wb') as f:
-            w = _HashingWriter(f)
+            w = _HashingWriter(f) if hash_thread else _InlineHashingWriter(f)
             try: torch.save(state, w)
             except Exception:
                 if w.err is None: raise
@@ -185,3 +195,68 @@ def newest_valid(ckpt_dir, names=('last.pt', 'prev.pt'), warn=print)->Optional[P
         if (err := verify(p)): warn(f'ntrain: skipping damaged checkpoint: {err}'); continue
         found.append((m.get(n, {}).get('step') or -1, p))
     return max(found, key=lambda t: t[0])[1] if found else None
+
+# %% ../nbs/06_checkpoint.ipynb
+def _copy_tensor(t:torch.Tensor, memo:dict)->torch.Tensor:
+    t = t.detach()
+    if type(t) is not torch.Tensor or t.layout != torch.strided or t.is_quantized: return t.to('cpu', copy=True)
+    st = t.untyped_storage()
+    key = (st.data_ptr(), t.device)
+    if st.nbytes() == 0: copy = torch.UntypedStorage(0)
+    elif key in memo: copy = memo[key]
+    else: copy = memo[key] = st.cpu() if t.device.type != 'cpu' else st.clone()
+    return torch.empty(0, dtype=t.dtype).set_(copy, t.storage_offset(), t.size(), t.stride())
+
+def snapshot(obj, _memo:Optional[dict]=None):
+    "A copy of plain-data `obj` that training cannot change under a background write: tensors on the CPU, shared storage kept shared."
+    memo = {} if _memo is None else _memo
+    if isinstance(obj, torch.Tensor): return _copy_tensor(obj, memo)
+    if isinstance(obj, dict): return {k: snapshot(v, memo) for k, v in obj.items()}
+    if isinstance(obj, list): return [snapshot(v, memo) for v in obj]
+    if type(obj) is tuple: return tuple(snapshot(v, memo) for v in obj)
+    return obj  # str, numbers, None, torch.Size, dtype, device: immutable
+
+# %% ../nbs/06_checkpoint.ipynb
+class Saver:
+    """Writes checkpoints with `save` in a background thread (or in the caller's, with `background=False`).
+    `submit(state, *targets)` checks and snapshots `state`, then saves it to each target (a dict of `save`'s
+    arguments) in order. `blocked_s` is the time callers waited; `write_s` the time the writes took."""
+    def __init__(self, background:bool=True):
+        self.background, self._th, self._err = background, None, None
+        self.blocked_s = self.write_s = 0.0; self.saves = 0
+    @property
+    def busy(self)->bool: return self._th is not None and self._th.is_alive()
+    @property
+    def failed(self)->bool: return self._err is not None
+    def _join(self):
+        if self._th is not None: self._th.join(); self._th = None
+        if self._err is not None:
+            e, self._err = self._err, None
+            raise e
+    def wait(self):
+        "Block until the save in flight is on disk; raise its error if it failed."
+        t0 = time.perf_counter()
+        try: self._join()
+        finally: self.blocked_s += time.perf_counter() - t0
+    def check(self):
+        "Raise a background save's error, if there is one, without waiting."
+        if self._err is not None: self.wait()
+    def _write(self, state:dict, targets):
+        t0 = time.perf_counter()
+        try:
+            for t in targets: save(state, check=False, hash_thread=not self.background, **t)
+        finally: self.write_s += time.perf_counter() - t0; self.saves += 1
+    def _run(self, state, targets):
+        try: self._write(state, targets)
+        except BaseException as e: self._err = e
+    def submit(self, state:dict, *targets:dict):
+        t0 = time.perf_counter()
+        try:
+            self._join()
+            check_plain(state)
+            if not self.background: return self._write(state, targets)
+            state = snapshot(state)
+            # not a daemon: an interpreter that exits normally lets the save finish
+            self._th = threading.Thread(target=self._run, args=(state, targets), name='ntrain-checkpoint')
+            self._th.start()
+        finally: self.blocked_s += time.perf_counter() - t0

@@ -84,6 +84,7 @@ class Config:
     log_every: int = opt(50, 'optimizer steps between step records')
     val_every_n_steps: Optional[int] = opt(None, 'also validate every this many optimizer steps')
     ckpt_every: Optional[int] = opt(None, 'also save last.pt every this many optimizer steps')
+    ckpt_async: bool = opt(True, 'write checkpoints in a background thread; the loop waits only to copy the state')
     nonfinite_patience: int = opt(3, 'stop after this many non-finite losses in a row')
     monitor: str = opt('val_loss', 'metric that chooses best.pt')
     mode: str = opt('auto', "'min', 'max', or 'auto' (max for acc/f1/..., min otherwise)", ('auto', 'min', 'max'))

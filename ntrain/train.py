@@ -40,6 +40,7 @@ class RunResult:
     global_batch: int = 0
     samples_per_s: float = 0.0
     message: str = ''
+    checkpoints: dict = field(default_factory=dict)  # saves, blocked_s (the loop waited), write_s (the writes took)
     @property
     def exit_code(self)->int: return EXIT_CODES.get(self.status, 1)
     @property
@@ -427,7 +428,7 @@ def _validate(self)->dict:
     naive = os.environ.get('NTRAIN_TEST_NAIVE_VAL')  # negative controls for the tests: 'pad' counts padding, 'mean' averages ranks
     self._batch_means = []
     with torch.inference_mode():
-        for batch, idx, real in self.valid_loader:
+        for batch, idx, real in self._iter_loader(self.valid_loader):
             batch = to_device(batch, self.device, cfg.non_blocking)
             with self.autocast():
                 preds, target = task.forward(model, batch)
@@ -529,18 +530,28 @@ def _load_state_dict(self, sd:dict):
 Trainer.state_dict, Trainer.load_state_dict = _state_dict, _load_state_dict
 
 # %% ../nbs/07_train.ipynb
-def _save(self, which:str='last'):
-    "Save last.pt (rotating the previous one to prev.pt) or best.pt; rank 0 writes, every rank takes part."
-    if self.strategy == 'fsdp' and which == 'last': return self.save_sharded()
+def _save(self, *which:str):
+    "Save last.pt (rotating the previous one to prev.pt) and/or best.pt from one state; rank 0 writes, every rank takes part."
+    which = which or ('last',)
+    if self.strategy == 'fsdp' and 'last' in which:  # last is a sharded DCP checkpoint; best.pt is consolidated
+        if 'best' in which: self.save('best')
+        return self.save_sharded()
     sd = self.state_dict()
     if not self.is_main: return
-    d = self.run_dir/'ckpt'
-    t0 = time.perf_counter()
-    if which == 'last':
-        kill = 'ckpt_tmp' in self.faults and self.faults['ckpt_tmp'] == self.step
-        ckpt.save(sd, d/'last.pt', rotate_to=d/'prev.pt', before_replace=(lambda tmp: _kill_self()) if kill else None)
-    else: ckpt.save(sd, d/f'{which}.pt')
-    self.save_time += time.perf_counter() - t0
+    d, targets = self.run_dir/'ckpt', []
+    for w in which:
+        if w == 'last':
+            kill = 'ckpt_tmp' in self.faults and self.faults['ckpt_tmp'] == self.step
+            targets.append(dict(path=d/'last.pt', rotate_to=d/'prev.pt', before_replace=(lambda tmp: _kill_self()) if kill else None))
+        else: targets.append(dict(path=d/f'{w}.pt'))
+    self.saver.submit(sd, *targets)
+    if 'save' in self.faults and self.faults['save'] == self.step: _kill_self()
+
+def _iter_loader(self, loader):
+    "iter(loader), first letting a background save finish if that forks DataLoader workers."
+    forks = loader.num_workers > 0 and (not loader.persistent_workers or getattr(loader, '_iterator', None) is None)
+    if forks and self.saver.busy: self.saver.wait()
+    return iter(loader)
 
 def _params_finite(self)->bool:
     "Whether every weight is finite, agreed by every process (saving is collective, so all must decide alike)."
@@ -550,7 +561,7 @@ def _params_finite(self)->bool:
         dist.all_reduce(t, op=dist.ReduceOp.MIN); ok = bool(t.item())
     return ok
 
-Trainer.save, Trainer.params_finite = _save, _params_finite
+Trainer.save, Trainer.params_finite, Trainer._iter_loader = _save, _params_finite, _iter_loader
 
 # %% ../nbs/07_train.ipynb
 def shard_model(model:nn.Module, device:torch.device, world:int):
@@ -596,6 +607,7 @@ def _save_sharded(self):
     from ntrain.core import fsync_dir
     d = self.run_dir/'ckpt'; name = f'step-{self.step}'; tmp = d/f'{name}.tmp'
     t0 = time.perf_counter()
+    self.saver.wait()  # a best.pt in flight lands first
     extra = self.state_dict(weights=False)
     msd, osd = get_state_dict(self.model, self.optimizer)
     if self.is_main:
@@ -617,7 +629,7 @@ def _save_sharded(self):
         for old in sorted((p for p in d.glob('step-*') if p.is_dir() and not p.name.endswith('.tmp')),
                           key=lambda p: int(p.name.split('-')[1]))[:-2]: shutil.rmtree(old)  # keep this one and the previous
     dist.barrier()
-    self.save_time += time.perf_counter() - t0
+    self.saver.blocked_s += time.perf_counter() - t0; self.saver.saves += 1
 
 def _load_sharded(self, sdir:Path, extra:dict):
     "Load weights and optimizer state from a DCP step directory; refuses non-tensor (pickled) items."
@@ -778,8 +790,7 @@ def _end_epoch(self, val:dict):
     self.epoch += 1; self.batch_in_epoch = 0
     finite = self.params_finite()
     if not finite: raise NonFinite(0)
-    if improved: self.save('best')
-    self.save('last')
+    self.save(*(('best', 'last') if improved else ('last',)))
     if self.is_main:
         self._maybe_draw()
         write_status(self.run_dir, state='running', epoch=self.epoch, step=self.step, total_steps=self.total_steps, epochs=cfg.epochs)
@@ -821,7 +832,7 @@ def _train_epoch(self)->Optional[str]:
     a = self.acc
     self.train_sampler.set_epoch(self.epoch, skip=self.batch_in_epoch)
     self.bar.start(self.epoch, self.batches_per_epoch)
-    it = iter(self.train_loader)
+    it = self._iter_loader(self.train_loader)
     while self.batch_in_epoch < self.batches_per_epoch:
         t0 = time.perf_counter()
         n = min(self.accum, self.batches_per_epoch - self.batch_in_epoch)
@@ -843,7 +854,8 @@ def _train_epoch(self)->Optional[str]:
             self.log(dict(kind='val', epoch=self.epoch, step=self.step, **self.validate(), time=time.time()))
         if cfg.ckpt_every and self.step % cfg.ckpt_every == 0 and self.batch_in_epoch < self.batches_per_epoch:
             if self.params_finite(): self.save('last')
-        if 'step' in self.faults and self.faults['step'] == self.step: _kill_self()
+        if 'step' in self.faults and self.faults['step'] == self.step: self.saver.wait(); _kill_self()
+        if self.saver.failed: self.saver.check()  # a background save failed: stop here, with its error
         if self._stop_requested(): return 'stopped'
         if cfg.max_steps and self.step >= cfg.max_steps: return 'max_steps'
     return None
@@ -863,7 +875,10 @@ def _fit(self)->RunResult:
             except _OOM:
                 raise NtrainError(f"out of memory at batch_size {cfg.batch_size} per device on {self.device}: lower batch_size and raise accum "
                                   f"to keep the global batch of {self.global_batch}, use precision=bf16, or set activation_checkpointing=true") from None
+            self.saver.wait()  # the last save is on disk before the run says it ended
         except BaseException as e:  # the run directory says how it ended, whatever ended it
+            if getattr(self, 'saver', None) is not None and self.saver.busy:  # let the save in flight land; the first error wins
+                with contextlib.suppress(Exception): self.saver.wait()
             if self.is_main: write_status(self.run_dir, state='failed', message=f'{type(e).__name__}: {e}'.splitlines()[0] if str(e) else type(e).__name__)
             raise
         finally:
@@ -876,7 +891,7 @@ def _fit(self)->RunResult:
 def _run(self)->str:
     cfg = self.cfg
     self.bar = ProgressBar(cfg.progress if self.is_main else False)
-    self.save_time, self._last_draw, self._draw_cost = 0.0, -1e9, 0.0
+    self.saver, self._last_draw, self._draw_cost = ckpt.Saver(cfg.ckpt_async), -1e9, 0.0
     if getattr(self, '_complete', False):
         self.say(f'{self.run_dir}: the run is already complete ({self.step} steps, {self.epoch} epochs); nothing to do')
         return self._done_before() or 'finished'
@@ -894,7 +909,7 @@ def _run(self)->str:
         if self.batch_in_epoch == 0: self._new_epoch_acc()
         status = self.train_epoch()
         if status == 'stopped':
-            if self.params_finite(): self.save('last')
+            if self.params_finite(): self.save('last'); self.saver.wait()
             self.say(f'stopped at step {self.step} ({self._stop_reason}); checkpoint saved: resume with `ntrain resume {self.run_dir}`')
             break
         self.bar.finish()
@@ -936,8 +951,11 @@ def _result(self, status:str)->RunResult:
     res = RunResult(run_dir=str(self.run_dir), status=status, history=self.history, best=dict(self.best),
                     epochs_run=len(self.history), steps=self.step, global_batch=self.global_batch,
                     samples_per_s=sorted(sps)[len(sps)//2] if sps else 0.0)
+    sv = getattr(self, 'saver', None)
+    if sv is not None: res.checkpoints = dict(saves=sv.saves, blocked_s=round(sv.blocked_s, 4), write_s=round(sv.write_s, 4), background=sv.background)
     if self.is_main:
-        write_status(self.run_dir, state=status, epoch=self.epoch, step=self.step, exit_code=res.exit_code, finished=time.time())
+        write_status(self.run_dir, state=status, epoch=self.epoch, step=self.step, exit_code=res.exit_code, finished=time.time(),
+                     checkpoints=res.checkpoints)
         from ntrain.card import write_card, draw_curves
         if self.history: draw_curves(self.run_dir)
         write_card(self.run_dir)

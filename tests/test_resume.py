@@ -63,6 +63,7 @@ def test_sigkill_at_exact_points_then_resume_is_bit_identical(alone, tmp_path):
     killed(rd, 'ckpt_tmp:12', True)      # between writing last.pt's temporary file and the rename
     names = sorted(p.name for p in (rd/'ckpt').iterdir())
     assert 'last.pt' not in names and 'prev.pt' in names and any(n.endswith('.tmp') for n in names), names
+    killed(rd, 'save:16', True)          # while step 16's save is being written in the background
     killed(rd, 'ckpt_tmp:22', True)      # the same at the end of epoch 1
     resume(rd)
     assert_same(alone, rd)
@@ -79,13 +80,13 @@ def killed_at_9(tmp_path_factory):
 def test_several_seeded_random_kills_in_one_run(alone, tmp_path):
     rng = random.Random(1234)
     rd, started, point = tmp_path/'run', False, 0
-    kinds = ['step', 'window', 'ckpt_tmp']
+    kinds = ['step', 'window', 'ckpt_tmp', 'save']
     for _ in range(3):
         kind = rng.choice(kinds)
         lo = point + 1
         saves = [s for s in range(lo, STEPS) if s % 4 == 0 or s == 22]  # steps that save last.pt
-        if kind == 'ckpt_tmp' and not saves: kind = 'step'
-        k = rng.choice(saves) if kind == 'ckpt_tmp' else rng.randint(lo, STEPS - 2)
+        if kind in ('ckpt_tmp', 'save') and not saves: kind = 'step'
+        k = rng.choice(saves) if kind in ('ckpt_tmp', 'save') else rng.randint(lo, STEPS - 2)
         fault = f'{kind}:{k}'
         killed(rd, fault, started)
         started, point = True, k
@@ -174,18 +175,24 @@ def test_a_resume_that_changes_the_state_is_refused_naming_the_key(alone, tmp_pa
     assert r.stderr.count('\n') == 1 and key in r.stderr and '--force' in r.stderr, r.stderr
 
 # ---------------------------------------------------------------- never corrupt
-def test_a_full_disk_during_a_save_leaves_the_checkpoints_intact(alone, tmp_path):
-    "RLIMIT_FSIZE (EFBIG) stops root too: the save fails with one clear line and last/prev/best stay byte-for-byte."
+@pytest.mark.parametrize('background', [True, False])
+def test_a_full_disk_during_a_save_leaves_the_checkpoints_intact(alone, tmp_path, background):
+    """RLIMIT_FSIZE (EFBIG) stops root too: the save fails with one clear line and last/prev/best stay byte-for-byte.
+    A save that fails in the background stops the run at its next step, as a synchronous one does at once."""
     rd = tmp_path/'run'; shutil.copytree(alone, rd)
     before = {p.name: sha(p) for p in sorted((rd/'ckpt').iterdir())}
     limit = 200_000  # bigger than metrics.jsonl, smaller than a checkpoint (about 730 kB)
     def small_files(): resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
-    r = subprocess.run([sys.executable, '-m', 'ntrain', 'resume', str(rd), 'epochs=3'], env=dict(os.environ, OMP_NUM_THREADS='1', **ENV),
-                       capture_output=True, text=True, timeout=120, preexec_fn=small_files)
+    r = subprocess.run([sys.executable, '-m', 'ntrain', 'resume', str(rd), 'epochs=3', f'ckpt_async={str(background).lower()}'],
+                       env=dict(os.environ, OMP_NUM_THREADS='1', **ENV), capture_output=True, text=True, timeout=120, preexec_fn=small_files)
     assert r.returncode == 2, (r.returncode, r.stderr[-2000:])
     err = r.stderr.strip().splitlines()
     assert len(err) == 1 and 'cannot write checkpoint' in err[0] and 'too large' in err[0].lower(), err
     assert {p.name: sha(p) for p in sorted((rd/'ckpt').iterdir())} == before
+    # the first save of the resumed run (step 48, ckpt_every=4) failed: a synchronous save stops there, a background
+    # one within the few steps the write takes to fail, and long before the epoch's end at step 66
+    assert max(r['step'] for r in metric_records(rd)) <= (58 if background else 48)
+    assert json.loads((rd/'status.json').read_text())['state'] == 'failed'
 
 def test_an_unwritable_checkpoint_directory_is_one_clear_line(tmp_path):
     "ENOTDIR (a regular file where the directory should be) stops root too."
