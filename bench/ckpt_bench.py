@@ -12,7 +12,10 @@
 2. Save time as a fraction of epoch time for digits at the default ckpt_every (null: last.pt and best.pt at each
    epoch end) and at ckpt_every=5, with the background saver and without: the time the loop waited for saves, and
    the whole epoch time, which also shows what the background writes cost the loop (GIL, cores).
-3. Time for a mid-epoch resume to reach its first optimizer step, against a fresh start, both in-process, with
+3. What a save costs the loop all in (`loop_cost_per_save`): a save after every step against no saves, in blocks,
+   for the digits CNN (a tiny model whose step is mostly Python, so a background thread competes for the GIL) and
+   for the same CNN with 128 channels (a 10.8 MB state; its step runs mostly in torch kernels, which release it).
+4. Time for a mid-epoch resume to reach its first optimizer step, against a fresh start, both in-process, with
    the cost of skipping the consumed batches by iterating them (what a sampler-level skip avoids) for scale.
 """
 import argparse, json, os, platform, statistics, sys, tempfile, time
@@ -60,35 +63,78 @@ def digits_cfg(d, **kw):
     o.update(kw)
     return load_config('digits', [f'{k}={"null" if v is None else v}' for k, v in o.items()])
 
-def save_fraction(d:Path, epochs:int, ckpt_every, background:bool)->dict:
-    t = Trainer(digits_cfg(d, epochs=epochs, ckpt_every=ckpt_every, ckpt_async=background, **{'early_stop.patience': None}), quiet=True)
+def bare_trainer_save(t:Trainer):
+    "The seed's way, for scale: the same state, built the same way, written with a bare torch.save plus fsync."
+    t.bare_saves, t.bare_s = 0, 0.0
+    def save(*which):
+        sd = t.state_dict()
+        t0 = time.perf_counter()
+        for w in which or ('last',): bare_save(sd, t.run_dir/'ckpt'/f'{w}.pt')
+        t.bare_s += time.perf_counter() - t0; t.bare_saves += 1
+    t.save = save
+
+def save_fraction(d:Path, epochs:int, ckpt_every, mode:str)->dict:
+    "mode: background (the default saver), sync (ckpt_async=false) or bare (bare_trainer_save)."
+    t = Trainer(digits_cfg(d, epochs=epochs, ckpt_every=ckpt_every, ckpt_async=mode == 'background', **{'early_stop.patience': None}), quiet=True)
+    if mode == 'bare': bare_trainer_save(t)
     t0 = time.perf_counter(); res = t.fit(); wall = time.perf_counter() - t0
     ep = sum(r['epoch_time'] for r in res.history)
-    c = res.checkpoints
-    return dict(ckpt_every=ckpt_every, background=background, epochs=epochs, saves=c['saves'], loop_waited_s=c['blocked_s'],
+    c = res.checkpoints if mode != 'bare' else dict(saves=t.bare_saves, blocked_s=t.bare_s, write_s=t.bare_s)
+    return dict(ckpt_every=ckpt_every, mode=mode, epochs=epochs, saves=c['saves'], loop_waited_s=c['blocked_s'],
                 write_s=c['write_s'], epoch_train_s=ep, fraction=c['blocked_s'] / ep, fit_wall_s=wall,
                 saves_per_epoch=(1 if not ckpt_every else 1 + (t.steps_per_epoch - 1) // ckpt_every), best_saves='when val_acc improves')
 
+MODES = ('background', 'sync', 'bare')
+
 def save_fractions(d:Path, reps:int, epochs:int=4)->dict:
     """Each setting `reps` times, interleaved; medians. `loop_cost_per_save_s`: how much longer the whole fit takes
-    per extra save, from ckpt_every=1 against the default; it includes building the state (in both modes) and, for
-    the background saver, what its thread takes from the loop (GIL, cores)."""
-    settings = [(ce, bg) for ce in (None, 5, 1) for bg in (True, False)]
+    per extra save, from ckpt_every=1 against the default (every step against every epoch); it includes building
+    the state (the same in every mode) and, for the background saver, what its thread takes from the loop (the GIL,
+    the cores). `bare` is the seed's bare torch.save plus fsync of the same state, for scale."""
+    settings = [(ce, m) for ce in (None, 5, 1) for m in MODES]
     rows = {s: [] for s in settings}
     for i in range(reps):
-        for k, (ce, bg) in enumerate(settings): rows[(ce, bg)].append(save_fraction(d/f'{i}-{k}', epochs, ce, bg))
+        for k in range(len(settings)):  # rotate the order from one round to the next
+            ce, m = settings[(k + i) % len(settings)]
+            rows[(ce, m)].append(save_fraction(d/f'{i}-{k}', epochs, ce, m))
     out = []
-    for (ce, bg), rs in rows.items():
-        r = dict(rs[0]); r.update(reps=reps, fraction=statistics.median(x['fraction'] for x in rs),
-                                  loop_waited_s=statistics.median(x['loop_waited_s'] for x in rs),
-                                  write_s=statistics.median(x['write_s'] for x in rs),
-                                  epoch_train_s=statistics.median(x['epoch_train_s'] for x in rs),
-                                  fit_wall_s=statistics.median(x['fit_wall_s'] for x in rs))
+    for (ce, m), rs in rows.items():
+        r = dict(rs[0]); r.update(reps=reps, **{k: statistics.median(x[k] for x in rs) for k in ('fraction', 'loop_waited_s', 'write_s', 'epoch_train_s', 'fit_wall_s')})
         out.append(r)
-    by = {(r['ckpt_every'], r['background']): r for r in out}
-    cost = {('background' if bg else 'sync'): (by[(1, bg)]['fit_wall_s'] - by[(None, bg)]['fit_wall_s']) / (by[(1, bg)]['saves'] - by[(None, bg)]['saves'])
-            for bg in (True, False)}
-    return dict(runs=out, loop_cost_per_save_s=cost)
+    return out
+
+def loop_cost_per_save(d:Path, rounds:int, steps:int=20, **cfg)->dict:
+    """What a save costs the training loop, all in: blocks of `steps` digits optimizer steps with a save of the
+    trainer's state after every step, in each mode, against the same block without saves, rotating the order each
+    round. A block ends when its last save is on disk. Cost per save = (block - block without saves) / steps, so it
+    includes building the state (the same in every mode) and what a background save takes from the steps running
+    beside it (the GIL, the cores). Ratio per round to the bare torch.save plus fsync; median and IQR."""
+    t = Trainer(digits_cfg(d/'run', epochs=2, **cfg), quiet=True).setup()
+    t._prepare_run_dir()
+    t.train_sampler.set_epoch(0)
+    batches = [b for _, b in zip(range(steps), t.train_loader)]
+    cd = d/'run'/'ckpt'
+    bg, sy = ckpt.Saver(background=True), ckpt.Saver(background=False)
+    saves = dict(none=None,
+                 background=lambda: bg.submit(t.state_dict(), dict(path=cd/'last.pt', rotate_to=cd/'prev.pt')),
+                 sync=lambda: sy.submit(t.state_dict(), dict(path=cd/'sync.pt', rotate_to=cd/'sync-prev.pt')),
+                 bare=lambda: bare_save(t.state_dict(), cd/'bare.pt'))
+    modes = list(saves)
+    blocks = {m: [] for m in modes}
+    for r in range(rounds + 1):
+        for k in range(len(modes)):
+            m = modes[(k + r) % len(modes)]
+            t0 = time.perf_counter()
+            for b in batches:
+                t.train_window([b])
+                if saves[m]: saves[m]()
+            bg.wait(); t.flush()
+            if r: blocks[m].append(time.perf_counter() - t0)  # round 0 warms up
+    per = {m: [(x - n) / steps for x, n in zip(blocks[m], blocks['none'])] for m in modes if m != 'none'}
+    for lg in t.loggers: lg.close()
+    return dict(config=cfg, state_bytes=(cd/'bare.pt').stat().st_size, steps_per_block=steps, rounds=rounds, block_without_saves_s=quartiles(blocks['none']),
+                cost_per_save_s={m: quartiles(v) for m, v in per.items()},
+                ratio_to_bare={m: quartiles([a / b for a, b in zip(per[m], per['bare'])]) for m in ('background', 'sync')})
 
 def first_step_time(make)->float:
     "Seconds from constructing the Trainer to the end of its first optimizer step."
@@ -131,6 +177,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('--pairs', type=int, default=30)
     ap.add_argument('--reps', type=int, default=3)
+    ap.add_argument('--rounds', type=int, default=15, help='rounds of the loop-cost blocks')
     ap.add_argument('--big-mb', type=int, default=64, help='size of the synthetic state')
     ap.add_argument('--dir', default=None, help='where to write (default: a temporary directory beside the repo, same filesystem as runs/)')
     ap.add_argument('--out', default=str(ROOT/'bench'/'results'/'ckpt.json'))
@@ -160,6 +207,9 @@ def main():
         # 2. save as a fraction of epoch time
         out['save_fraction'] = save_fractions(base/'f', a.reps)
         print(json.dumps(out['save_fraction'], indent=1), flush=True)
+        out['loop_cost_per_save'] = dict(digits=loop_cost_per_save(base/'c', a.rounds),
+                                         digits_128_channels=loop_cost_per_save(base/'c128', max(4, a.rounds // 2), **{'task_args.channels': 128}))
+        print(json.dumps(out['loop_cost_per_save'], indent=1), flush=True)
         # 3. resume vs fresh start
         out['resume_vs_fresh'] = resume_vs_fresh(base/'r', a.reps)
         print(json.dumps(out['resume_vs_fresh'], indent=1), flush=True)
