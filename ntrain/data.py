@@ -16,7 +16,7 @@ from .metrics import default_metrics
 
 # %% auto 0
 __all__ = ['default_forward', 'hf_forward', 'Task', 'get_task', 'sample_seed', 'sample_rng', 'sample_key', 'KeyedDataset',
-           'EpochSampler', 'KeyedCollate', 'make_loader', 'check_targets']
+           'EpochSampler', 'KeyedCollate', 'KeyedLoader', 'make_loader', 'check_targets']
 
 # %% ../nbs/03_data.ipynb
 def default_forward(model, batch):
@@ -192,11 +192,16 @@ class EpochSampler(Sampler):
 
 # %% ../nbs/03_data.ipynb
 class KeyedCollate:
-    "Collate (sample, index, real) triples into (batch, indices, real mask)."
+    "Collate (sample, index, real) triples into (batch, indices, real mask), the keys as numpy arrays."
     def __init__(self, collate_fn=None): self.collate_fn = collate_fn or default_collate
     def __call__(self, items):
         samples, idx, real = zip(*items)
-        return self.collate_fn(list(samples)), torch.tensor(idx), torch.tensor(real)
+        return self.collate_fn(list(samples)), np.array(idx, dtype=np.int64), np.array(real, dtype=bool)
+
+class KeyedLoader(DataLoader):
+    "A DataLoader of (batch, indices, real mask) whose keys are made tensors in this process."
+    def __iter__(self):
+        return ((b, torch.from_numpy(i), torch.from_numpy(r)) for b, i, r in super().__iter__())
 
 def _worker_init(worker_id:int):
     # Workers ignore Ctrl-C: the main process gets it, finishes its step and saves; workers must not die mid-batch.
@@ -213,7 +218,7 @@ def make_loader(ds, sampler:EpochSampler, seed:int, num_workers:Optional[int]=No
     "A DataLoader over `ds` drawing its batches from `sampler`, with keyed augmentation."
     nw = default_num_workers() if num_workers is None else num_workers
     g = torch.Generator(); g.manual_seed(seed)
-    return DataLoader(KeyedDataset(ds, seed, seed_globals), batch_sampler=sampler, num_workers=nw,
+    return KeyedLoader(KeyedDataset(ds, seed, seed_globals), batch_sampler=sampler, num_workers=nw,
                       pin_memory=pin_memory, persistent_workers=persistent_workers and nw > 0,
                       collate_fn=KeyedCollate(collate_fn), worker_init_fn=_worker_init if nw else None, generator=g)
 
