@@ -199,7 +199,7 @@ def newest_valid(ckpt_dir, names=('last.pt', 'prev.pt'), warn=print)->Optional[P
 # %% ../nbs/06_checkpoint.ipynb
 def _copy_tensor(t:torch.Tensor, memo:dict)->torch.Tensor:
     t = t.detach()
-    if type(t) is not torch.Tensor or t.layout != torch.strided or t.is_quantized: return t.to('cpu', copy=True)
+    if type(t) is not torch.Tensor or t.layout != torch.strided or t.is_quantized or t.is_conj() or t.is_neg(): return t.to('cpu', copy=True)
     st = t.untyped_storage()
     key = (st.data_ptr(), t.device)
     if st.nbytes() == 0: copy = torch.UntypedStorage(0)
