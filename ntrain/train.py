@@ -855,7 +855,7 @@ def _train_epoch(self)->Optional[str]:
         if cfg.ckpt_every and self.step % cfg.ckpt_every == 0 and self.batch_in_epoch < self.batches_per_epoch:
             if self.params_finite(): self.save('last')
         if 'step' in self.faults and self.faults['step'] == self.step: self.saver.wait(); _kill_self()
-        if self.saver.failed: self.saver.check()  # a background save failed: stop here, with its error
+        self.saver.check()  # a background save that failed stops the run here, with its error
         if self._stop_requested(): return 'stopped'
         if cfg.max_steps and self.step >= cfg.max_steps: return 'max_steps'
     return None
