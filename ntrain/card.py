@@ -62,7 +62,7 @@ def run_card(run_dir)->str:
                                 else f" ({ran} run, {state})" if ran != cfg['epochs'] else '')
     line2 = f"**Global batch:** {gb} ({cfg['batch_size']} x {world} process{'es' if world > 1 else ''} x {accum}) | **LR:** {_sched_desc(cfg, lr)} | **Epochs:** {ep}"
     mon = cfg.get('monitor', 'val_loss')
-    from ntrain.train import monitor_mode
+    from ntrain.optim import monitor_mode
     vals = [(r.get(mon), r) for r in epochs if isinstance(r.get(mon), (int, float)) and math.isfinite(r.get(mon))]
     if vals:
         pick = (max if monitor_mode(mon, cfg.get('mode', 'auto')) == 'max' else min)(vals, key=lambda t: t[0])

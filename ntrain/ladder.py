@@ -15,7 +15,9 @@ from torch.utils.data import Subset, DataLoader
 from .core import NtrainError, ConfigError, TaskError, seed_all, to_device, tree_map, atomic_write, atomic_write_text
 from .config import Config, load_config
 from .data import Task, get_task, EpochSampler, make_loader
-from .train import resolve_device, resolve_precision, build_optimizer, default_run_dir
+from .device import resolve_device, resolve_precision
+from .optim import build_optimizer
+from .rundir import default_run_dir
 from .loggers import JSONLLogger, read_metrics
 from . import checkpoint as ckpt
 
@@ -712,11 +714,11 @@ def rung5(b:_Bench, quiet:bool=True)->RungResult:
         if not hasattr(lr, 'exit_code'): return r.fail('run', f'the run is still going in the background: ntrain.attach({str(b.run_dir)!r})')
         from ntrain.loggers import read_metrics
         hist = read_metrics(b.run_dir, 'epoch')
-        from ntrain.train import read_status
+        from ntrain.rundir import read_status
         st = read_status(b.run_dir)
         res = RunResult(str(b.run_dir), lr.status, hist, {}, len(hist), st.get('step', 0))
         if hist:
-            from ntrain.train import monitor_mode
+            from ntrain.optim import monitor_mode
             m = b.cfg.monitor; pick = (max if monitor_mode(m, b.cfg.mode) == 'max' else min)(hist, key=lambda h: h.get(m, float('nan')))
             res.best = dict(metric=m, value=pick.get(m), epoch=pick['epoch'])
             res.samples_per_s = sorted(h['samples_per_s'] for h in hist)[len(hist)//2]

@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import Optional, Union
 from .core import NtrainError, ConfigError, atomic_write_text
 from .config import Config, load_config
-from .train import default_run_dir, read_status, EXIT_CODES
+from .rundir import default_run_dir, read_status
+from .train import EXIT_CODES
 from .loggers import read_metrics
 
 # %% auto 0

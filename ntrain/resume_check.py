@@ -132,7 +132,7 @@ def check_resume(config:Union[str, Path, dict, Config]='digits', overrides=(), e
     brief = dict(epochs=min(cfg.epochs, epochs), ckpt_every=ckpt_every or cfg.ckpt_every or 5, progress=False, run_dir=None)
     if max_steps or cfg.max_steps: brief['max_steps'] = min(x for x in (max_steps, cfg.max_steps) if x)
     bcfg = apply_overrides(cfg, brief)
-    from ntrain.train import resolve_device
+    from ntrain.device import resolve_device
     exact = bcfg.deterministic or resolve_device(bcfg.device).type == 'cpu'
     tol = (0.0 if exact else 1e-4) if tolerance is None else float(tolerance)
     wd = Path(workdir or tempfile.mkdtemp(prefix='ntrain-check-resume-'))

@@ -17,13 +17,14 @@ from .config import Config, load_config, apply_overrides
 from .data import Task, get_task, EpochSampler, make_loader, check_targets
 from .metrics import Mean, reduce_states, compute_all, reset_all
 from .loggers import JSONLLogger, CallbackLogger, ProgressBar, make_loggers, read_metrics
+from .device import resolve_device, resolve_precision, deterministic_mode
+from .optim import build_optimizer, build_scheduler, monitor_mode
+from .rundir import default_run_dir, write_status, read_status
 from . import checkpoint as ckpt
 
 # %% auto 0
-__all__ = ['EXIT_CODES', 'FORMAT_VERSION', 'RunResult', 'resolve_device', 'resolve_precision', 'build_optimizer',
-           'build_scheduler', 'monitor_mode', 'deterministic_mode', 'default_run_dir', 'write_status', 'read_status',
-           'init_distributed', 'Trainer', 'NonFinite', 'shard_model', 'full_model_state_dict', 'newest_sharded', 'fit',
-           'resume', 'load']
+__all__ = ['EXIT_CODES', 'FORMAT_VERSION', 'RunResult', 'init_distributed', 'Trainer', 'NonFinite', 'shard_model',
+           'full_model_state_dict', 'newest_sharded', 'fit', 'resume', 'load']
 
 # %% ../nbs/07_train.ipynb
 EXIT_CODES = dict(finished=0, early_stopped=0, max_steps=0, failed=1, nonfinite=3, stopped=75)
@@ -51,105 +52,6 @@ class RunResult:
     def __repr__(self):
         b = f", best {self.best.get('metric')}={self.best.get('value'):.4g} @ epoch {self.best.get('epoch')}" if self.best.get('value') is not None else ''
         return f"RunResult({self.status}, {self.run_dir}, {self.epochs_run} epochs, {self.steps} steps{b})"
-
-# %% ../nbs/07_train.ipynb
-def resolve_device(name:str='auto')->torch.device:
-    "The device to train on: under torchrun, the local rank's GPU."
-    if name == 'auto':
-        if torch.cuda.is_available(): return torch.device('cuda', dist_env()['local_rank'] % torch.cuda.device_count())
-        if getattr(torch.backends, 'mps', None) and torch.backends.mps.is_available(): return torch.device('mps')
-        return torch.device('cpu')
-    d = torch.device(name)
-    if d.type == 'cuda' and not torch.cuda.is_available(): raise ConfigError(f"key 'device' is {name!r} but torch {torch.__version__} sees no CUDA device")
-    if d.type == 'cuda' and d.index is None: d = torch.device('cuda', dist_env()['local_rank'] % torch.cuda.device_count())
-    return d
-
-def resolve_precision(precision:str, device:torch.device)->str:
-    "'auto' means bf16 where the GPU supports it, else fp16 on CUDA, else fp32."
-    if precision != 'auto': return precision
-    if device.type == 'cuda': return 'bf16' if torch.cuda.is_bf16_supported() else 'fp16'
-    return 'fp32'
-
-# %% ../nbs/07_train.ipynb
-_OPTIMS = dict(adamw='AdamW', adam='Adam', sgd='SGD', rmsprop='RMSprop', adagrad='Adagrad')
-
-def build_optimizer(oc, params, lr:float):
-    "The optimizer named by the config: a short name or any torch.optim class."
-    cls = getattr(torch.optim, _OPTIMS.get(oc.name.lower(), oc.name), None)
-    if not (isinstance(cls, type) and issubclass(cls, torch.optim.Optimizer)):
-        raise ConfigError(f"key 'optim.name': unknown optimizer '{oc.name}'{nearest(oc.name, list(_OPTIMS) + [n for n in dir(torch.optim) if n[0].isupper()])}")
-    try: return cls(params, lr=lr, weight_decay=oc.weight_decay, **oc.kwargs)
-    except TypeError as e: raise ConfigError(f"key 'optim.kwargs': {e}") from None
-
-def build_scheduler(sc, opt, total_steps:int, lr:float):
-    "The schedule named by the config, stepped once per optimizer step for `total_steps` steps."
-    n = sc.name.lower()
-    if n in ('constant', 'none'): return torch.optim.lr_scheduler.LambdaLR(opt, _Constant())
-    if n == 'onecycle':
-        kw = dict(pct_start=sc.pct_start, **sc.kwargs)
-        if 'cycle_momentum' not in kw and not any(k in opt.defaults for k in ('momentum', 'betas')): kw['cycle_momentum'] = False
-        return _OneCycleLR(opt, max_lr=lr, total_steps=max(total_steps, 1), **kw)
-    if n == 'cosine': return _CosineAnnealingLR(opt, T_max=max(total_steps, 1), **sc.kwargs)
-    cls = getattr(torch.optim.lr_scheduler, sc.name, None)
-    if not isinstance(cls, type):
-        raise ConfigError(f"key 'sched.name': unknown scheduler '{sc.name}'{nearest(sc.name, ['onecycle', 'cosine', 'constant'] + [c for c in dir(torch.optim.lr_scheduler) if c[0].isupper()])}")
-    try: return cls(opt, **sc.kwargs)
-    except TypeError as e: raise ConfigError(f"key 'sched.kwargs': {e}") from None
-
-class _Constant:
-    "A picklable constant factor for LambdaLR (a lambda would make the scheduler state unloadable)."
-    def __call__(self, step): return 1.0
-
-class _HoldAtEnd:
-    "Past the end of its schedule (a run extended by `resume`), hold the last lr instead of failing or rising again."
-    def get_lr(self):
-        if self.last_epoch > self._end(): return [g['lr'] for g in self.optimizer.param_groups]
-        return super().get_lr()
-
-class _OneCycleLR(_HoldAtEnd, torch.optim.lr_scheduler.OneCycleLR):
-    def _end(self): return self.total_steps
-
-class _CosineAnnealingLR(_HoldAtEnd, torch.optim.lr_scheduler.CosineAnnealingLR):
-    def _end(self): return self.T_max
-
-# %% ../nbs/07_train.ipynb
-def monitor_mode(metric:str, mode:str='auto')->str:
-    "'max' for accuracy-like metrics, 'min' for losses and errors, unless the config says."
-    if mode != 'auto': return mode
-    return 'max' if any(k in metric for k in ('acc', 'f1', 'auc', 'precision', 'recall', 'iou', 'dice', 'map', 'bleu', 'r2')) else 'min'
-
-# %% ../nbs/07_train.ipynb
-@contextlib.contextmanager
-def deterministic_mode(on:bool):
-    "Deterministic algorithms inside the block, restoring the previous settings after."
-    if not on: yield; return
-    os.environ.setdefault('CUBLAS_WORKSPACE_CONFIG', ':4096:8')
-    prev = (torch.are_deterministic_algorithms_enabled(), torch.backends.cudnn.benchmark, torch.backends.cudnn.deterministic)
-    torch.use_deterministic_algorithms(True); torch.backends.cudnn.benchmark = False; torch.backends.cudnn.deterministic = True
-    try: yield
-    finally:
-        torch.use_deterministic_algorithms(prev[0]); torch.backends.cudnn.benchmark, torch.backends.cudnn.deterministic = prev[1:]
-
-# %% ../nbs/07_train.ipynb
-def default_run_dir(name:str, root='runs')->Path:
-    "runs/<name>-<YYYYmmdd-HHMMSS>, with a suffix if that exists already."
-    base = Path(root)/f"{name}-{datetime.datetime.now().strftime('%Y%m%d-%H%M%S')}"
-    p, i = base, 1
-    while p.exists(): p = base.with_name(f'{base.name}-{i}'); i += 1
-    return p
-
-def write_status(run_dir, **kw):
-    "Update `status.json`, which lets a run be watched from its files alone."
-    p = Path(run_dir)/'status.json'
-    try: s = json.loads(p.read_text()) if p.exists() else {}
-    except json.JSONDecodeError: s = {}
-    s.update(kw, updated=time.time())
-    atomic_write_text(p, json.dumps(s, indent=1))
-
-def read_status(run_dir)->dict:
-    p = Path(run_dir)/'status.json'
-    try: return json.loads(p.read_text())
-    except (OSError, json.JSONDecodeError): return {}
 
 # %% ../nbs/07_train.ipynb
 def _fault_spec()->dict:
