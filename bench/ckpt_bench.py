@@ -151,7 +151,7 @@ def resume_vs_fresh(d:Path, reps:int, batch_size:int=8, stop_at:int=150)->dict:
     # a run stopped mid-epoch at `stop_at` (of 179 batches per epoch at batch_size 8)
     src = d/'src'
     t = Trainer(digits_cfg(src, epochs=2, batch_size=batch_size), quiet=True,
-                on_record=lambda r: r.get('kind') == 'step' and r['step'] == stop_at and t.request_stop('bench'))
+                callbacks=[lambda r: r.get('kind') == 'step' and r['step'] == stop_at and t.request_stop('bench')])
     t.fit()
     assert t.batch_in_epoch == stop_at and t.epoch == 0, (t.epoch, t.batch_in_epoch)
     bpe = t.batches_per_epoch

@@ -123,12 +123,10 @@ def time_bare(epochs:int, num_workers:int, mode:str)->tuple:
 def make_trainer(epochs:int, num_workers:int, run_dir:Path)->Trainer:
     cfg = ntrain.load_config('digits', [f'epochs={epochs}', f'num_workers={num_workers}', 'early_stop.patience=null',
                                         'progress=false', 'pin_memory=false'])
-    t = Trainer(cfg, run_dir=run_dir, quiet=True).setup()
-    t._prepare_run_dir()
-    # what Trainer._run sets up before its epoch loop
-    t.bar = ntrain.loggers.ProgressBar(False)
-    t.saver, t._last_draw, t._draw_cost, t.prof = ntrain.checkpoint.Saver(cfg.ckpt_async), -1e9, 0.0, None
-    t._check_epoch = t.epoch
+    t = Trainer(cfg, run_dir=run_dir, quiet=True)
+    # what Trainer.fit does before its epochs
+    t._setup_process(); t._claim_run_dir(); t.setup(); t._open_run()
+    t._check_epoch, t._first_step = t.epoch, t.step
     return t
 
 

@@ -7,13 +7,15 @@ __version__ = "0.1.0"
 __all__ = ['Config', 'load_config', 'apply_overrides', 'describe_keys', 'Task', 'sample_rng', 'sample_seed', 'hf_forward',
            'Metric', 'Mean', 'Accuracy', 'F1', 'ConfusionMatrix', 'MSE', 'MAE', 'Trainer', 'RunResult', 'fit', 'resume',
            'load', 'run_card', 'NtrainError', 'env_record', 'ladder', 'LadderResult', 'RungResult', 'launch', 'attach',
-           'Launch', 'LaunchResult', 'check_resume', 'ResumeCheck']
+           'Launch', 'LaunchResult', 'check_resume', 'ResumeCheck', 'watch', 'Watcher', 'apply_record', 'Stopper']
 
 # %% ../nbs/99_api.ipynb
 from .config import Config, load_config, apply_overrides, describe_keys
 from .data import Task, sample_rng, sample_seed, hf_forward
 from .metrics import Metric, Mean, Accuracy, F1, ConfusionMatrix, MSE, MAE
-from .train import Trainer, RunResult, fit, resume, load
+from .train import Trainer, RunResult
+from .api import fit, resume, load
+from .events import watch, Watcher, apply_record, Stopper
 from .card import run_card
 from .core import NtrainError, env_record
 from .ladder import ladder, LadderResult, RungResult
@@ -22,4 +24,4 @@ from .resume_check import check_resume, ResumeCheck
 _all_ = ['Config', 'load_config', 'apply_overrides', 'describe_keys', 'Task', 'sample_rng', 'sample_seed', 'hf_forward', 'Metric', 'Mean',
          'Accuracy', 'F1', 'ConfusionMatrix', 'MSE', 'MAE', 'Trainer', 'RunResult', 'fit', 'resume', 'load', 'run_card',
          'NtrainError', 'env_record', 'ladder', 'LadderResult', 'RungResult', 'launch', 'attach', 'Launch', 'LaunchResult',
-         'check_resume', 'ResumeCheck']
+         'check_resume', 'ResumeCheck', 'watch', 'Watcher', 'apply_record', 'Stopper']

@@ -6,7 +6,7 @@
 from __future__ import annotations
 import contextlib, hashlib, io, json, os, queue, random, tempfile, threading, time
 from pathlib import Path
-from typing import Optional
+from typing import Callable, Optional
 import numpy as np
 import torch
 from .core import CheckpointError, atomic_write, atomic_write_text, sha256_file, temp_beside, fsync_dir
@@ -220,9 +220,10 @@ def snapshot(obj, _memo:Optional[dict]=None):
 class Saver:
     """Writes checkpoints with `save` in a background thread (or in the caller's, with `background=False`).
     `submit(state, *targets)` checks and snapshots `state`, then saves it to each target (a dict of `save`'s
-    arguments) in order. `blocked_s` is the time callers waited; `write_s` the time the writes took."""
-    def __init__(self, background:bool=True):
-        self.background, self._th, self._err = background, None, None
+    arguments) in order. `blocked_s` is the time callers waited; `write_s` the time the writes took.
+    `on_saved(path, state)` is called (on the writing thread) once each target is durable on disk."""
+    def __init__(self, background:bool=True, on_saved:Optional[Callable]=None):
+        self.background, self._th, self._err, self.on_saved = background, None, None, on_saved
         self.blocked_s = self.write_s = 0.0; self.saves = 0
     @property
     def busy(self)->bool: return self._th is not None and self._th.is_alive()
@@ -244,7 +245,9 @@ class Saver:
     def _write(self, state:dict, targets):
         t0 = time.perf_counter()
         try:
-            for t in targets: save(state, check=False, hash_thread=not self.background, **t)
+            for t in targets:
+                save(state, check=False, hash_thread=not self.background, **t)
+                if self.on_saved is not None: self.on_saved(Path(t['path']), state)
         finally: self.write_s += time.perf_counter() - t0; self.saves += 1
     def _run(self, state, targets):
         try: self._write(state, targets)

@@ -4,7 +4,7 @@
 
 # %% ../nbs/09_cli.ipynb 2
 from __future__ import annotations
-import argparse, importlib, json, os, signal, sys
+import argparse, importlib, json, os, sys
 from pathlib import Path
 from .core import NtrainError, env_record, env_warnings
 from .config import load_config, describe_keys
@@ -13,11 +13,10 @@ from .config import load_config, describe_keys
 __all__ = ['PLUGIN_VERBS', 'cmd_fit', 'cmd_resume', 'cmd_report', 'cmd_env', 'cmd_keys', 'parser', 'main']
 
 # %% ../nbs/09_cli.ipynb
-def _install_stop_handlers(trainer):
-    def handler(signum, frame):
-        trainer.request_stop(signal.Signals(signum).name)
-        signal.signal(signum, signal.SIG_DFL)  # a second signal stops at once
-    for s in (signal.SIGTERM, signal.SIGINT): signal.signal(s, handler)
+def _exit_code(res)->int:
+    "The process's exit status for a run's result (0 for a stopped torchrun worker: see above)."
+    from ntrain.distributed import under_torchrun
+    return 0 if res.status == 'stopped' and under_torchrun() else res.exit_code
 
 def _finish(code:int):
     "Leave the process: under torchrun, tear the process group down cleanly first (see DEVELOPERS.md on the gloo abort)."
@@ -33,13 +32,11 @@ def _finish(code:int):
 def cmd_fit(a):
     from ntrain.train import Trainer
     cfg = load_config(a.config, a.overrides)
-    t = Trainer(cfg, resume='auto' if a.auto_resume else False)
-    t.init_from = a.init_from
+    t = Trainer(cfg, resume='auto' if a.auto_resume else False, init_from=a.init_from)
     if int(os.environ.get('RANK', 0)) == 0: print(f'run directory: {t.run_dir}', flush=True)
-    _install_stop_handlers(t)
     res = t.fit()
     if t.is_main: print('\n' + res.card)
-    return res.exit_code
+    return _exit_code(res)
 
 def cmd_resume(a):
     from ntrain.train import Trainer
@@ -49,11 +46,10 @@ def cmd_resume(a):
     run_dir = Path(a.run_dir)
     if not (run_dir/'config.yaml').exists(): raise NtrainError(f'{run_dir}: not a run directory (no config.yaml)')
     cfg = load_config(run_dir/'config.yaml', a.overrides)
-    t = Trainer(cfg, run_dir=run_dir, resume=True); t.force = a.force
-    _install_stop_handlers(t)
+    t = Trainer(cfg, run_dir=run_dir, resume=True, force=a.force)
     res = t.fit()
     if t.is_main: print('\n' + res.card)
-    return res.exit_code
+    return _exit_code(res)
 
 def cmd_report(a):
     from ntrain.card import write_card

@@ -12,8 +12,8 @@ import yaml
 from .core import ConfigError, nearest
 
 # %% auto 0
-__all__ = ['opt', 'OptimConfig', 'SchedConfig', 'EarlyStopConfig', 'ProfileConfig', 'Config', 'all_keys', 'apply_overrides',
-           'load_config', 'describe_keys']
+__all__ = ['EXAMPLES', 'opt', 'OptimConfig', 'SchedConfig', 'EarlyStopConfig', 'ProfileConfig', 'Config', 'all_keys',
+           'apply_overrides', 'register_example', 'load_config', 'describe_keys']
 
 # %% ../nbs/01_config.ipynb
 def opt(default=None, help:str='', choices:tuple|None=None):
@@ -182,12 +182,23 @@ def _parse_value(v:str):
     except yaml.YAMLError: return v
 
 # %% ../nbs/01_config.ipynb
+EXAMPLES = {
+    'digits': dict(name='digits', task='ntrain.examples:digits', epochs=12, batch_size=64,
+                   optim=dict(name='adamw', lr=3e-3, weight_decay=0.01), sched=dict(name='onecycle', pct_start=0.15),
+                   monitor='val_acc', early_stop=dict(patience=4), log_every=10),
+}
+
+def register_example(name:str, config:dict):
+    "Make `config` (a dict of config keys) loadable by `name`: `load_config(name)`, `ntrain fit NAME`, `base: NAME`."
+    Config.from_dict(config)  # refuse a bad key now, naming it, not when someone loads it
+    EXAMPLES[name] = config
+
+# %% ../nbs/01_config.ipynb
 def load_config(src:Union[str, Path, dict, Config]='digits', overrides=())->Config:
     "A `Config` from a built-in example name, a YAML path, a dict or a Config, with overrides applied."
     if isinstance(src, Config): cfg = src
     elif isinstance(src, dict): cfg = Config.from_dict(src)
     else:
-        from ntrain.examples import EXAMPLES
         s = str(src)
         if s in EXAMPLES: cfg = Config.from_dict(EXAMPLES[s])
         else:

@@ -55,12 +55,21 @@ class Events:
     def __init__(self, callbacks:Iterable[Callable]=(), sinks:Iterable[Callable]=()):
         self.callbacks, self.sinks = list(callbacks), list(sinks)
         self.owner = threading.get_ident()
-        self._queue = collections.deque()
+        self._queue, self._held = collections.deque(), None
     def emit(self, rec:dict)->dict:
         "Deliver `rec` now (owner thread, after anything queued), or queue it for the owner (any other thread)."
         if threading.get_ident() != self.owner: self._queue.append(rec); return rec
+        if self._held is not None: self._held.append(rec); return rec
         self.drain(); self._deliver(rec)
         return rec
+    def hold(self):
+        "Keep records back until `release` (while a run cannot yet say where its records go)."
+        if self._held is None: self._held = []
+    def release(self, first:Optional[dict]=None, sinks:Iterable[Callable]=()):
+        "Add `sinks`, then deliver `first` and the records held back, in that order."
+        self.sinks += list(sinks)
+        held, self._held = self._held or [], None
+        for r in ([first] if first is not None else []) + held: self.emit(r)
     def drain(self):
         "Deliver what other threads queued (called by the owner at its next record, and at the end)."
         while self._queue: self._deliver(self._queue.popleft())
@@ -192,29 +201,33 @@ def watch(run_dir, name:str='metrics.jsonl')->Watcher:
     return Watcher(run_dir, name)
 
 # %% ../nbs/05a_events.ipynb
-def _epoch_text(rec:dict)->str:
-    keys = [k for k in rec if k.startswith(('train_', 'val_')) and isinstance(rec[k], float)]
-    parts = [f'{k} {rec[k]:.4f}' for k in keys]
+def _better(v, best, mode)->bool:
+    if not isinstance(v, (int, float)) or not math.isfinite(v): return False
+    return best is None or (v < best if mode == 'min' else v > best)
+
+def text_line(rec:dict, ctx:Optional[dict]=None)->Optional[str]:
+    "The console line of a record, or None; `ctx` (kept by `TextLog`) carries the run's length and best metric."
+    k, ctx = rec.get('kind'), {} if ctx is None else ctx
+    if k in ('start', 'resume'): ctx.update(epochs=rec.get('epochs'), monitor=rec.get('monitor'), mode=rec.get('mode'), best=rec.get('best'))
+    if k == 'message': return ('' if rec.get('level', 'info') == 'info' else f"{rec['level']}: ") + rec['text']
+    if k == 'val': return f"step {rec['step']}  " + '  '.join(f'{n} {v:.4f}' for n, v in rec.items() if n.startswith('val_') and isinstance(v, float))
+    if k != 'epoch': return None
+    parts = [f'{n} {rec[n]:.4f}' for n in rec if n.startswith(('train_', 'val_')) and isinstance(rec[n], float)]
     if isinstance(rec.get('lr'), float): parts.append(f"lr {rec['lr']:.2e}")
     if rec.get('samples_per_s'): parts.append(f"{rec['samples_per_s']:,.0f} samples/s")
     if rec.get('data_wait') is not None: parts.append(f"data_wait {rec['data_wait']:.0%}")
-    n = f"/{rec['epochs']}" if rec.get('epochs') else ''
-    return f"epoch {rec['epoch'] + 1}{n}  " + '  '.join(parts) + ('  *' if rec.get('improved') else '')
-
-def text_line(rec:dict)->Optional[str]:
-    "The console line of a record, or None."
-    k = rec.get('kind')
-    if k == 'message': return ('' if rec.get('level', 'info') == 'info' else f"{rec['level']}: ") + rec['text']
-    if k == 'epoch': return _epoch_text(rec)
-    if k == 'val': return f"step {rec['step']}  " + '  '.join(f'{n} {v:.4f}' for n, v in rec.items() if n.startswith('val_') and isinstance(v, float))
-    return None
+    up = _better(rec.get(ctx.get('monitor')), ctx.get('best'), ctx.get('mode'))
+    if up: ctx['best'] = rec[ctx['monitor']]
+    n = f"/{ctx['epochs']}" if ctx.get('epochs') else ''
+    return f"epoch {rec['epoch'] + 1}{n}  " + '  '.join(parts) + ('  *' if up else '')
 
 class TextLog:
     "Writes `text_line` of each record to a stream or a file (opened for appending)."
     def __init__(self, out):
         self.f, self.own = (open(out, 'a', encoding='utf-8'), True) if isinstance(out, (str, Path)) else (out, False)
+        self.ctx = {}
     def __call__(self, rec:dict):
-        line = text_line(rec)
+        line = text_line(rec, self.ctx)
         if line is not None and not self.f.closed: self.f.write(line + '\n'); self.f.flush()
     def close(self):
         if self.own and not self.f.closed: self.f.close()
@@ -226,7 +239,7 @@ class ProgressLine:
         import sys
         self.stream = stream or sys.stderr
         self.enabled = self.stream.isatty() if enabled is None else enabled
-        self.width, self.per_epoch, self.shown = width, None, False
+        self.width, self.per_epoch, self.epochs, self.shown = width, None, None, False
     def __call__(self, rec:dict):
         if not self.enabled: return
         k = rec.get('kind')
@@ -237,6 +250,6 @@ class ProgressLine:
             self.stream.write(f"\repoch {rec['epoch'] + 1}/{self.epochs} [{'#' * int(frac * self.width):<{self.width}}] {done}/{self.per_epoch}"
                               f"  loss {rec['loss']:.4f}  {rec.get('samples_per_s', 0):,.0f} samples/s   ")
             self.stream.flush(); self.shown = True
-        elif self.shown and text_line(rec) is not None or k in END_KINDS: self.clear()
+        elif k in END_KINDS or text_line(rec) is not None: self.clear()
     def clear(self):
         if self.shown: self.stream.write('\r' + ' ' * (self.width + 80) + '\r'); self.stream.flush(); self.shown = False

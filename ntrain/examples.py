@@ -13,7 +13,7 @@ from .core import TaskError
 from .data import Task, sample_rng, sample_seed
 
 # %% auto 0
-__all__ = ['EXAMPLES', 'load_digits_arrays', 'Digits', 'DigitsCNN', 'digits']
+__all__ = ['load_digits_arrays', 'Digits', 'DigitsCNN', 'digits']
 
 # %% ../nbs/04_examples.ipynb
 def load_digits_arrays():
@@ -76,8 +76,4 @@ def digits(val_fraction:float=0.2, split_seed:int=0, shift:int=1, channels:int=3
                 name='digits')
 
 # %% ../nbs/04_examples.ipynb
-EXAMPLES = {
-    'digits': dict(name='digits', task='ntrain.examples:digits', epochs=12, batch_size=64,
-                   optim=dict(name='adamw', lr=3e-3, weight_decay=0.01), sched=dict(name='onecycle', pct_start=0.15),
-                   monitor='val_acc', early_stop=dict(patience=4), log_every=10),
-}
+from .config import EXAMPLES  # noqa: F401 (the registry, re-exported where it used to live)

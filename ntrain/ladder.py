@@ -723,7 +723,7 @@ def rung5(b:_Bench, quiet:bool=True)->RungResult:
             res.best = dict(metric=m, value=pick.get(m), epoch=pick['epoch'])
             res.samples_per_s = sorted(h['samples_per_s'] for h in hist)[len(hist)//2]
     else:
-        try: res = Trainer(b.cfg, task=b.task, run_dir=b.run_dir, on_record=on, quiet=quiet).fit()
+        try: res = Trainer(b.cfg, task=b.task, run_dir=b.run_dir, callbacks=[on], quiet=quiet).fit()
         except NtrainError as e: return r.fail('run', f'the run stopped: {e}')
     ep = [h for h in res.history if h.get('kind') == 'epoch']
     r.numbers.update(status=res.status, epochs=res.epochs_run, steps=res.steps, best=res.best.get('value'),

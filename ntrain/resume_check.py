@@ -4,15 +4,16 @@
 
 # %% ../nbs/11_resume_check.ipynb 2
 from __future__ import annotations
-import datetime, json, math, os, random, shutil, signal, subprocess, sys, tempfile
+import datetime, json, math, os, random, shutil, signal, subprocess, sys, tempfile, time
 from dataclasses import dataclass, field, asdict
 from pathlib import Path
-from typing import Optional, Union
+from typing import Callable, Iterable, Optional, Union
 import torch
 from .core import NtrainError, atomic_write_text
 from .config import Config, load_config, apply_overrides
 from .card import config_key, ntrain_home
 from .loggers import read_metrics
+from .events import Events, TextLog, watch
 
 # %% auto 0
 __all__ = ['TIMING_FIELDS', 'CLI_HELP', 'metric_records', 'compare_states', 'compare_runs', 'describe_diff', 'ResumeCheck',
@@ -111,10 +112,25 @@ def _env(extra=None)->dict:
     e.update(extra or {})
     return e
 
-def _ntrain(args, env=None, timeout=600)->subprocess.CompletedProcess:
+def _ntrain(args, env=None, timeout=600, run_dir=None, events:Optional[Events]=None)->subprocess.CompletedProcess:
+    "Run `python -m ntrain ARGS`; while it runs, hand the records of its `run_dir` to `events` (when given)."
     cmd = [sys.executable, '-m', 'ntrain', *map(str, args)]
-    try: return subprocess.run(cmd, env=_env(env), capture_output=True, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired: raise NtrainError(f"check-resume: `{' '.join(cmd[2:])}` ran past {timeout}s") from None
+    if events is None or not events.callbacks:
+        try: return subprocess.run(cmd, env=_env(env), capture_output=True, text=True, timeout=timeout)
+        except subprocess.TimeoutExpired: raise NtrainError(f"check-resume: `{' '.join(cmd[2:])}` ran past {timeout}s") from None
+    w, t0 = watch(run_dir), time.monotonic()
+    with tempfile.TemporaryFile('w+') as out, tempfile.TemporaryFile('w+') as err:
+        p = subprocess.Popen(cmd, env=_env(env), stdout=out, stderr=err, text=True)
+        try:
+            while p.poll() is None:
+                for r in w.poll(): events.emit(r)
+                if time.monotonic() - t0 > timeout: raise NtrainError(f"check-resume: `{' '.join(cmd[2:])}` ran past {timeout}s")
+                time.sleep(0.1)
+        finally:
+            if p.poll() is None: p.kill(); p.wait()
+        for r in w.poll(): events.emit(r)
+        w.close(); out.seek(0); err.seek(0)
+        return subprocess.CompletedProcess(cmd, p.returncode, out.read(), err.read())
 
 def _fail(step:str, r)->NtrainError:
     tail = (r.stderr.strip() or r.stdout.strip()).splitlines()[-1:] or ['']
@@ -123,9 +139,10 @@ def _fail(step:str, r)->NtrainError:
 def check_resume(config:Union[str, Path, dict, Config]='digits', overrides=(), epochs:int=2, max_steps:Optional[int]=None,
                  ckpt_every:Optional[int]=None, kill_at:Optional[int]=None, seed:int=0, tolerance:Optional[float]=None,
                  workdir=None, keep:bool=False, store:bool=True, timeout:int=600, quiet:bool=False,
-                 _resume_env:Optional[dict]=None)->ResumeCheck:
+                 callbacks:Iterable[Callable]=(), _resume_env:Optional[dict]=None)->ResumeCheck:
     "Run `config` briefly twice (left alone; killed with SIGKILL at a seeded step and resumed), compare bit for bit, store the verdict."
-    say = (lambda m: None) if quiet else (lambda m: print(m, flush=True))
+    events = Events(([] if quiet else [TextLog(sys.stdout)]) + list(callbacks))
+    say = events.say
     cfg = load_config(config, overrides)
     if isinstance(cfg.task, str) and ':' not in cfg.task: raise NtrainError("check-resume: key 'task' must be 'module:function' (the runs are child processes)")
     key = config_key(cfg.to_dict())
@@ -141,7 +158,7 @@ def check_resume(config:Union[str, Path, dict, Config]='digits', overrides=(), e
     atomic_write_text(wd/'config.yaml', bcfg.to_yaml())
     try:
         say(f'check-resume: {bcfg.epochs} epoch(s), a checkpoint every {bcfg.ckpt_every} steps, in {wd}')
-        r = _ntrain(['fit', wd/'config.yaml', f"run_dir={wd/'alone'}"], timeout=timeout)
+        r = _ntrain(['fit', wd/'config.yaml', f"run_dir={wd/'alone'}"], timeout=timeout, run_dir=wd/'alone', events=events)
         if r.returncode != 0: raise _fail('run left alone', r)
         ep = read_metrics(wd/'alone', 'epoch')
         total = max([x['step'] for x in read_metrics(wd/'alone') if 'step' in x] or [0])
@@ -150,11 +167,12 @@ def check_resume(config:Union[str, Path, dict, Config]='digits', overrides=(), e
         if not 1 <= k < total: raise NtrainError(f'check-resume: kill_at={k} is outside the brief run of {total} steps')
         kill_epoch = next((e['epoch'] + 1 for e in ep if e['step'] >= k), len(ep))
         say(f'check-resume: left alone: {total} steps; now killing a second run with SIGKILL after step {k} (epoch {kill_epoch})')
-        r = _ntrain(['fit', wd/'config.yaml', f"run_dir={wd/'killed'}"], env=dict(NTRAIN_FAULT=f'step:{k}'), timeout=timeout)
+        r = _ntrain(['fit', wd/'config.yaml', f"run_dir={wd/'killed'}"], env=dict(NTRAIN_FAULT=f'step:{k}'), timeout=timeout,
+                    run_dir=wd/'killed', events=events)
         if r.returncode != -signal.SIGKILL: raise _fail(f'run to be killed at step {k} (expected SIGKILL)', r)
-        r = _ntrain(['resume', wd/'killed'], env=_resume_env, timeout=timeout)
+        r = _ntrain(['resume', wd/'killed'], env=_resume_env, timeout=timeout, run_dir=wd/'killed', events=events)
         if r.returncode != 0: raise _fail('resumed run', r)
-        ev = [x for x in read_metrics(wd/'killed', 'event') if x.get('event') == 'resume']
+        ev = read_metrics(wd/'killed', 'resume')
         from_step = ev[-1]['step'] if ev else 0
         cmp = compare_runs(wd/'alone', wd/'killed', tol)
         bitwise = cmp['identical'] and (tol == 0 or compare_runs(wd/'alone', wd/'killed', 0.0)['identical'])

@@ -175,3 +175,15 @@ def tokens_ce(n_train:int=256, n_valid:int=64)->Task:
     return Task(model=lambda: nn.Sequential(nn.Linear(D, 32), nn.ReLU(), nn.Linear(32, V)),
                 train=Tokens(n_train, 0), valid=Tokens(n_valid, 1), loss=CE(ignore_index=PAD), metrics=[],
                 num_classes=V, name='tokens_ce')
+
+
+def grads_after_one_step(cfg, task=None)->dict:
+    "Gradients of the first optimizer step of `cfg`: the optimizer's step and zero_grad are skipped."
+    t = ntrain.Trainer(cfg, task=task, quiet=True).setup()
+    t.train_sampler.set_epoch(0)
+    it = iter(t.train_loader)
+    window = [next(it) for _ in range(t.accum)]
+    t.optimizer.step = lambda *a, **k: None  # keep the gradients
+    t.optimizer.zero_grad = lambda *a, **k: None
+    t.train_window(window)
+    return {n: p.grad.clone() for n, p in t.model.named_parameters()}

@@ -150,7 +150,7 @@ def test_fsdp_matches_ddp_on_a_model_with_buffers(tmp_path):
     assert_same_curve(ddp, fsdp)
     assert (fsdp/'ckpt'/'latest').read_text().strip().startswith('step-')
     # best.pt is one consolidated file that loads without a process group, buffers included
-    from ntrain.train import load
+    from ntrain.api import load
     model, cfg = load(fsdp)
     assert {'mean', 'std'} <= set(dict(model.named_buffers()))
     assert sum(p.numel() for p in model.parameters()) == sum(p.numel() for p in load(ddp)[0].parameters())

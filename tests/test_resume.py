@@ -227,14 +227,18 @@ def test_init_from_a_foreign_seed_format_checkpoint_reads_its_weights_only(alone
     foreign = tmp_path/'seed.pt'  # the seed's format: DDP-prefixed weights and other keys next to them
     torch.save(dict(model={f'module.{k}': v for k, v in w.items()}, optimizer={}, epoch=3, val_loss=0.25), foreign)
     if str(TESTS) not in sys.path: sys.path.insert(0, str(TESTS))
-    t = Trainer(cfg, quiet=True); t.init_from = foreign
-    t.setup(); t._prepare_run_dir()
-    try:
-        assert all(torch.equal(v, w[k]) for k, v in t.model.state_dict().items())
-        assert t.step == 0 and t.epoch == 0
-    finally:
-        for f in t._logs: f.close()
-        t.jsonl.close()
+    seen = []
+    t = Trainer(cfg, quiet=True, init_from=foreign, callbacks=[seen.append])
+    t.model_at_start = None
+    orig = t._run
+    def first_weights():  # the weights the run starts from, before its first step
+        t.model_at_start = {k: v.clone() for k, v in t.model.state_dict().items()}; t.request_stop('test'); return orig()
+    t._run = first_weights
+    res = t.fit()
+    assert all(torch.equal(v, w[k]) for k, v in t.model_at_start.items())
+    assert res.status == 'stopped'
+    assert seen[0]['kind'] == 'start' and seen[0]['step'] == 0 and seen[0]['epoch'] == 0
+    assert any(r['kind'] == 'message' and 'initialised the model from' in r['text'] for r in seen)
 
 # ---------------------------------------------------------------- the user's own proof
 def test_check_resume_verb_stores_the_verdict_for_the_run_card(tmp_path):
