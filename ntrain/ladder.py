@@ -4,7 +4,7 @@
 
 # %% ../nbs/10_ladder.ipynb 2
 from __future__ import annotations
-import copy, importlib, json, math, os, time, traceback
+import copy, importlib, importlib.util, json, math, os, time, traceback
 from dataclasses import dataclass, field, asdict, fields
 from pathlib import Path
 from typing import Any, Callable, Iterable, Optional, Union
@@ -95,7 +95,9 @@ class LadderResult:
         if any(r.verdict in ('fail', 'refused') for r in self.rungs): return 'failed'
         return 'stopped' if self.stopped else 'passed'
     @property
-    def exit_code(self)->int: return dict(passed=0, failed=1, stopped=75)[self.status]
+    def exit_code(self)->int:
+        "What `ntrain ladder` exits with: 0 passed, 1 failed, 75 stopped."
+        return dict(passed=0, failed=1, stopped=75)[self.status]
     def rung(self, n:int)->Optional[RungResult]:
         "The result of rung `n`, or None if it did not run."
         return next((r for r in self.rungs if r.rung == n), None)
@@ -204,12 +206,13 @@ class _Bench:
         self.prec = Precision.resolve(cfg.precision, self.device)
         self.is_ce, self.is_bce, self.is_mse = _is_ce(task.loss), _is_bce(task.loss), _is_mse(task.loss)
         self.stopper = stop if isinstance(stop, Stopper) else Stopper(stop)
+        callbacks = [callbacks] if callable(callbacks) else list(callbacks or ())
         self.log = None  # the JSONL sink: every record also goes to run_dir/ladder.jsonl
         if jsonl:
             self.run_dir.mkdir(parents=True, exist_ok=True)
             (self.run_dir/'ladder.jsonl').unlink(missing_ok=True)  # a new file (a new inode) for a new ladder
             self.log = JSONLLogger(self.run_dir/'ladder.jsonl')
-        self.events = Events([callbacks] if callable(callbacks) else callbacks, [self.log.log] if self.log else [])
+        self.events = Events(callbacks, [self.log.log] if self.log else [])
         self.scaler = None       # a fresh GradScaler with each optimizer
         self.current = None      # the RungResult of the running rung: the ladder reads it back on a stop or an error
         self.results = {}        # rung number -> RungResult of the rungs run so far
@@ -245,6 +248,7 @@ class _Bench:
         return opt
     @property
     def lr(self)->float:
+        "The learning rate the rungs train with (NaN when an optimizer factory hides it)."
         o = self.user_opt
         if isinstance(o, torch.optim.Optimizer): return o.defaults.get('lr', math.nan)
         return math.nan if callable(o) else self.cfg.optim.lr
@@ -273,6 +277,7 @@ class _Bench:
         "(predictions, targets) of a batch: the task's forward pass."
         with user_code('forward'): return self.task.forward(model, batch)
     def compute_loss(self, preds, target):
+        "The task's loss."
         with user_code('loss'): return self.task.loss(preds, target)
     def forward_loss(self, model, batch):
         "(loss, predictions, targets) under the run's autocast."
@@ -409,8 +414,8 @@ def ladder(config:Union[str, Path, dict, Config, None]=None, overrides=(), *,
     elif task is not None: task = get_task(task)
     wanted = parse_rungs(rungs)
     order = wanted if force else list(range(1, max(wanted) + 1))
-    b = bench(cfg, task=task, run_dir=run_dir, optimizer=optimizer, step=step, callbacks=callbacks, stop=stop, jsonl=write, **settings)
     from ntrain.rungs import RUNGS  # looked up here: the rungs import the bench from this module
+    b = bench(cfg, task=task, run_dir=run_dir, optimizer=optimizer, step=step, callbacks=callbacks, stop=stop, jsonl=write, **settings)
     res = LadderResult(run_dir=str(b.run_dir), settings=asdict(b.st))
     try:
         with signals_stop(b.stopper):
