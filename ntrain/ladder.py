@@ -4,57 +4,31 @@
 
 # %% ../nbs/10_ladder.ipynb 2
 from __future__ import annotations
-import copy, hashlib, json, math, time
+import copy, importlib, importlib.util, json, math, os, time, traceback
 from dataclasses import dataclass, field, asdict, fields
 from pathlib import Path
-from typing import Any, Callable, Optional, Union
+from typing import Any, Callable, Iterable, Optional, Union
 import numpy as np
 import torch
 from torch import nn
 from torch.utils.data import Subset, DataLoader
-from .core import NtrainError, ConfigError, TaskError, seed_all, to_device, tree_map, atomic_write, atomic_write_text
-from .config import Config, load_config
+from .core import NtrainError, ConfigError, TaskError, seed_all, atomic_write_text, nearest
+from .config import Config, load_config, apply_overrides
 from .data import Task, get_task, EpochSampler, make_loader
-from .device import resolve_device, resolve_precision
+from .device import resolve_device, Precision
+from .events import Events, Stopper, signals_stop, record, text_line
 from .optim import build_optimizer
 from .rundir import default_run_dir
-from .loggers import JSONLLogger, read_metrics
-from . import checkpoint as ckpt
+from .loggers import JSONLLogger
 
 # %% auto 0
-__all__ = ['RUNG_NAMES', 'CLI_HELP', 'RungResult', 'LadderResult', 'LadderSettings', 'describe', 'find_nonfinite',
-           'nan_diagnosis', 'rung1', 'bench', 'rung2', 'rung3', 'digest', 'leak_check', 'lr_find', 'rung4', 'rung5',
-           'parse_rungs', 'plot_rung', 'ladder', 'add_cli_args', 'ConsoleProgress', 'cli_main']
+__all__ = ['RUNG_NAMES', 'USER_CODE', 'CLI_HELP', 'RungResult', 'LadderResult', 'LadderSettings', 'UserCodeError',
+           'LadderStopped', 'user_code', 'bench', 'parse_rungs', 'ladder', 'add_cli_args', 'ConsoleProgress',
+           'cli_main']
 
 # %% ../nbs/10_ladder.ipynb
 RUNG_NAMES = {1: 'one step end to end', 2: 'initial loss vs theory', 3: 'overfit one batch', 4: 'small data moves val', 5: 'full run'}
 
-@dataclass
-class RungResult:
-    "One rung's outcome: a verdict, the numbers it measured, series to plot and a diagnosis in words."
-    rung: int
-    name: str = ''
-    verdict: str = 'pass'                         # pass, warn, fail, or refused (an earlier rung failed)
-    numbers: dict = field(default_factory=dict)   # what the rung measured
-    series: dict = field(default_factory=dict)    # name -> list of numbers, to plot
-    diagnosis: str = ''                           # what is wrong and the likely causes, in words
-    causes: list = field(default_factory=list)    # short cause keys, e.g. 'frozen', 'lr_zero', 'leakage'
-    seconds: float = 0.0
-    @property
-    def ok(self)->bool: return self.verdict in ('pass', 'warn')
-    def fail(self, cause:str, words:str):
-        "Mark the rung failed for `cause`, adding `words` to the diagnosis."
-        self.verdict = 'fail'; return self.note(cause, words)
-    def warn(self, cause:str, words:str):
-        if self.verdict == 'pass': self.verdict = 'warn'
-        return self.note(cause, words)
-    def note(self, cause:Optional[str], words:str):
-        if cause and cause not in self.causes: self.causes.append(cause)
-        self.diagnosis = (self.diagnosis + '\n' if self.diagnosis else '') + words
-        return self
-    def __repr__(self): return f"RungResult({self.rung} {self.name}: {self.verdict}{', ' + ','.join(self.causes) if self.causes else ''})"
-
-# %% ../nbs/10_ladder.ipynb
 def _plain(x):
     "JSON-safe numbers: non-finite floats become strings."
     if isinstance(x, dict): return {str(k): _plain(v) for k, v in x.items()}
@@ -64,22 +38,73 @@ def _plain(x):
     if isinstance(x, (torch.dtype, torch.device, Path)): return str(x)
     return x
 
+def _line(e)->str: return (str(e).strip().splitlines() or [''])[0][:200]
+
+@dataclass
+class RungResult:
+    "One rung's outcome: a verdict, the numbers it measured, series to plot and a diagnosis in words."
+    rung: int
+    name: str = ''
+    verdict: str = 'pass'                         # pass, warn, fail, refused (an earlier rung failed) or stopped (on request)
+    numbers: dict = field(default_factory=dict)   # what the rung measured
+    series: dict = field(default_factory=dict)    # name -> list of numbers, to plot
+    diagnosis: str = ''                           # what is wrong and the likely causes, in words
+    causes: list = field(default_factory=list)    # short cause keys, e.g. 'frozen', 'lr_zero', 'leakage'
+    seconds: float = 0.0
+    @property
+    def ok(self)->bool:
+        "Passed (perhaps with a warning): the next rung may run."
+        return self.verdict in ('pass', 'warn')
+    def fail(self, cause:Optional[str], words:str):
+        "Mark the rung failed for `cause`, adding `words` to the diagnosis."
+        self.verdict = 'fail'; return self.note(cause, words)
+    def warn(self, cause:str, words:str):
+        "Downgrade a pass to a warning for `cause`, adding `words` to the diagnosis."
+        if self.verdict == 'pass': self.verdict = 'warn'
+        return self.note(cause, words)
+    def note(self, cause:Optional[str], words:str):
+        "Add a line to the diagnosis, and `cause` (if any) to the causes."
+        if cause and cause not in self.causes: self.causes.append(cause)
+        self.diagnosis = (self.diagnosis + '\n' if self.diagnosis else '') + words
+        return self
+    def stop(self, reason:str):
+        "Mark the rung stopped on request: not a failure, it did not finish."
+        self.verdict = 'stopped'
+        return self.note(None, f'stopped ({reason}) before the rung finished: run the ladder again for a verdict')
+    def to_dict(self)->dict:
+        "The result as JSON-safe plain data, with `ok`."
+        return _plain(dict(asdict(self), ok=self.ok))
+    def __repr__(self): return f"RungResult({self.rung} {self.name}: {self.verdict}{', ' + ','.join(self.causes) if self.causes else ''})"
+
+# %% ../nbs/10_ladder.ipynb
 @dataclass
 class LadderResult:
-    "The rungs that ran, in order, and where the report was written."
+    "The rungs that ran, in order, why the ladder stopped (if it was), and where the report was written."
     rungs: list = field(default_factory=list)
     run_dir: Optional[str] = None
     settings: dict = field(default_factory=dict)
     files: list = field(default_factory=list)
+    stopped: Optional[str] = None                 # the reason, when the ladder was stopped
     @property
-    def ok(self)->bool: return all(r.ok for r in self.rungs)
+    def ok(self)->bool:
+        "Every rung that ran passed, and the ladder was not stopped."
+        return all(r.ok for r in self.rungs) and not self.stopped
     @property
-    def exit_code(self)->int: return 0 if self.ok else 1
+    def status(self)->str:
+        "failed (a rung failed or was refused), stopped, or passed."
+        if any(r.verdict in ('fail', 'refused') for r in self.rungs): return 'failed'
+        return 'stopped' if self.stopped else 'passed'
+    @property
+    def exit_code(self)->int:
+        "What `ntrain ladder` exits with: 0 passed, 1 failed, 75 stopped."
+        return dict(passed=0, failed=1, stopped=75)[self.status]
     def rung(self, n:int)->Optional[RungResult]:
+        "The result of rung `n`, or None if it did not run."
         return next((r for r in self.rungs if r.rung == n), None)
     def to_dict(self)->dict:
-        return _plain(dict(ok=self.ok, run_dir=self.run_dir, settings=self.settings, files=self.files,
-                           rungs=[dict(asdict(r), ok=r.ok) for r in self.rungs]))
+        "The result as JSON-safe plain data: what `ladder.json` holds."
+        return _plain(dict(ok=self.ok, status=self.status, stopped=self.stopped, run_dir=self.run_dir, settings=self.settings,
+                           files=self.files, rungs=[r.to_dict() for r in self.rungs]))
     def table(self, width:int=110)->str:
         "The rungs as a console table: verdict, time and key numbers, then the diagnosis of each rung."
         import textwrap
@@ -93,8 +118,9 @@ class LadderResult:
             for d in r.diagnosis.splitlines():
                 ind = len(d) - len(d.lstrip())
                 lines += textwrap.wrap(d.strip(), width - 7 - ind, initial_indent=' ' * (7 + ind), subsequent_indent=' ' * (9 + ind))
+        if self.stopped: lines.append(f'stopped ({self.stopped}): the rungs after it did not run')
         return '\n'.join(lines)
-    def __repr__(self): return f"LadderResult({', '.join(f'{r.rung}:{r.verdict}' for r in self.rungs)})"
+    def __repr__(self): return f"LadderResult({', '.join(f'{r.rung}:{r.verdict}' for r in self.rungs)}{', stopped' if self.stopped else ''})"
 
 _KEY_NUMBERS = ('device', 'params', 'trainable', 'loss', 'memory_mb', 'measured', 'expected', 'start_loss', 'final_loss', 'steps',
                 'threshold', 'samples', 'metric', 'start', 'final', 'overlap', 'suggested_lr', 'status', 'epochs', 'best')
@@ -123,10 +149,42 @@ class LadderSettings:
 
 def _settings(**kw)->LadderSettings:
     names = [f.name for f in fields(LadderSettings)]
-    from ntrain.core import nearest
     for k in kw:
         if k not in names: raise ConfigError(f"unknown ladder setting '{k}'{nearest(k, names)}")
     return LadderSettings(**kw)
+
+# %% ../nbs/10_ladder.ipynb
+USER_CODE = dict(model='the model factory (Task.model)', data='loading data (the dataset, its collate_fn or the DataLoader)',
+                 forward="the forward pass (the model's forward, or Task.forward)", loss='the loss',
+                 backward='the backward pass (through the model and the loss)', step='your step function',
+                 optimizer='your optimizer', raw='Task.raw', theory='Task.expected_init_loss')
+
+_LIB_DIRS = tuple(os.path.dirname(importlib.util.find_spec(m).origin) + os.sep for m in ('torch', 'ntrain'))
+
+def _where(exc)->str:
+    "' at file:line' of the innermost frame outside torch and ntrain (the user's line), or ''."
+    frames = traceback.extract_tb(exc.__traceback__)
+    user = [f for f in frames if not f.filename.startswith(_LIB_DIRS)]
+    f = (user or frames or [None])[-1]
+    return f' at {os.path.basename(f.filename)}:{f.lineno}' if f is not None else ''
+
+class UserCodeError(Exception):
+    "An exception raised by the user's code: `what` names the call site (a key of USER_CODE), `exc` is the original."
+    def __init__(self, what:str, exc:BaseException):
+        self.what, self.exc = what, exc
+        super().__init__(f'{USER_CODE[what]} raised {type(exc).__name__}{_where(exc)}: {_line(exc)}')
+
+class LadderStopped(Exception):
+    "Raised inside a rung when the stop token is set: the ladder marks the running rung `stopped`."
+    def __init__(self, reason:str): self.reason = reason; super().__init__(reason)
+
+class user_code:
+    "Context manager around a call into user code: an exception raised inside becomes a `UserCodeError` naming `what`."
+    def __init__(self, what:str): self.what = what
+    def __enter__(self): return self
+    def __exit__(self, typ, e, tb):
+        if e is None or not isinstance(e, Exception) or isinstance(e, (UserCodeError, LadderStopped)): return False
+        raise UserCodeError(self.what, e) from e
 
 # %% ../nbs/10_ladder.ipynb
 def _is_ce(loss)->bool:
@@ -139,600 +197,127 @@ def _is_mse(loss)->bool:
     return isinstance(loss, nn.MSELoss) or getattr(loss, '__name__', '') == 'mse_loss'
 
 class _Bench:
-    "A task, a config and the settings, with fresh models, optimizers, loaders and one training step."
-    def __init__(self, cfg:Config, task:Task, st:LadderSettings, run_dir, optimizer=None, step=None, on_progress=None):
+    "A task, a config and the settings, with fresh models, optimizers, loaders, one training step, records and the stop token."
+    def __init__(self, cfg:Config, task:Task, st:LadderSettings, run_dir, optimizer=None, step=None,
+                 callbacks:Iterable[Callable]=(), stop=None, task_given:bool=False, jsonl:bool=False):
         self.cfg, self.task, self.st, self.run_dir = cfg, task, st, Path(run_dir)
-        self.user_opt, self.step_fn, self.on_progress = optimizer, step, on_progress or (lambda e: None)
+        self.user_opt, self.step_fn, self.task_given = optimizer, step, task_given
         self.device = resolve_device(cfg.device)
-        self.precision = resolve_precision(cfg.precision, self.device)
-        self.amp_dtype = dict(bf16=torch.bfloat16, fp16=torch.float16).get(self.precision)
+        self.prec = Precision.resolve(cfg.precision, self.device)
         self.is_ce, self.is_bce, self.is_mse = _is_ce(task.loss), _is_bce(task.loss), _is_mse(task.loss)
+        self.stopper = stop if isinstance(stop, Stopper) else Stopper(stop)
+        callbacks = [callbacks] if callable(callbacks) else list(callbacks or ())
+        self.log = None  # the JSONL sink: every record also goes to run_dir/ladder.jsonl
+        if jsonl:
+            self.run_dir.mkdir(parents=True, exist_ok=True)
+            (self.run_dir/'ladder.jsonl').unlink(missing_ok=True)  # a new file (a new inode) for a new ladder
+            self.log = JSONLLogger(self.run_dir/'ladder.jsonl')
+        self.events = Events(callbacks, [self.log.log] if self.log else [])
+        self.scaler = None       # a fresh GradScaler with each optimizer
+        self.current = None      # the RungResult of the running rung: the ladder reads it back on a stop or an error
+        self.results = {}        # rung number -> RungResult of the rungs run so far
         self._batch = None
-        self.results = {}  # rung number -> RungResult of the rungs run so far
-    def emit(self, **e): self.on_progress(e)
-    def autocast(self):
-        import contextlib
-        return torch.autocast(self.device.type, dtype=self.amp_dtype) if self.amp_dtype else contextlib.nullcontext()
+    @property
+    def precision(self)->str: return self.prec.name
+    def emit(self, kind:str, **fields)->dict:
+        "Send a record of `kind` to the callbacks (and to ladder.jsonl)."
+        return self.events.emit(record(kind, **fields))
+    def stop_requested(self)->Optional[str]:
+        "Why the ladder should stop, or None."
+        return self.stopper()
+    def check_stop(self):
+        "Raise `LadderStopped` if a stop was asked for."
+        if (why := self.stopper()): raise LadderStopped(why)
+    def rung_result(self, k:int)->RungResult:
+        "A fresh result for rung `k`, which the ladder reads back if the rung is stopped or raises."
+        self.current = RungResult(k, RUNG_NAMES[k]); return self.current
     def model(self)->nn.Module:
         "A fresh model with the run's seed: every rung starts from the same initial weights."
         seed_all(self.cfg.seed)
-        return self.task.make_model().to(self.device)
+        with user_code('model'): return self.task.make_model().to(self.device)
     def optimizer(self, model, lr:Optional[float]=None):
+        "A fresh optimizer on the trainable parameters (the user's, or the config's), and a fresh GradScaler."
         params = [p for p in model.parameters() if p.requires_grad] or list(model.parameters())
         o = self.user_opt
-        if isinstance(o, torch.optim.Optimizer): opt = type(o)(params, **o.defaults)
-        elif callable(o): opt = o(params)
-        else: opt = build_optimizer(self.cfg.optim, params, self.cfg.optim.lr)
+        if o is None: opt = build_optimizer(self.cfg.optim, params, self.cfg.optim.lr)
+        else:
+            with user_code('optimizer'): opt = type(o)(params, **o.defaults) if isinstance(o, torch.optim.Optimizer) else o(params)
         if lr is not None:
             for g in opt.param_groups: g['lr'] = lr
-        self.scaler = torch.amp.GradScaler(self.device.type, enabled=self.precision == 'fp16')
+        self.scaler = self.prec.scaler()
         return opt
     @property
     def lr(self)->float:
+        "The learning rate the rungs train with (NaN when an optimizer factory hides it)."
         o = self.user_opt
         if isinstance(o, torch.optim.Optimizer): return o.defaults.get('lr', math.nan)
         return math.nan if callable(o) else self.cfg.optim.lr
     def loader(self, ds, batch_size:int, shuffle:bool=True, epoch:int=0):
-        s = EpochSampler(len(ds), batch_size, seed=self.cfg.seed, shuffle=shuffle, drop_last=False)
-        s.set_epoch(epoch)
-        return make_loader(ds, s, self.cfg.seed, self.st.num_workers, False, False, self.task.collate_fn, self.task.seed_globals)
+        "A loader over `ds` with the run's seed and keyed augmentation."
+        with user_code('data'):
+            s = EpochSampler(len(ds), batch_size, seed=self.cfg.seed, shuffle=shuffle, drop_last=False)
+            s.set_epoch(epoch)
+            return make_loader(ds, s, self.cfg.seed, self.st.num_workers, False, False, self.task.collate_fn, self.task.seed_globals)
+    def batches(self, loader):
+        "Iterate `loader`: an exception while loading a batch is the data's."
+        with user_code('data'): it = iter(loader)
+        while True:
+            with user_code('data'):
+                try: item = next(it)
+                except StopIteration: return
+            yield item
     def first_batch(self):
         "The first train batch (and its sample indices): rungs 1-3 all use it."
         if self._batch is None:
-            b, idx, _ = next(iter(self.loader(self.task.train, min(self.cfg.batch_size, len(self.task.train)))))
-            self._batch = (b, idx)
+            for b, idx, _ in self.batches(self.loader(self.task.train, min(self.cfg.batch_size, len(self.task.train)))):
+                self._batch = (b, idx); break
+            else: raise UserCodeError('data', TaskError('the train set gives no batch'))
         return self._batch
+    def forward(self, model, batch):
+        "(predictions, targets) of a batch: the task's forward pass."
+        with user_code('forward'): return self.task.forward(model, batch)
+    def compute_loss(self, preds, target):
+        "The task's loss."
+        with user_code('loss'): return self.task.loss(preds, target)
     def forward_loss(self, model, batch):
-        with self.autocast():
-            preds, target = self.task.forward(model, batch)
-            return self.task.loss(preds, target), preds, target
+        "(loss, predictions, targets) under the run's autocast."
+        with self.prec.autocast():
+            preds, target = self.forward(model, batch)
+            return self.compute_loss(preds, target), preds, target
     def train_step(self, model, opt, batch):
         "One optimizer step on a device batch: ntrain's step, or the user's `step(model, batch, optimizer)`."
         if self.step_fn is not None:
-            loss = self.step_fn(model, batch, opt)
-            return loss.detach() if torch.is_tensor(loss) else torch.tensor(float(loss))
+            with user_code('step'):
+                loss = self.step_fn(model, batch, opt)
+                return loss.detach() if torch.is_tensor(loss) else torch.tensor(float(loss))
         opt.zero_grad(set_to_none=True)
         loss, _, _ = self.forward_loss(model, batch)
-        self.scaler.scale(loss).backward()
+        with user_code('backward'): self.scaler.scale(loss).backward()
         self.scaler.unscale_(opt)
         if self.cfg.clip_grad: torch.nn.utils.clip_grad_norm_([p for p in model.parameters() if p.requires_grad], self.cfg.clip_grad)
-        self.scaler.step(opt); self.scaler.update()
+        if self.user_opt is None: self.scaler.step(opt)
+        else:
+            with user_code('optimizer'): self.scaler.step(opt)
+        self.scaler.update()
         return loss.detach()
+    def close(self):
+        "Deliver what is queued and close ladder.jsonl."
+        self.events.drain()
+        if self.log is not None: self.log.close()
 
-# %% ../nbs/10_ladder.ipynb
-def describe(x)->Any:
-    "Shape and dtype of every tensor in a nested structure, e.g. 'float32[64, 1, 8, 8]'."
-    if isinstance(x, torch.Tensor): return f"{str(x.dtype).replace('torch.', '')}{list(x.shape)}"
-    if isinstance(x, dict): return {k: describe(v) for k, v in x.items()}
-    if isinstance(x, (list, tuple)): return [describe(v) for v in x]
-    return type(x).__name__
-
-def _inputs(batch):
-    if isinstance(batch, (list, tuple)): return batch[0]
-    if isinstance(batch, dict): return {k: v for k, v in batch.items() if k != 'labels'}
-    return batch
-
-def _targets(batch):
-    if isinstance(batch, (list, tuple)) and len(batch) > 1: return batch[1]
-    if isinstance(batch, dict): return batch.get('labels')
-
-# %% ../nbs/10_ladder.ipynb
-def _names(ks:list, n:int=4)->str: return ', '.join(ks[:n]) + (f' and {len(ks) - n} more' if len(ks) > n else '')
-
-def _nonfinite_rows(t)->list:
-    if not (torch.is_tensor(t) and t.dtype.is_floating_point) or t.ndim == 0: return []
-    bad = ~torch.isfinite(t.detach().float().reshape(len(t), -1)).all(1)
-    return bad.nonzero().flatten().tolist()
-
-def find_nonfinite(model:nn.Module, forward:Callable, batch)->dict:
-    "Where a forward pass first goes non-finite: bad input rows, or the first module and its bad rows."
-    x = _inputs(batch)
-    bad_in = sorted({i for v in (x.values() if isinstance(x, dict) else [x]) for i in _nonfinite_rows(v)})
-    if bad_in: return dict(where='inputs', rows=bad_in)
-    found, hooks = [], []
-    def hook(mod, inp, out):
-        if found: return
-        outs = out if isinstance(out, (tuple, list)) else [out]
-        for o in outs:
-            rows = _nonfinite_rows(o)
-            if rows: found.append(dict(where='module', module=names.get(mod, type(mod).__name__), type=type(mod).__name__, rows=rows)); return
-    names = {m: n for n, m in model.named_modules()}
-    for m in model.modules():
-        if m is not model: hooks.append(m.register_forward_hook(hook))
-    try:
-        with torch.no_grad(): preds, _ = forward(model, batch)
-    finally:
-        for h in hooks: h.remove()
-    if found: return found[0]
-    rows = _nonfinite_rows(preds)
-    if rows: return dict(where='model', module='(the model itself)', type=type(model).__name__, rows=rows)
-    return dict(where='backward', rows=[])
-
-def _anomaly_op(run_steps:Callable)->Optional[str]:
-    "Run a few steps under detect_anomaly and return the backward function that produced NaN, if any."
-    import re, warnings
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter('ignore')
-            with torch.autograd.detect_anomaly(check_nan=True): run_steps()
-    except RuntimeError as e:
-        m = re.search(r"Function '(\w+)' returned nan", str(e))
-        return m.group(1) if m else str(e).splitlines()[0][:120]
-    return None
-
-def nan_diagnosis(b:_Bench, model, batch, idx, losses:list=(), rerun:Optional[Callable]=None)->tuple:
-    "(causes, words) explaining a non-finite loss on `batch`."
-    causes, words = [], []
-    badp = [k for k, p in model.named_parameters() if not bool(torch.isfinite(p).all())]
-    if badp:  # the forward pass is NaN only because an update already was: look at the gradient, not the forward pass
-        causes.append('nan_params')
-        words.append(f'{len(badp)} parameter tensors became non-finite after an update ({_names(badp)}): the gradient was NaN/inf')
-        where = dict(where='backward', rows=[])
-    else: where = find_nonfinite(model, b.task.forward, batch)
-    samples = [int(idx[i]) for i in where['rows'][:8]] if idx is not None else where['rows'][:8]
-    if where['where'] == 'inputs':
-        causes.append('bad_inputs'); words.append(f"the inputs of train samples {samples} contain NaN or inf: the data is bad (check how those samples are loaded)")
-    elif where['where'] in ('module', 'model'):
-        causes.append('nan_forward')
-        words.append(f"the forward pass gives NaN/inf: module '{where['module']}' ({where['type']}) is the first to output non-finite values, "
-                     f"for {len(where['rows'])} of {len(_inputs(batch)) if torch.is_tensor(_inputs(batch)) else '?'} rows (train samples {samples}): "
-                     "look at what it computes for those inputs (a log, sqrt or division of zero or a negative?)")
-    else:
-        op = _anomaly_op(rerun) if rerun else None
-        if op:
-            causes.append('nan_backward')
-            hint = ' (a log of zero?)' if 'Log' in op else ' (a sqrt at zero?)' if 'Sqrt' in op else ' (a division by zero?)' if 'Div' in op else ''
-            words.append(f"the backward pass gives NaN: detect_anomaly names {op}{hint}")
-    fin = [l for l in losses if math.isfinite(l)]
-    if len(fin) >= 3 and fin[-1] > 2 * min(fin) and where['where'] == 'backward':
-        causes.append('lr_high'); words.append(f"the loss rose from {min(fin):.3g} to {fin[-1]:.3g} before it went non-finite: the learning rate is too high")
-    if b.precision == 'fp16':
-        causes.append('fp16'); words.append('the run uses fp16, whose range overflows easily: use precision=bf16 (or fp32)')
-    t = _targets(batch)
-    C = b.task.num_classes
-    if b.is_ce and C and torch.is_tensor(t) and not t.dtype.is_floating_point and ((t < 0) | (t >= C)).any():
-        causes.append('bad_labels'); words.append(f'some targets are outside [0, {C}): bad labels')
-    if not words: words.append('the loss is not finite, but neither the inputs, the forward pass nor detect_anomaly show where')
-    return causes, words
-
-# %% ../nbs/10_ladder.ipynb
-def _nbytes(ts)->int: return sum(t.numel() * t.element_size() for t in ts if torch.is_tensor(t))
-
-def rung1(b:_Bench)->RungResult:
-    "One batch end to end: shapes, dtypes, a finite scalar loss, one step, one validation batch, a checkpoint and a metrics write."
-    r = RungResult(1, RUNG_NAMES[1])
-    model = b.model()
-    ps = list(model.parameters())
-    n = r.numbers
-    n.update(device=str(b.device), precision=b.precision, params=sum(p.numel() for p in ps),
-             trainable=sum(p.numel() for p in ps if p.requires_grad))
-    try: batch, idx = b.first_batch()
-    except Exception as e: return r.fail('data', f'loading the first train batch raised {type(e).__name__}: {_line(e)}')
-    n.update(inputs=describe(_inputs(batch)), targets=describe(_targets(batch)), batch_size=len(idx))
-    batch = to_device(batch, b.device)
-    model.train()
-    try: preds, target = b.task.forward(model, batch)
-    except Exception as e: return r.fail('forward', f'the forward pass raised {type(e).__name__}: {_line(e)}')
-    n['outputs'] = describe(preds)
-    if b.is_ce and torch.is_tensor(target) and target.dtype.is_floating_point and target.shape != preds.shape:
-        return r.fail('target_dtype', f"the targets are {describe(target)} but cross-entropy needs int64 class indices "
-                      f"(or float class probabilities shaped like the outputs {describe(preds)}): convert them with .long()")
-    try: loss = b.task.loss(preds, target)
-    except Exception as e:
-        r.fail('loss', f'the loss raised {type(e).__name__}: {_line(e)}')
-        if torch.is_tensor(target) and target.dtype.is_floating_point == (b.is_ce) and (b.is_ce or b.is_bce or b.is_mse):
-            r.note('target_dtype', f"the targets are {describe(target)}: {'cross-entropy needs int64 class indices' if b.is_ce else 'this loss needs float targets'}")
-        return r
-    if not torch.is_tensor(loss) or loss.ndim != 0:
-        return r.fail('not_scalar', f"the loss is {describe(loss)}, not a scalar: use reduction='mean' (ntrain averages over the batch itself)")
-    n['loss'] = float(loss.detach())
-    if not math.isfinite(n['loss']):
-        cs, ws = nan_diagnosis(b, model, batch, idx)
-        r.fail('nan', f"the loss of the first batch is {n['loss']}:")
-        for c, w in zip(cs + [None] * len(ws), ws): r.note(c, '  ' + w)
-        return r
-    if not loss.requires_grad:
-        frozen = [k for k, p in model.named_parameters() if not p.requires_grad]
-        if frozen and len(frozen) == len(list(model.parameters())):
-            return r.fail('frozen', f'every parameter has requires_grad=False (frozen): nothing can train; unfreeze them with model.requires_grad_(True)')
-        return r.fail('detached', 'the loss does not require grad: the graph is detached (a .detach(), .data or torch.no_grad() in the forward pass?)')
-    # one optimizer step, measuring memory
-    opt = b.optimizer(model)
-    pptr = {p.data_ptr() for p in ps}
-    saved = []
-    def pack(t):
-        if t.data_ptr() not in pptr: saved.append(t.numel() * t.element_size())
-        return t
-    if b.device.type == 'cuda': torch.cuda.reset_peak_memory_stats(b.device)
-    try:
-        with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
-            loss = b.train_step(model, opt, batch)
-    except Exception as e: return r.fail('step', f'the optimizer step raised {type(e).__name__}: {_line(e)}')
-    mb = lambda x: round(x / 2**20, 3)
-    st = [v for s in opt.state.values() for v in s.values()]
-    n['memory_mb'] = dict(params=mb(_nbytes(ps)), grads=mb(_nbytes([p.grad for p in ps])), optimizer=mb(_nbytes(st)), activations=mb(sum(saved)))
-    if b.device.type == 'cuda': n['memory_mb']['cuda_peak'] = mb(torch.cuda.max_memory_allocated(b.device))
-    # one validation batch
-    try:
-        vb, _, _ = next(iter(b.loader(b.task.valid, min(b.cfg.val_batch_size or 2 * b.cfg.batch_size, len(b.task.valid)), shuffle=False)))
-        vb = to_device(vb, b.device)
-        model.eval()
-        with torch.inference_mode(): vl, vp, _ = b.forward_loss(model, vb)
-        n['val_loss'] = float(vl); n['val_outputs'] = describe(vp)
-    except Exception as e: return r.fail('valid', f'the validation batch raised {type(e).__name__}: {_line(e)}')
-    if not math.isfinite(n['val_loss']):
-        def rerun():
-            m = b.model().train(); b.train_step(m, b.optimizer(m), batch)
-        cs, ws = nan_diagnosis(b, model, vb, None, [n['loss']], rerun)
-        r.fail('nan', f"the loss of the first validation batch is {n['val_loss']} (after one optimizer step):")
-        for c, w in zip(cs + [None] * len(ws), ws): r.note(c, '  ' + w)
-        return r
-    # checkpoint round trip and a metrics write
-    d = b.run_dir/'ladder'; d.mkdir(parents=True, exist_ok=True)
-    sd = dict(model=ckpt.clean_state_dict(model.state_dict()), optimizer=opt.state_dict(), step=1)
-    try:
-        ckpt.save(sd, d/'rung1.pt'); back = ckpt.load(d/'rung1.pt')
-        fresh = b.model(); fresh.load_state_dict(back['model'])
-        same = all(torch.equal(v.cpu(), back['model'][k].cpu()) for k, v in sd['model'].items())
-        same = same and all(torch.equal(a.cpu(), c.cpu()) for a, c in zip(model.state_dict().values(), fresh.state_dict().values()))
-    except NtrainError as e: return r.fail('checkpoint', f'the checkpoint round trip failed: {e}')
-    if not same: return r.fail('checkpoint', 'the checkpoint loaded back differs from the one saved')
-    n['checkpoint'] = str(d/'rung1.pt')
-    lg = JSONLLogger(d/'metrics.jsonl'); lg.log(dict(kind='ladder', rung=1, loss=n['loss'], val_loss=n['val_loss'])); lg.close()
-    if not any(rec.get('rung') == 1 for rec in read_metrics(d/'metrics.jsonl')): return r.fail('metrics', f'the metrics record was not read back from {d}/metrics.jsonl')
-    n['metrics'] = str(d/'metrics.jsonl')
-    r.note(None, f"inputs {n['inputs']} targets {n['targets']} -> outputs {n['outputs']} on {n['device']}; loss {n['loss']:.4g}; "
-                 f"{n['trainable']:,} of {n['params']:,} params trainable")
-    return r
-
-def _line(e)->str: return (str(e).strip().splitlines() or [''])[0][:200]
-
-# %% ../nbs/10_ladder.ipynb
 def bench(config:Union[str, Path, dict, Config, None]='digits', overrides=(), task:Optional[Task]=None, run_dir=None,
-          optimizer=None, step:Optional[Callable]=None, on_progress:Optional[Callable]=None, **settings)->_Bench:
+          optimizer=None, # an optimizer instance or a factory params -> optimizer; default: the config's
+          step:Optional[Callable]=None, # your own step(model, batch, optimizer) -> loss, replacing ntrain's
+          callbacks:Iterable[Callable]=(), # callables that take each record
+          stop=None, # a threading.Event, a callable or a Stopper
+          jsonl:bool=False, # also write every record to run_dir/ladder.jsonl
+          **settings)->_Bench:
     "The bench the rungs run on, from a config (and optionally a task object)."
     cfg = load_config(config if config is not None else Config(), overrides)
     given = task is not None
     task = task if given else get_task(cfg.task, **cfg.task_args)
     rd = Path(run_dir or cfg.run_dir or default_run_dir(cfg.name))
-    b = _Bench(cfg, task, _settings(**settings), rd, optimizer, step, on_progress)
-    b.task_given = given
-    return b
-
-# %% ../nbs/10_ladder.ipynb
-def _theory(b:_Bench, batch, preds, target)->tuple:
-    "(expected initial loss, how it was derived), or (None, why not)."
-    t = b.task
-    if t.expected_init_loss is not None: return float(t.expected_init_loss(t, batch)), 'Task.expected_init_loss'
-    if b.is_ce:
-        C = preds.shape[1] if preds.ndim > 1 else t.num_classes  # torch's cross-entropy: classes on dim 1
-        return math.log(C), f'ln({C}) for cross-entropy over {C} outputs'
-    if b.is_bce: return math.log(2), 'ln(2) for binary cross-entropy'
-    if b.is_mse:
-        y, p = target.float(), preds.float().reshape(target.shape)
-        return (float((y**2).mean() + (p**2).mean() - 2 * y.mean() * p.mean()),
-                'mean(y^2) + mean(pred^2) - 2 mean(y) mean(pred) for MSE: mean(y^2) for a zero head, '
-                '+- 2 std(y) std(pred) for what this head predicts')
-    return None, f'no theory for the loss {getattr(t.loss, "__name__", type(t.loss).__name__)}: give one with Task.expected_init_loss(task, batch)'
-
-def rung2(b:_Bench)->RungResult:
-    "The initial loss against theory, with likely causes when it is off."
-    r = RungResult(2, RUNG_NAMES[2])
-    st, n = b.st, r.numbers
-    model = b.model().eval()
-    first, _ = b.first_batch()
-    batches = [first]
-    it = iter(b.loader(b.task.train, len(b.first_batch()[1]), epoch=1))
-    for _ in range(3):
-        try: batches.append(next(it)[0])
-        except StopIteration: break
-    losses, counts = [], []
-    with torch.no_grad():
-        for bt in batches:
-            bt = to_device(bt, b.device)
-            loss, preds, target = b.forward_loss(model, bt)
-            losses.append(float(loss)); counts.append(len(preds) if torch.is_tensor(preds) and preds.ndim else 1)
-            if len(losses) == 1: p0, t0, b0 = preds.float(), target, bt  # the first batch: theory and output checks
-    measured = sum(l * c for l, c in zip(losses, counts)) / sum(counts)
-    expected, source = _theory(b, b0, p0, t0)
-    n.update(measured=measured, samples=sum(counts), theory=source, tolerance=st.init_tol, output_std=float(p0.std()))
-    r.series['batch_losses'] = losses
-    if b.is_ce and p0.ndim > 1:
-        C, task_C = p0.shape[1], b.task.num_classes
-        rows = p0.movedim(1, -1).reshape(-1, C)
-        if bool((rows >= 0).all()) and bool(((rows.sum(-1) - 1).abs() < 1e-3).all()):
-            r.fail('softmax', f"the model's outputs are probabilities (every row is >= 0 and sums to 1): softmax is applied before "
-                   "cross-entropy, which applies log-softmax itself; return raw logits from the model (softmax applied twice)")
-        if task_C and C != task_C:
-            r.fail('num_classes', f'the model outputs {C} logits but the task has num_classes={task_C}: wrong number of classes')
-    if expected is None: return r.warn('no_theory', source)
-    n['expected'] = expected
-    if not math.isfinite(measured): return r.fail('nan', f'the initial loss is {measured}: run rung 1 for where it comes from')
-    slack = 0.0
-    if b.is_mse and b.task.expected_init_loss is None:  # the head's own predictions may correlate with y: Cauchy-Schwarz bounds it
-        y = t0.float(); p = p0.reshape(y.shape)
-        slack = float(2 * y.std() * p.std())
-        n.update(zero_head=float((y**2).mean()), slack=slack)
-        if float((p**2).mean()) > float((y**2).mean()):
-            r.fail('init_scale', f"the outputs at init (mean square {float((p**2).mean()):.3g}) are larger than the targets "
-                   f"(mean square {float((y**2).mean()):.3g}): the last layer's init scale is too large (scale it down, or zero it)")
-    rel = max(0.0, abs(measured - expected) - slack) / max(abs(expected), 1e-12)
-    n['rel_gap'] = rel
-    if rel <= st.init_tol:
-        if not r.ok: return r
-        return r.note(None, f'initial loss {measured:.4g}, theory {expected:.4g} ({source}), within {st.init_tol:.0%}')
-    r.fail(None, f'initial loss {measured:.4g} is {rel:.0%} off the theory {expected:.4g} ({source}; tolerance {st.init_tol:.0%}); likely causes:')
-    bs = sum(counts) / len(counts)
-    if measured > expected:
-        if bs > 2 and abs(measured / expected / bs - 1) < 0.25:
-            r.note('reduction', f"  the loss is about batch size x theory: reduction='sum' instead of 'mean' (a reduction mismatch)")
-        if n['output_std'] > 1.0 or not r.causes:
-            r.note('init_scale', f"  the last layer's init scale: the outputs' std at init is {n['output_std']:.3g} (near 0 to 1 is expected); "
-                   "a last layer initialised too large makes confident, wrong guesses (scale its weights down, or zero them)")
-    else:
-        r.note('label_smoothing', '  a loss below theory: label smoothing or a reduction that differs from the theory, '
-               'more classes assumed than the data has, or a model that is already trained (pretrained weights?)')
-    return r
-
-# %% ../nbs/10_ladder.ipynb
-def _grad_report(model)->dict:
-    out = dict(frozen=[], no_grad=[], zero_grad=[])
-    for k, p in model.named_parameters():
-        if not p.requires_grad: out['frozen'].append(k)
-        elif p.grad is None: out['no_grad'].append(k)
-        elif not bool(p.grad.any()): out['zero_grad'].append(k)
-    return out
-
-def rung3(b:_Bench)->RungResult:
-    "Overfit one batch to near-zero loss; on failure, find out why."
-    r = RungResult(3, RUNG_NAMES[3])
-    st, n = b.st, r.numbers
-    model = b.model().train()
-    opt = b.optimizer(model)
-    batch, idx = b.first_batch()
-    batch = to_device(batch, b.device)
-    p0 = [p.detach().clone() for p in model.parameters()]
-    losses, pend, grads, snap = [], [], None, None
-    target = None
-    for s in range(st.overfit_steps):
-        if s % 10 == 0: snap = (copy.deepcopy(model.state_dict()), copy.deepcopy(opt.state_dict()), s)
-        try: pend.append(b.train_step(model, opt, batch))
-        except Exception as e: return r.fail('step', f'step {s} raised {type(e).__name__}: {_line(e)}')
-        if grads is None: grads = _grad_report(model)
-        if len(pend) == 10 or s == st.overfit_steps - 1:
-            losses += torch.stack([l.float() for l in pend]).cpu().tolist(); pend = []
-            target = st.overfit_ratio * losses[0] if target is None else target
-            b.emit(kind='step', rung=3, step=len(losses), loss=losses[-1])
-            if not all(map(math.isfinite, losses[-10:])) or losses[-1] <= target: break
-    first, last = losses[0], losses[-1]
-    lr = opt.param_groups[0]['lr']
-    moved = math.sqrt(sum(float((p.detach() - q).pow(2).sum()) for p, q in zip(model.parameters(), p0)))
-    n.update(samples=len(idx), steps=len(losses), start_loss=first, final_loss=last, threshold=target, lr=lr, param_change=moved,
-             frozen=len(grads['frozen']), no_grad=len(grads['no_grad']), zero_grad=len(grads['zero_grad']))
-    r.series['loss'] = losses
-    # checks that are worth a warning even when the batch was memorised
-    if grads['frozen']:
-        words = f"{len(grads['frozen'])} of {len(list(model.parameters()))} parameter tensors are frozen (requires_grad=False): {_names(grads['frozen'])}"
-    if math.isfinite(last) and last <= target:
-        r.note(None, f'loss {first:.4g} -> {last:.4g} in {len(losses)} steps (target {target:.3g})')
-        if grads['frozen']: r.warn('frozen', words + ' (intended, when fine-tuning?)')
-        return r
-    r.fail(None, f"could not overfit one batch of {len(idx)} samples: loss {first:.4g} -> {last:.4g} in {len(losses)} steps (target {target:.3g}). "
-           "The bug is in the model, loss, labels or optimizer, not the data size:")
-    if not all(math.isfinite(l) for l in losses):
-        k = next(i for i, l in enumerate(losses) if not math.isfinite(l))
-        def restore(sd, osd):
-            m = b.model().train(); m.load_state_dict(sd); o = b.optimizer(m); o.load_state_dict(osd); return m, o
-        m, o = restore(*snap[:2])  # replay from the chunk's start to just before the step whose loss was non-finite
-        for _ in range(k - snap[2]): b.train_step(m, o, batch)
-        state = (copy.deepcopy(m.state_dict()), copy.deepcopy(o.state_dict()))
-        def rerun(): b.train_step(*restore(*state), batch)
-        cs, ws = nan_diagnosis(b, m, batch, idx, losses[:k], rerun)
-        r.note('nan', f'  the loss became non-finite at step {k}:')
-        for c, w in zip(cs + [None] * len(ws), ws): r.note(c, '    ' + w)
-        return r
-    if grads['frozen']: r.note('frozen', '  ' + words)
-    if grads['no_grad']: r.note('detached', f"  {len(grads['no_grad'])} parameter tensors get no gradient although they require one: {_names(grads['no_grad'])}; they are not in the graph (a .detach(), .data or torch.no_grad() in the forward pass, or an unused layer)")
-    if grads['zero_grad']: r.note('zero_grad', f"  {len(grads['zero_grad'])} parameter tensors get an exactly zero gradient: {_names(grads['zero_grad'])} (dead ReLUs, a branch multiplied by zero, or a detached path)")
-    flat = abs(first - last) <= 0.01 * abs(first)
-    if flat:
-        r.note('flat', f'  the loss is flat from step 0 ({first:.4g} -> {last:.4g})')
-        if lr == 0: r.note('lr_zero', '  the learning rate is 0: nothing can move (optim.lr=0)')
-        elif lr < 1e-6: r.note('lr_low', f'  the learning rate {lr:.2g} is far too low')
-        if moved == 0 and lr != 0: r.note('no_update', '  the parameters did not change at all')
-        if b.step_fn is not None: r.note('step_fn', '  your step function: does it call loss.backward(), optimizer.step() and optimizer.zero_grad() every step?')
-    elif b.step_fn is not None and any(b2 > a * 1.5 for a, b2 in zip(losses, losses[1:])):
-        r.note('zero_grad_missing', '  the loss jumps up during training with your own step function: a missing optimizer.zero_grad() accumulates gradients')
-    t = _targets(batch)
-    if torch.is_tensor(t):
-        if b.is_ce and t.dtype.is_floating_point: r.note('target_dtype', f'  the targets are {describe(t)}: cross-entropy needs int64 class indices')
-        if (b.is_mse or b.is_bce) and not t.dtype.is_floating_point: r.note('target_dtype', f'  the targets are {describe(t)}: this loss needs float targets')
-    with torch.no_grad(): _, preds, _ = b.forward_loss(model, batch)
-    if b.is_ce and torch.is_tensor(preds) and bool((preds >= 0).all()) and preds.ndim > 1 and bool(((preds.sum(1) - 1).abs() < 1e-3).all()):
-        r.note('softmax', '  the outputs are probabilities: softmax applied before cross-entropy keeps the loss from reaching zero')
-    if len(r.causes) == 0:
-        r.note('slow', f'  the loss falls but too slowly: the learning rate {lr:.2g} may be too low, or the model too small or too '
-               f'regularised; a longer try: overfit_steps={2 * st.overfit_steps}')
-    return r
-
-# %% ../nbs/10_ladder.ipynb
-def digest(x)->str:
-    "A sha1 of a sample's content: tensors, arrays, bytes, images, and nested tuples, lists and dicts of them."
-    h = hashlib.sha1()
-    def feed(o):
-        if torch.is_tensor(o):
-            o = o.detach().cpu().contiguous()
-            h.update(f'{o.dtype}{tuple(o.shape)}'.encode()); h.update((o.float() if o.dtype == torch.bfloat16 else o).numpy().tobytes())
-        elif isinstance(o, np.ndarray): h.update(f'{o.dtype}{o.shape}'.encode()); h.update(np.ascontiguousarray(o).tobytes())
-        elif isinstance(o, (bytes, bytearray)): h.update(bytes(o))
-        elif isinstance(o, dict):
-            for k in sorted(o, key=str): feed(str(k)); feed(o[k])
-        elif isinstance(o, (list, tuple)):
-            for v in o: feed(v)
-        elif hasattr(o, 'tobytes'): h.update(o.tobytes())
-        else: h.update(repr(o).encode())
-    feed(x)
-    return h.hexdigest()
-
-def leak_check(task:Task, max_n:int=50000)->dict:
-    "Validation samples whose un-augmented content also appears in the train set."
-    if task.raw is not None: get, how = task.raw, 'hashes of Task.raw'
-    else:
-        ds = dict(train=task.train, valid=task.valid)
-        get, how = (lambda s, i: _inputs(ds[s][i])), 'hashes of the loaded items (augmented copies are missed: give Task.raw)'
-    nt, nv = min(len(task.train), max_n), min(len(task.valid), max_n)
-    seen = {digest(get('train', i)): i for i in range(nt)}
-    pairs = [(i, seen[h]) for i in range(nv) if (h := digest(get('valid', i))) in seen]
-    return dict(overlap=len(pairs), checked_train=nt, checked_valid=nv, how=how, examples=pairs[:5])
-
-# %% ../nbs/10_ladder.ipynb
-def _evaluate(b:_Bench, model, loader)->dict:
-    "Validation loss, batch losses, accuracy (where there are classes) and the targets seen."
-    from ntrain.metrics import Accuracy
-    model.eval(); acc = Accuracy(); ls, ns, ts, C = [], [], [], None
-    with torch.inference_mode():
-        for batch, idx, real in loader:
-            batch = to_device(batch, b.device)
-            loss, preds, target = b.forward_loss(model, batch)
-            ls.append(float(loss)); ns.append(len(idx))
-            if b.is_ce or b.is_bce or b.task.num_classes:
-                acc.update(preds.float(), target); ts.append(target.reshape(-1).cpu())
-                C = preds.shape[1] if preds.ndim > target.ndim else 2
-    out = dict(loss=sum(l * k for l, k in zip(ls, ns)) / sum(ns), batch_losses=ls)
-    if ts:
-        out['acc'] = acc.compute()['acc']
-        t = torch.cat(ts).long()
-        out['chance'] = max(1 / C, float(torch.bincount(t - t.min()).max()) / len(t))
-    return out
-
-def lr_find(b:_Bench, ds, start:float=1e-7, end:float=10.0, steps:int=100)->dict:
-    "An LR range test (as fastai's lr_find): the smoothed loss as the LR grows geometrically; suggests a max LR."
-    model = b.model().train(); opt = b.optimizer(model, lr=start)
-    mult, avg, best, lrs, losses = (end / start) ** (1 / (steps - 1)), 0.0, math.inf, [], []
-    ep, it = 0, iter(b.loader(ds, b.cfg.batch_size, epoch=0))
-    for s in range(steps):
-        try: batch = next(it)[0]
-        except StopIteration:
-            ep += 1; it = iter(b.loader(ds, b.cfg.batch_size, epoch=ep)); batch = next(it)[0]
-        lr = start * mult ** s
-        for g in opt.param_groups: g['lr'] = lr
-        l = float(b.train_step(model, opt, to_device(batch, b.device)))
-        avg = 0.98 * avg + 0.02 * l; sm = avg / (1 - 0.98 ** (s + 1))
-        if not math.isfinite(sm): break
-        lrs.append(lr); losses.append(sm); best = min(best, sm)
-        if sm > 4 * best: break
-    i = int(np.argmin(losses)) if losses else 0
-    return dict(lrs=lrs, losses=losses, suggested_lr=lrs[i] / 10 if lrs else math.nan)
-
-# %% ../nbs/10_ladder.ipynb
-def rung4(b:_Bench)->RungResult:
-    "A few epochs on a small part of the train set must move the validation metric beyond noise."
-    r = RungResult(4, RUNG_NAMES[4])
-    st, n, cfg, task = b.st, r.numbers, b.cfg, b.task
-    N = len(task.train)
-    k = min(N, max(math.ceil(st.small_frac * N), st.small_min))
-    g = torch.Generator(); g.manual_seed(cfg.seed)
-    sub = Subset(task.train, torch.randperm(N, generator=g)[:k].tolist())
-    nv = min(len(task.valid), st.val_max)
-    val = task.valid if nv == len(task.valid) else Subset(task.valid, torch.randperm(len(task.valid), generator=g)[:nv].tolist())
-    vl = b.loader(val, min(cfg.val_batch_size or 2 * cfg.batch_size, nv), shuffle=False)
-    model = b.model(); opt = b.optimizer(model)
-    e0 = _evaluate(b, model, vl)
-    hist, train_losses, last_epoch = [e0], [], []
-    for ep in range(st.small_epochs):
-        model.train(); pend = []
-        for batch, idx, real in b.loader(sub, min(cfg.batch_size, k), epoch=ep):
-            pend.append(b.train_step(model, opt, to_device(batch, b.device)))
-        ls = torch.stack([l.float() for l in pend]).cpu().tolist()
-        train_losses += ls; last_epoch = ls
-        e = _evaluate(b, model, vl); hist.append(e)
-        b.emit(kind='epoch', rung=4, epoch=ep + 1, train_loss=sum(ls) / len(ls), val_loss=e['loss'], **({'val_acc': e['acc']} if 'acc' in e else {}))
-    cls = 'acc' in e0
-    metric = 'val_acc' if cls else 'val_loss'
-    start, final = (e0['acc'], hist[-1]['acc']) if cls else (e0['loss'], hist[-1]['loss'])
-    if cls:
-        base = max(e0['chance'], start)
-        se = math.sqrt(max(base * (1 - base), 1e-12) / nv)
-        thr = base + st.noise_se * se
-        moved = final > thr
-        rule = f'{metric} must exceed max(chance {e0["chance"]:.3g}, start {start:.3g}) + {st.noise_se:g} x SE {se:.3g} (binomial, n={nv})'
-    else:
-        bl = e0['batch_losses']
-        se = float(np.std(bl) / math.sqrt(len(bl))) if len(bl) > 1 else 0.0
-        thr = start - st.noise_se * se
-        moved = final < thr and final < start
-        rule = f'{metric} must fall below start {start:.4g} - {st.noise_se:g} x SE {se:.3g} (of its batch means)'
-    n.update(samples=k, of=N, val_samples=nv, epochs=st.small_epochs, metric=metric, start=start, final=final, threshold=thr,
-             train_loss_start=train_losses[0], train_loss_end=sum(last_epoch) / len(last_epoch), val_loss=hist[-1]['loss'])
-    r.series.update(train_loss=train_losses, **{metric: [h['acc'] if cls else h['loss'] for h in hist]}, val_loss_epochs=[h['loss'] for h in hist])
-    leak = leak_check(task, st.leak_max)
-    n['overlap'] = leak['overlap']; n['leak_check'] = leak['how']
-    if st.lr_find:
-        lf = lr_find(b, sub); r.series.update(lr_find_lr=lf['lrs'], lr_find_loss=lf['losses']); n['suggested_lr'] = lf['suggested_lr']
-    if moved: r.note(None, f'{metric} {start:.4g} -> {final:.4g} on {k} samples in {st.small_epochs} epochs ({rule})')
-    else:
-        r.fail(None, f'{metric} did not move beyond noise: {start:.4g} -> {final:.4g} on {k} of {N} samples in {st.small_epochs} epochs; {rule}:')
-        tl0, tl1 = train_losses[0], n['train_loss_end']
-        if tl1 < 0.7 * tl0:
-            r.note('labels', f'  the model fits the training subset (train loss {tl0:.3g} -> {tl1:.3g}) but nothing carries over to validation: '
-                   'train labels that do not follow from the inputs (random, shuffled or misaligned labels), or train and '
-                   'validation inputs prepared differently')
-        elif getattr(b.results.get(3), 'ok', False):
-            r.note('labels', f'  the training loss hardly fell either ({tl0:.3g} -> {tl1:.3g}), yet rung 3 memorised one batch, so the model, '
-                   f'loss and optimizer work: with {k} samples there is nothing to learn, which points at the labels (random, shuffled or '
-                   'misaligned with the inputs); if they are right, raise small_epochs')
-        else:
-            r.note('no_learning', f'  the training loss hardly fell either ({tl0:.3g} -> {tl1:.3g}): too few steps, too low a learning rate '
-                   f'(lr {b.lr:.3g}; raise small_epochs or small_min), or labels that do not follow from the inputs')
-        model.eval(); vb = to_device(next(iter(vl))[0], b.device)
-        with torch.no_grad(): o1, o2 = b.task.forward(model, vb)[0], b.task.forward(model, vb)[0]
-        if not torch.equal(o1, o2):
-            r.note('eval_mode', '  two passes in eval mode give different outputs: something ignores model.eval() '
-                   '(F.dropout(training=True), or a layer that reads a global flag); validation is then noisy')
-    if cls and hist[-1]['loss'] < n['train_loss_end'] and hist[-1]['loss'] < 0.8 * n['train_loss_end']:
-        r.note('val_better', f"  validation loss {hist[-1]['loss']:.3g} is below the training loss {n['train_loss_end']:.3g}: expected when "
-               "dropout or augmentation act only in training mode; ntrain's validation calls model.eval()")
-    if leak['overlap']:
-        words = (f"  {leak['overlap']} of {leak['checked_valid']} validation samples also appear in the train set ({leak['how']}; "
-                 f"(valid, train) index pairs {leak['examples']}): leakage; the validation metric measures memory, and "
-                 "augmentation only hides the copies")
-        if leak['overlap'] >= 0.01 * leak['checked_valid']: r.fail('leakage', words.strip())
-        else: r.warn('leakage', words.strip())
-    return r
-
-# %% ../nbs/10_ladder.ipynb
-def rung5(b:_Bench, quiet:bool=True)->RungResult:
-    "The full run: in-process with ntrain's Trainer, or handed to torchrun when `nproc` is set."
-    from ntrain.train import Trainer, RunResult
-    r = RungResult(5, RUNG_NAMES[5])
-    on = lambda rec: b.emit(kind='run', rung=5, record=rec)
-    if b.st.nproc:
-        from ntrain.launch import launch
-        if getattr(b, 'task_given', True):
-            return r.fail('run', 'the torchrun hand-off needs the task as an importable module:function in the config, not a Task object')
-        lr = launch(b.cfg, nproc=b.st.nproc, run_dir=b.run_dir, echo=not quiet)
-        if not hasattr(lr, 'exit_code'): return r.fail('run', f'the run is still going in the background: ntrain.attach({str(b.run_dir)!r})')
-        from ntrain.loggers import read_metrics
-        hist = read_metrics(b.run_dir, 'epoch')
-        from ntrain.rundir import read_status
-        st = read_status(b.run_dir)
-        res = RunResult(str(b.run_dir), lr.status, hist, {}, len(hist), st.get('step', 0))
-        if hist:
-            from ntrain.optim import monitor_mode
-            m = b.cfg.monitor; pick = (max if monitor_mode(m, b.cfg.mode) == 'max' else min)(hist, key=lambda h: h.get(m, float('nan')))
-            res.best = dict(metric=m, value=pick.get(m), epoch=pick['epoch'])
-            res.samples_per_s = sorted(h['samples_per_s'] for h in hist)[len(hist)//2]
-    else:
-        try: res = Trainer(b.cfg, task=b.task, run_dir=b.run_dir, callbacks=[on], quiet=quiet).fit()
-        except NtrainError as e: return r.fail('run', f'the run stopped: {e}')
-    ep = [h for h in res.history if h.get('kind') == 'epoch']
-    r.numbers.update(status=res.status, epochs=res.epochs_run, steps=res.steps, best=res.best.get('value'),
-                     best_metric=res.best.get('metric'), samples_per_s=res.samples_per_s, run_dir=res.run_dir)
-    r.series.update(train_loss=[h.get('train_loss') for h in ep], val_loss=[h.get('val_loss') for h in ep])
-    if b.user_opt is not None or b.step_fn is not None:
-        r.note(None, "the full run uses the config's optimizer and ntrain's step, not the optimizer or step function given to the ladder")
-    if res.exit_code: return r.fail(res.status, f'the run ended {res.status}: see {res.run_dir}/log.txt')
-    return r.note(None, f"{res.status} after {res.epochs_run} epochs; best {res.best.get('metric')} {_fmt(res.best.get('value'))}")
+    return _Bench(cfg, task, _settings(**settings), rd, optimizer, step, callbacks, stop, given, jsonl)
 
 # %% ../nbs/10_ladder.ipynb
 def parse_rungs(spec)->list:
@@ -765,30 +350,44 @@ def _plain_task(model, train, valid, loss, num_classes, raw, expected_init_loss,
                 expected_init_loss=expected_init_loss, name=name, **kw)
 
 # %% ../nbs/10_ladder.ipynb
-def plot_rung(r:RungResult, path)->Path:
-    "A PNG of a rung's loss series (rung 3: loss per step; rung 4: train loss and the validation metric)."
-    from matplotlib.figure import Figure
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    two = r.rung == 4
-    fig = Figure(figsize=(5 * (1 + two), 3.4), dpi=100); FigureCanvasAgg(fig)
-    ax = fig.add_subplot(1, 1 + two, 1)
-    loss = r.series.get('loss') or r.series.get('train_loss') or []
-    ax.plot(range(1, len(loss) + 1), [l if isinstance(l, float) and math.isfinite(l) else float('nan') for l in loss], lw=1.2, label='train loss')
-    if r.rung == 3 and isinstance(r.numbers.get('threshold'), float): ax.axhline(r.numbers['threshold'], ls='--', color='0.5', label='target')
-    if loss and min((l for l in loss if isinstance(l, float) and l > 0 and math.isfinite(l)), default=0) > 0: ax.set_yscale('log')
-    ax.set_xlabel('step'); ax.set_ylabel('loss'); ax.grid(alpha=.3); ax.legend(fontsize=8)
-    if two and r.numbers.get('metric') in r.series:
-        m = r.numbers['metric']; ax2 = fig.add_subplot(1, 2, 2)
-        ax2.plot(range(len(r.series[m])), r.series[m], 'o-', label=m)
-        if isinstance(r.numbers.get('threshold'), float): ax2.axhline(r.numbers['threshold'], ls='--', color='0.5', label='beyond noise')
-        ax2.set_xlabel('epoch'); ax2.grid(alpha=.3); ax2.legend(fontsize=8)
-    fig.suptitle(f'rung {r.rung}: {r.name} ({r.verdict})', fontsize=9); fig.tight_layout()
-    atomic_write(Path(path), lambda f: fig.savefig(f, format='png'))
-    return Path(path)
+def _refused(k:int, bad:RungResult)->RungResult:
+    r = RungResult(k, RUNG_NAMES[k], 'refused', diagnosis=f'refused: rung {bad.rung} ({bad.name}) {bad.verdict}; fix it first, or pass force=True (--force)')
+    r.causes.append('refused'); return r
+
+def _run_rung(b:_Bench, k:int, rung_fn:Callable, quiet:bool)->RungResult:
+    "Run one rung: user-code errors become a fail, a stop the verdict `stopped`; ntrain's own errors are recorded, then raised."
+    b.emit('rung_start', rung=k, name=RUNG_NAMES[k])
+    b.current, t0 = None, time.perf_counter()
+    partial = lambda: b.current or RungResult(k, RUNG_NAMES[k])  # what the rung measured before it was interrupted
+    def done(r):
+        r.seconds = time.perf_counter() - t0; b.results[k] = r; return r
+    try: return done(rung_fn(b, quiet) if k == 5 else rung_fn(b))
+    except LadderStopped as e: return done(partial().stop(e.reason))
+    except UserCodeError as e: return done(partial().fail(e.what, str(e)))
+    except KeyboardInterrupt:
+        b.stopper.request('KeyboardInterrupt'); done(partial().stop('KeyboardInterrupt')); raise
+    except NtrainError as e: done(partial().fail('error', f'{type(e).__name__}: {_line(e)}')); raise
+    except Exception as e: done(partial().fail('internal', f'ntrain raised {type(e).__name__}: {_line(e)} (a bug in ntrain: see the traceback)')); raise
+
+def _end_rung(b:_Bench, res:LadderResult, r:RungResult, wanted:list):
+    if r.rung not in wanted: r.numbers['prerequisite'] = True
+    if r.verdict == 'stopped': res.stopped = b.stop_requested() or 'stopped'
+    res.rungs.append(r)
+    b.emit('rung_end', rung=r.rung, result=r.to_dict())
+
+def _report(b:_Bench, res:LadderResult, write:bool):
+    "ladder.json and the PNGs of rungs 3 and 4 (ladder.json even when a plot fails), then the `ladder_end` record."
+    if write:
+        from ntrain.ladder_plot import plot_rung
+        b.run_dir.mkdir(parents=True, exist_ok=True)
+        p = b.run_dir/'ladder.json'; res.files = [str(p)]
+        try:
+            for r in res.rungs:
+                if r.rung in (3, 4) and r.series: res.files.append(str(plot_rung(r, b.run_dir/f'ladder_rung{r.rung}.png')))
+        finally: atomic_write_text(p, json.dumps(res.to_dict(), indent=1, allow_nan=False, default=str))
+    b.emit('ladder_end', result=res.to_dict())
 
 # %% ../nbs/10_ladder.ipynb
-_RUNGS = {1: rung1, 2: rung2, 3: rung3, 4: rung4}
-
 def ladder(config:Union[str, Path, dict, Config, None]=None, overrides=(), *,
            task:Union[Task, str, Callable, None]=None, # an ntrain Task (or 'module:function'); default: the config's task
            model:Optional[nn.Module]=None, # or a plain model instance ...
@@ -800,45 +399,41 @@ def ladder(config:Union[str, Path, dict, Config, None]=None, overrides=(), *,
            rungs='1-4', # which rungs: '1-4', '3', '1,3', [1, 2]
            force:bool=False, # run exactly these rungs even when an earlier one fails
            run_dir=None, # where ladder.json goes; default: the config's run_dir or runs/<name>-<time>
-           on_progress:Optional[Callable]=None, # called with a dict for each step, epoch and rung start/end
-           quiet:bool=True, # rung 5: no console output from the Trainer
-           write:bool=True, # write ladder.json and the PNGs
+           callbacks:Iterable[Callable]=(), # callables that take each record (a dict), in order, on this thread
+           stop=None, # a threading.Event, a callable or a Stopper: when set, the ladder stops at the next check
+           quiet:bool=True, # rung 5: no console output from the run
+           write:bool=True, # write ladder.json, ladder.jsonl and the PNGs
            **settings)->LadderResult: # thresholds: see LadderSettings
     "Run the sanity ladder on a config/task or on a plain model, data and loss; returns a LadderResult."
     plain = model is not None
     cfg = load_config(config if config is not None else (Config() if plain else 'digits'), overrides)
     if plain:
         if isinstance(train, DataLoader) and train.batch_size and not any(str(o).startswith('batch_size=') for o in overrides):
-            from ntrain.config import apply_overrides
             cfg = apply_overrides(cfg, {'batch_size': train.batch_size})
         task = _plain_task(model, train, valid, loss, num_classes, raw, expected_init_loss, forward, cfg.name)
     elif task is not None: task = get_task(task)
-    b = bench(cfg, task=task, run_dir=run_dir, optimizer=optimizer, step=step, on_progress=on_progress, **settings)
     wanted = parse_rungs(rungs)
     order = wanted if force else list(range(1, max(wanted) + 1))
+    from ntrain.rungs import RUNGS  # looked up here: the rungs import the bench from this module
+    b = bench(cfg, task=task, run_dir=run_dir, optimizer=optimizer, step=step, callbacks=callbacks, stop=stop, jsonl=write, **settings)
     res = LadderResult(run_dir=str(b.run_dir), settings=asdict(b.st))
-    for k in order:
-        bad = next((r for r in res.rungs if not r.ok), None)
-        if bad is not None and not force:
-            r = RungResult(k, RUNG_NAMES[k], 'refused', diagnosis=f'refused: rung {bad.rung} ({bad.name}) {bad.verdict}; fix it first, or pass force=True (--force)')
-            r.causes.append('refused')
-        else:
-            b.emit(kind='rung_start', rung=k, name=RUNG_NAMES[k])
-            t0 = time.perf_counter()
-            try: r = rung5(b, quiet) if k == 5 else _RUNGS[k](b)
-            except NtrainError: raise
-            except Exception as e: r = RungResult(k, RUNG_NAMES[k]).fail('error', f'the rung raised {type(e).__name__}: {_line(e)}')
-            r.seconds = time.perf_counter() - t0
-        if k not in wanted: r.numbers['prerequisite'] = True
-        b.results[k] = r
-        res.rungs.append(r)
-        b.emit(kind='rung_end', rung=k, result=r)
-    if write:
-        b.run_dir.mkdir(parents=True, exist_ok=True)
-        for r in res.rungs:
-            if r.rung in (3, 4) and r.series: res.files.append(str(plot_rung(r, b.run_dir/f'ladder_rung{r.rung}.png')))
-        p = b.run_dir/'ladder.json'; res.files.insert(0, str(p))
-        atomic_write_text(p, json.dumps(res.to_dict(), indent=1, allow_nan=False, default=str))
+    try:
+        with signals_stop(b.stopper):
+            b.emit('ladder_start', rungs=order, settings=res.settings, run_dir=res.run_dir)
+            for k in order:
+                if (why := b.stop_requested()): res.stopped = why; break
+                bad = next((r for r in res.rungs if not r.ok), None)
+                if bad is not None and not force: r = _refused(k, bad)
+                else:
+                    try: r = _run_rung(b, k, RUNGS[k], quiet)
+                    except BaseException:  # ntrain's own error: the report keeps the rung it broke, then it propagates
+                        if k in b.results: _end_rung(b, res, b.results[k], wanted)
+                        raise
+                _end_rung(b, res, r, wanted)
+                if r.verdict == 'stopped': break
+    finally:
+        try: _report(b, res, write)
+        finally: b.close()
     return res
 
 # %% ../nbs/10_ladder.ipynb
@@ -858,23 +453,35 @@ def add_cli_args(p):
         else: p.add_argument(flag, dest=f.name, type=type(f.default), default=f.default, help=f'{h} (default {f.default})')
 
 class ConsoleProgress:
-    "Renders ladder progress events as console lines."
+    "Renders the ladder's records as console lines: a callback like any other."
     def __init__(self, stream=None, every:int=50):
         import sys
         self.stream, self.every = stream or sys.stdout, every
-    def __call__(self, e:dict):
-        k, w = e['kind'], self.stream.write
-        if k == 'rung_start': w(f"rung {e['rung']}: {e['name']} ...\n")
-        elif k == 'step' and e['step'] % self.every == 0: w(f"  step {e['step']}  loss {e['loss']:.4g}\n")
-        elif k == 'epoch': w(f"  epoch {e['epoch']}  " + '  '.join(f'{n} {e[n]:.4g}' for n in ('train_loss', 'val_loss', 'val_acc') if n in e) + '\n')
-        elif k == 'rung_end': w(f"rung {e['rung']}: {e['result'].verdict.upper()} ({e['result'].seconds:.1f}s)\n")
+    def __call__(self, rec:dict):
+        k, w = rec.get('kind'), self.stream.write
+        if k == 'rung_start': w(f"rung {rec['rung']}: {rec['name']} ...\n")
+        elif k == 'rung_step' and rec['step'] % self.every == 0: w(f"  step {rec['step']}  loss {rec['loss']:.4g}  target {rec['target']:.3g}\n")
+        elif k == 'rung_threshold': w(f"  {rec['metric']} starts at {rec['start']:.4g}; it must {'rise above' if rec['mode'] == 'max' else 'fall below'} {rec['threshold']:.4g}\n")
+        elif k == 'rung_eval' and rec['epoch'] >= 0: w(f"  epoch {rec['epoch'] + 1}  train_loss {rec['train_loss']:.4g}  val_loss {rec['val_loss']:.4g}  {rec['metric']} {rec['value']:.4g}\n")
+        elif k == 'lr_find' and rec.get('done'): w(f"  LR range test: suggested max LR {rec['suggested_lr']:.3g}\n")
+        elif k == 'rung_end': w(f"rung {rec['rung']}: {rec['result']['verdict'].upper()} ({rec['result']['seconds']:.1f}s)\n")
+        elif k not in ('rung_step', 'rung_eval', 'lr_find') and (line := text_line(rec)) is not None: w('  ' + line + '\n')  # rung 5's epochs, messages
+        else: return
         self.stream.flush()
 
 def cli_main(a)->int:
-    "`ntrain ladder`: run, print the table, return the exit code."
+    "`ntrain ladder`: run, print the table, return the exit code (75 when stopped by Ctrl-C or SIGTERM)."
     st = {f.name: getattr(a, f.name) for f in fields(LadderSettings)}
-    res = ladder(a.config, a.overrides, rungs=a.rungs, force=a.force, on_progress=None if a.quiet else ConsoleProgress(),
-                 quiet=a.quiet, **st)
+    res = ladder(a.config, a.overrides, rungs=a.rungs, force=a.force, callbacks=[] if a.quiet else [ConsoleProgress()], quiet=True, **st)
     print('\n' + res.table())
     print(f"\nreport: {res.files[0] if res.files else res.run_dir}")
     return res.exit_code
+
+# %% ../nbs/10_ladder.ipynb
+_MOVED = dict.fromkeys(['rung1', 'rung2', 'rung3', 'rung4', 'rung5', 'digest', 'leak_check', 'lr_find'], 'ntrain.rungs')
+_MOVED.update(dict.fromkeys(['describe', 'find_nonfinite', 'nan_diagnosis'], 'ntrain.diagnose'), plot_rung='ntrain.ladder_plot')
+
+def __getattr__(name:str):
+    "The names that moved out of this module, imported on first use (the rungs import this module, so not at its top)."
+    if name in _MOVED: return getattr(importlib.import_module(_MOVED[name]), name)
+    raise AttributeError(f"module 'ntrain.ladder' has no attribute '{name}'")

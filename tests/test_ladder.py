@@ -9,6 +9,8 @@ from ntrain.core import NtrainError
 from ntrain.ladder import ladder
 from ntrain.gallery import BROKEN
 
+pytestmark = pytest.mark.timeout(300)
+
 @pytest.fixture(autouse=True)
 def _one_thread():
     n = torch.get_num_threads(); torch.set_num_threads(1)
@@ -94,11 +96,27 @@ def test_bad_input_is_a_one_line_ntrain_error(tmp_path):
     with pytest.raises(NtrainError, match="did you mean 'overfit_steps'"): ladder('digits', overfit_step=3, run_dir=tmp_path)
 
 def test_healthy_digits_passes_every_rung_and_rung_5_hands_over_to_the_trainer(tmp_path):
-    res = ladder('digits', ['epochs=1', 'num_workers=0'], rungs='1-5', run_dir=tmp_path)
+    recs = []
+    res = ladder('digits', ['epochs=1', 'num_workers=0'], rungs='1-5', run_dir=tmp_path, callbacks=[recs.append])
     assert [r.verdict for r in res.rungs] == ['pass'] * 5, res.table()
     r = res.rung(5)
     assert r.numbers['status'] == 'finished' and r.numbers['epochs'] == 1, res.table()
     assert (tmp_path/'ckpt'/'last.pt').exists() and (tmp_path/'ladder.json').exists()
+    # the run's own records reach the ladder's callbacks, between rung 5's start and end
+    kinds = [x['kind'] for x in recs]
+    run = kinds[max(k for k, x in enumerate(recs) if x['kind'] == 'rung_start') + 1:kinds.index('ladder_end') - 1]
+    assert run[0] == 'start' and 'epoch' in run and run[-1] == 'finished', run
+
+def test_rung_5_is_stopped_by_the_ladders_stop_token(tmp_path):
+    "A stop during the full run: the run saves last.pt and ends stopped, rung 5 reads stopped, ladder.json says so."
+    import threading
+    halt = threading.Event()
+    def cb(rec):
+        if rec['kind'] == 'step': halt.set()
+    res = ladder('digits', ['epochs=3', 'num_workers=0', 'log_every=5'], rungs='5', force=True, run_dir=tmp_path, callbacks=[cb], stop=halt)
+    assert [r.verdict for r in res.rungs] == ['stopped'] and res.rung(5).numbers['status'] == 'stopped', res.table()
+    assert res.exit_code == 75 and (tmp_path/'ckpt'/'last.pt').exists()
+    assert json.loads((tmp_path/'ladder.json').read_text())['stopped'] == 'stop token'
 
 def test_cli_rungs_1_2_pass_and_write_the_report(tmp_path):
     r = run_cli('ladder', 'digits', f'run_dir={tmp_path}', '--rungs', '1-2', timeout=120, check=0)
