@@ -710,8 +710,8 @@ def rung5(b:_Bench, quiet:bool=True)->RungResult:
         from ntrain.launch import launch
         if getattr(b, 'task_given', True):
             return r.fail('run', 'the torchrun hand-off needs the task as an importable module:function in the config, not a Task object')
-        lr = launch(b.cfg, nproc=b.st.nproc, run_dir=b.run_dir, echo=not quiet)
-        if not hasattr(lr, 'exit_code'): return r.fail('run', f'the run is still going in the background: ntrain.attach({str(b.run_dir)!r})')
+        lr = launch(b.cfg, nproc=b.st.nproc, run_dir=b.run_dir, echo=not quiet).result  # None: interrupted, still running
+        if lr is None: return r.fail('run', f'the run is still going in the background: ntrain.attach({str(b.run_dir)!r})')
         from ntrain.loggers import read_metrics
         hist = read_metrics(b.run_dir, 'epoch')
         from ntrain.rundir import read_status
