@@ -4,7 +4,7 @@
 
 # %% ../nbs/12_launch.ipynb 2
 from __future__ import annotations
-import inspect, json, os, shlex, signal, socket, subprocess, sys, time, threading
+import json, os, shlex, signal, socket, subprocess, sys, time, threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, Optional, Union
@@ -80,11 +80,6 @@ def launch_command(config:Union[str, Path, dict, Config]='digits', overrides=(),
     return dict(command=shlex.join(cmd), srun=srun_line(argv, nproc, nnodes), argv=cmd)
 
 # %% ../nbs/12_launch.ipynb
-def _trainer_polls_stop_file()->bool:
-    "Whether this install's Trainer polls the stop file (until it does, a stop falls back to SIGTERM to torchrun)."
-    from ntrain.train import Trainer
-    return 'stop' in inspect.signature(Trainer).parameters
-
 def _children(pid:int)->list:
     "(pid, start time) of the processes whose parent is `pid` (Linux; elsewhere none)."
     out = []
@@ -208,7 +203,6 @@ class Launch:
             if self.local: self._refuse('signalled')
             return self.result
         request_stop_file(self.run_dir, 'stop requested by Launch.stop')
-        if not _trainer_polls_stop_file() and not self._refuse('signalled'): os.kill(self.pid, signal.SIGTERM)
         if timeout == 0: return None
         return self.wait(timeout)
     def kill(self)->bool:
@@ -247,6 +241,7 @@ def launch(config:Union[str, Path, dict, Config]='digits', overrides=(), *, npro
     status_before = read_status(run_dir).get('updated')
     e = dict(os.environ, **(env or {}))
     e.setdefault('OMP_NUM_THREADS', '1')
+    e['NTRAIN_LAUNCHED_AT'] = repr(time.time())  # a stop file older than this is stale: the workers ignore it
     e['PYTHONPATH'] = os.pathsep.join(filter(None, [os.getcwd(), e.get('PYTHONPATH', '')]))  # tasks importable as from here
     with open(log_path, 'ab') as logf:
         proc = subprocess.Popen(cmd, stdout=logf, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=e, start_new_session=True)

@@ -26,3 +26,36 @@ def test_report_rebuilds_the_card(tmp_path):
     (rd/'run.md').unlink()
     r = run_cli('report', rd, check=0)
     assert '**Global batch:** 64 (64 x 1 process x 1)' in r.stdout and (rd/'run.md').exists()
+
+VERBS = ('fit', 'resume', 'report', 'env', 'keys', 'ladder', 'launch', 'check-resume')
+
+def test_every_verb_parses_and_is_listed():
+    r = run_cli('--help', check=0)
+    for v in VERBS: assert v in r.stdout, v
+    for v in VERBS:
+        h = run_cli(v, '--help', check=0)
+        assert h.stdout.startswith(f'usage: ntrain {v}'), (v, h.stdout[:200])
+    assert '--overfit-steps' in run_cli('ladder', '--help', check=0).stdout
+    assert '--max-restarts' in run_cli('resume', '--help', check=0).stdout
+
+def test_every_verb_runs(tmp_path):
+    rd = tmp_path/'run'
+    run_cli('fit', 'digits', f'run_dir={rd}', 'epochs=1', 'num_workers=0', check=0)
+    assert 'the run is already complete' in run_cli('resume', rd, check=0).stdout
+    assert '**Run:**' in run_cli('report', rd, check=0).stdout
+    assert 'torch' in run_cli('env', check=0).stdout
+    assert 'early_stop.patience' in run_cli('keys', check=0).stdout
+    r = run_cli('ladder', 'digits', f'run_dir={tmp_path/"lad"}', '--rungs', '1-2', check=0)
+    assert 'rung 2: PASS' in r.stdout and (tmp_path/'lad'/'ladder.json').exists()
+    r = run_cli('launch', 'digits', '--nproc', '2', '--dry-run', check=0)
+    assert '--nproc-per-node=2' in r.stdout and 'srun' in r.stdout
+    r = run_cli('check-resume', 'digits', '--epochs', '1', '--max-steps', '6', '--kill-at', '3', f'run_dir={tmp_path/"cr"}',
+                env={'NTRAIN_HOME': str(tmp_path/'home')}, timeout=300, check=0)
+    assert 'PASSED' in r.stdout
+
+def test_an_import_error_in_a_verbs_module_fails_loudly(tmp_path):
+    "A broken module is a traceback and a non-zero exit, never a verb that vanishes from the parser."
+    import subprocess, sys, os
+    code = "import sys; sys.modules['ntrain.launch'] = None\nfrom ntrain.cli import main\nmain(['launch', 'digits', '--dry-run'])"
+    r = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, timeout=120, env=dict(os.environ, OMP_NUM_THREADS='1'))
+    assert r.returncode != 0 and 'ImportError' in r.stderr and 'ntrain.launch' in r.stderr, r.stderr[-2000:]
