@@ -64,7 +64,7 @@ def digits_cfg(d, **kw):
     return load_config('digits', [f'{k}={"null" if v is None else v}' for k, v in o.items()])
 
 def bare_trainer_save(t:Trainer):
-    "The seed's way, for scale: the same state, built the same way, written with a bare torch.save plus fsync."
+    "The reference loop's way, for scale: the same state, built the same way, written with a bare torch.save plus fsync."
     t.bare_saves, t.bare_s = 0, 0.0
     def save(*which):
         sd = t.state_dict()
@@ -90,7 +90,7 @@ def save_fractions(d:Path, reps:int, epochs:int=4)->dict:
     """Each setting `reps` times, interleaved; medians. `loop_cost_per_save_s`: how much longer the whole fit takes
     per extra save, from ckpt_every=1 against the default (every step against every epoch); it includes building
     the state (the same in every mode) and, for the background saver, what its thread takes from the loop (the GIL,
-    the cores). `bare` is the seed's bare torch.save plus fsync of the same state, for scale."""
+    the cores). `bare` is the reference loop's bare torch.save plus fsync of the same state, for scale."""
     settings = [(ce, m) for ce in (None, 5, 1) for m in MODES]
     rows = {s: [] for s in settings}
     for i in range(reps):
@@ -186,7 +186,7 @@ def main():
     base = Path(a.dir or tempfile.mkdtemp(prefix='ckpt-bench-', dir=ROOT))
     try:
         out = dict(when=time.strftime('%Y-%m-%dT%H:%M:%S%z'), torch=torch.__version__, python=platform.python_version(),
-                   machine=platform.machine(), cpus=len(os.sched_getaffinity(0)), dir=str(base),
+                   machine=platform.machine(), cpus=len(os.sched_getaffinity(0)), dir=base.name,
                    command='OMP_NUM_THREADS=1 python bench/ckpt_bench.py ' + ' '.join(sys.argv[1:]))
         out['loadavg_before'] = os.getloadavg()
         # what the extra work costs on this machine: sha256 throughput and one directory fsync

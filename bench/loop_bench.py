@@ -1,4 +1,4 @@
-"""ntrain's training loop against a bare copy of the seed's reference loop, on the digits CNN at batch 64.
+"""ntrain's training loop against a bare copy of the reference loop of the training practice ntrain follows, on the digits CNN at batch 64.
 
 Run by hand (not a test), from the repository root:
 
@@ -12,10 +12,10 @@ ntrain steps/s / bare steps/s: its median and interquartile range.
 
 Modes (what the timed region holds, on both sides):
   train  the training epochs only (per-step overhead): ntrain's `Trainer.train_epoch()` plus the read-back of the
-         epoch's pending losses (`flush`), against the seed's inner loop.
+         epoch's pending losses (`flush`), against the reference loop's inner loop.
   full   each epoch as a real run does it: training, then validation, then checkpointing. ntrain: `train_epoch()` and
          `_end_epoch(validate())` (epoch record to metrics.jsonl, best/last/prev checkpoints with sha256 manifest,
-         status.json, rate-limited curves.png). Bare: the seed's validation expression and its `save_checkpoint`
+         status.json, rate-limited curves.png). Bare: the reference loop's validation expression and its `save_checkpoint`
          (torch.save of model/optimizer/scheduler/scaler/RNG state to a temporary file, then os.replace).
 Same on both sides: ntrain.examples.digits() data split and Digits datasets (shift augmentation 1 on train),
 DigitsCNN(32), AdamW lr 3e-3 wd 0.01, OneCycle pct_start 0.15 over the same total steps, clip_grad 1.0,
@@ -39,13 +39,13 @@ from ntrain.train import Trainer
 BS, LR, WD, PCT, CLIP = 64, 3e-3, 0.01, 0.15, 1.0
 
 
-# ------------------------------------------------------------------ the bare loop (the seed's reference loop)
+# ------------------------------------------------------------------ the bare loop (the reference loop)
 def seed_all(seed:int) -> None:
     random.seed(seed); np.random.seed(seed); torch.manual_seed(seed); torch.cuda.manual_seed_all(seed)
 
 
 class Bare:
-    "The seed's reference loop on the CPU, fp32, accum 1, built once per measurement."
+    "The reference loop on the CPU, fp32, accum 1, built once per measurement."
     def __init__(self, epochs:int, num_workers:int, ckdir:Path):
         seed_all(0)
         task = digits()

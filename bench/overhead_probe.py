@@ -109,7 +109,7 @@ def main():
         res['step_body_gap_us'] = res['step_body_ntrain_us'] - res['step_body_bare_us']
         for lg in t.loggers: lg.close()
 
-        # 8. end of epoch (mode 'full'): ntrain's validate + _end_epoch vs the seed's validation + save_checkpoint
+        # 8. end of epoch (mode 'full'): ntrain's validate + _end_epoch vs the reference loop's validation + save_checkpoint
         t2 = make_trainer(12, 0, Path(d)/'run2'); b2 = Bare(12, 0, Path(d))
         rows = []
         for e in range(6):

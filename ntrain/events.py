@@ -134,8 +134,10 @@ class signals_stop:
 
 # %% ../nbs/05a_events.ipynb
 def apply_record(records:list, rec:dict)->list:
-    "Add `rec` to a view's list of records; a `resume` record first cuts the list to the records that stay."
-    if rec.get('kind') == 'resume': del records[rec.get('records', len(records)):]
+    "Add `rec` to a view's list of records; a `resume` record first cuts the list to the records that stay, a `start` empties it."
+    k = rec.get('kind')
+    if k == 'resume': del records[rec.get('records', len(records)):]
+    elif k in ('start', 'ladder_start'): records.clear()  # always the first record of its file
     records.append(rec)
     return records
 
@@ -144,6 +146,7 @@ class Watcher:
     def __init__(self, path, name:str='metrics.jsonl'):
         p = Path(path)
         self.path = p if p.suffix == '.jsonl' else p/name
+        self.end_kinds = ('ladder_end',) if self.path.name == 'ladder.jsonl' else END_KINDS
         self._f, self._ino, self._buf, self.generation = None, None, b'', 0
     def _open(self)->bool:
         try: f = open(self.path, 'rb')
@@ -173,20 +176,21 @@ class Watcher:
             out += self._read(); self._f.close()
             if not self._open(): return self._track(out)
             new = self._read()
-            k = next((i for i, r in enumerate(new) if r.get('kind') == 'resume' and r.get('generation', 0) > self.generation), len(new))
-            out += new[k:]
+            # a resume: from its first unseen resume record on; a file started afresh (a new ladder): all of it
+            k = next((i for i, r in enumerate(new) if r.get('kind') == 'resume' and r.get('generation', 0) > self.generation), None)
+            out += new[k or 0:] if k is not None or not any(r.get('kind') == 'resume' for r in new) else []
         return self._track(out)
     def _track(self, recs:list)->list:
         for r in recs:
             if r.get('kind') == 'resume': self.generation = max(self.generation, r.get('generation', 0))
         return recs
     def follow(self, timeout:Optional[float]=None, interval:float=0.2, until:Optional[Callable]=None)->Iterator[dict]:
-        "Yield records as they come, until an end record (finished, stopped, failed), `until()` is true, or `timeout` s."
+        "Yield records as they come, until an end record (a run's finished, stopped or failed; a ladder's ladder_end), `until()` is true, or `timeout` s."
         t0 = time.monotonic()
         while True:
             for r in self.poll():
                 yield r
-                if r.get('kind') in END_KINDS: return
+                if r.get('kind') in self.end_kinds: return
             if (until is not None and until()) or (timeout is not None and time.monotonic() - t0 > timeout):
                 yield from self.poll(); return
             time.sleep(interval)

@@ -22,9 +22,8 @@ from .rundir import default_run_dir
 from .loggers import JSONLLogger
 
 # %% auto 0
-__all__ = ['RUNG_NAMES', 'USER_CODE', 'CLI_HELP', 'RungResult', 'LadderResult', 'LadderSettings', 'UserCodeError',
-           'LadderStopped', 'user_code', 'bench', 'parse_rungs', 'ladder', 'add_cli_args', 'ConsoleProgress',
-           'cli_main']
+__all__ = ['RUNG_NAMES', 'USER_CODE', 'RungResult', 'LadderResult', 'LadderSettings', 'UserCodeError', 'LadderStopped',
+           'user_code', 'bench', 'parse_rungs', 'ladder', 'ConsoleProgress']
 
 # %% ../nbs/10_ladder.ipynb
 RUNG_NAMES = {1: 'one step end to end', 2: 'initial loss vs theory', 3: 'overfit one batch', 4: 'small data moves val', 5: 'full run'}
@@ -437,21 +436,6 @@ def ladder(config:Union[str, Path, dict, Config, None]=None, overrides=(), *,
     return res
 
 # %% ../nbs/10_ladder.ipynb
-CLI_HELP = 'run the sanity ladder: 1 one step, 2 initial loss, 3 overfit one batch, 4 small data, 5 full run'
-
-def add_cli_args(p):
-    "The arguments of `ntrain ladder`."
-    p.add_argument('config', help='a built-in example name (digits) or a YAML path')
-    p.add_argument('overrides', nargs='*', help='key=value config overrides (task=module:function, optim.lr=0.01)')
-    p.add_argument('--rungs', default='1-4', help="which rungs: '1-4' (default), '1-5', '3'")
-    p.add_argument('--force', action='store_true', help='run the rungs asked for even when an earlier one fails')
-    p.add_argument('--quiet', action='store_true', help='print only the table')
-    for f in fields(LadderSettings):
-        flag = '--' + f.name.replace('_', '-')
-        h = f.metadata.get('help', '').replace('%', '%%')
-        if isinstance(f.default, bool): p.add_argument(flag, dest=f.name, action='store_true', help=h)
-        else: p.add_argument(flag, dest=f.name, type=type(f.default), default=f.default, help=f'{h} (default {f.default})')
-
 class ConsoleProgress:
     "Renders the ladder's records as console lines: a callback like any other."
     def __init__(self, stream=None, every:int=50):
@@ -468,14 +452,6 @@ class ConsoleProgress:
         elif k not in ('rung_step', 'rung_eval', 'lr_find') and (line := text_line(rec)) is not None: w('  ' + line + '\n')  # rung 5's epochs, messages
         else: return
         self.stream.flush()
-
-def cli_main(a)->int:
-    "`ntrain ladder`: run, print the table, return the exit code (75 when stopped by Ctrl-C or SIGTERM)."
-    st = {f.name: getattr(a, f.name) for f in fields(LadderSettings)}
-    res = ladder(a.config, a.overrides, rungs=a.rungs, force=a.force, callbacks=[] if a.quiet else [ConsoleProgress()], quiet=True, **st)
-    print('\n' + res.table())
-    print(f"\nreport: {res.files[0] if res.files else res.run_dir}")
-    return res.exit_code
 
 # %% ../nbs/10_ladder.ipynb
 _MOVED = dict.fromkeys(['rung1', 'rung2', 'rung3', 'rung4', 'rung5', 'digest', 'leak_check', 'lr_find'], 'ntrain.rungs')

@@ -15,8 +15,8 @@ from .rundir import default_run_dir, read_status, process_alive, process_start_t
 from .train import EXIT_CODES
 
 # %% auto 0
-__all__ = ['CLI_HELP', 'LaunchResult', 'run_outcome', 'torchrun_command', 'srun_line', 'launch_command', 'Launch', 'launch',
-           'attach', 'add_cli_args', 'add_launch_args', 'cli_main']
+__all__ = ['LaunchResult', 'run_outcome', 'torchrun_command', 'srun_line', 'launch_command', 'Launch', 'launch', 'attach',
+           'LogTail']
 
 # %% ../nbs/12_launch.ipynb
 @dataclass
@@ -251,7 +251,7 @@ def launch(config:Union[str, Path, dict, Config]='digits', overrides=(), *, npro
     h = Launch(run_dir, cmd, proc=proc, pid_start=info['pid_start'], host=host, log_path=log_path, node_rank=node_rank,
                nnodes=nnodes, max_restarts=max_restarts, status_before=status_before)
     if not wait: return h
-    tail = _Tail(log_path) if echo else None
+    tail = LogTail(log_path) if echo else None
     try: h.wait()
     except KeyboardInterrupt:
         print(f'\nstill running in the background (torchrun pid {h.pid}): ntrain.attach({str(run_dir)!r}) gets it back', file=sys.stderr)
@@ -276,7 +276,7 @@ def attach(run_dir, node_rank:Optional[int]=None)->Launch:
                   status_before=info.get('status_before'))
 
 # %% ../nbs/12_launch.ipynb
-class _Tail:
+class LogTail:
     "Copy what a log file gains to stdout, in a thread, until stopped."
     def __init__(self, path, out=None):
         self.path, self.out, self._stop = Path(path), out or sys.stdout, threading.Event()
@@ -293,41 +293,3 @@ class _Tail:
             if stopping: return
             self._stop.wait(0.2)
     def stop(self): self._stop.set(); self.t.join(timeout=2)
-
-# %% ../nbs/12_launch.ipynb
-CLI_HELP = 'run a config under torchrun (DDP or FSDP2), on one node or several'
-
-def add_cli_args(p):
-    p.add_argument('config'); p.add_argument('overrides', nargs='*')
-    add_launch_args(p)
-
-def add_launch_args(p):
-    p.add_argument('--nproc', type=int, default=2, help='processes per node')
-    p.add_argument('--nnodes', type=int, default=1); p.add_argument('--node-rank', type=int, default=0)
-    p.add_argument('--rdzv-endpoint', default=None, help='HOST:PORT of the c10d rendezvous (multi-node)')
-    p.add_argument('--rdzv-id', default=None)
-    p.add_argument('--max-restarts', type=int, default=0, help='restart all workers up to K times; they resume from the newest checkpoint')
-    p.add_argument('--dry-run', action='store_true', help='print the torchrun command and an srun line instead of running')
-
-def cli_main(a, resume:bool=False)->int:
-    kw = dict(nproc=a.nproc, nnodes=a.nnodes, node_rank=a.node_rank, rdzv_endpoint=a.rdzv_endpoint, rdzv_id=a.rdzv_id,
-              max_restarts=a.max_restarts, resume=resume)
-    what = a.run_dir if resume else a.config
-    if a.dry_run:
-        c = launch_command(what, a.overrides, **kw); print(c['command']); print(c['srun']); return 0
-    h = launch(what, a.overrides, wait=False, **kw)
-    print(f'run directory: {h.run_dir}  (torchrun pid {h.pid}; log {h.log_path})', flush=True)
-    asked = []
-    def on_signal(signum, frame):
-        if asked:
-            print('\nntrain: killing the run now (nothing saved)', file=sys.stderr, flush=True); h.kill(); return
-        asked.append(signum)
-        print(f'\nntrain: {signal.Signals(signum).name}: every rank stops after its step and saves (again to kill)', file=sys.stderr, flush=True)
-        h.stop(timeout=0)
-    for s in (signal.SIGTERM, signal.SIGINT): signal.signal(s, on_signal)
-    tail = _Tail(h.log_path)
-    try: res = h.wait()
-    finally: tail.stop()
-    if res.exit_code not in (0, 75):
-        print(f'ntrain: error: the run ended {res.status} (torchrun exit {res.returncode}); see {h.log_path} and {h.run_dir}/logs/', file=sys.stderr)
-    return res.exit_code

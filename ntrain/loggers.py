@@ -21,24 +21,29 @@ class Logger:
 
 # %% ../nbs/05_loggers.ipynb
 class JSONLLogger(Logger):
-    "Appends one JSON line per record to `path`, flushed as written; `keep_bytes` first rewrites it to its first bytes."
+    "Appends one JSON line per record to `path`, flushed as written; with `keep_bytes`, the first record rewrites the file to its first bytes."
     def __init__(self, path, keep_bytes:Optional[int]=None):
-        self.path, self.kept_records = Path(path), None
+        self.path, self.kept_records, self._kept = Path(path), None, None
         if keep_bytes is not None and self.path.exists():
-            with open(self.path, 'rb') as f: kept = f.read(keep_bytes)
-            from ntrain.core import atomic_write
-            atomic_write(self.path, lambda f: f.write(kept))
-            self.kept_records = kept.count(b'\n')
-        self.f = open(self.path, 'a', encoding='utf-8')
+            with open(self.path, 'rb') as f: self._kept = f.read(keep_bytes)
+            self.kept_records = self._kept.count(b'\n')
+            self.f = None  # rewritten at the first record: until then the file is as it was
+        else: self.f = open(self.path, 'a', encoding='utf-8')
     def log(self, record):
-        self.f.write(json.dumps(record, default=_plain, allow_nan=True) + '\n'); self.f.flush()
+        line = json.dumps(record, default=_plain, allow_nan=True) + '\n'
+        if self.f is None:  # the kept records and this one, in one new file renamed over the old one
+            from ntrain.core import atomic_write
+            atomic_write(self.path, lambda f: f.write(self._kept + line.encode()))
+            self.f, self._kept = open(self.path, 'a', encoding='utf-8'), None
+        else: self.f.write(line); self.f.flush()
     def offset(self)->int:
         "Bytes written so far: where a resume from a checkpoint taken now cuts back to."
+        if self.f is None: return len(self._kept)
         self.f.flush(); return self.f.tell()
     def sync(self):
-        self.f.flush(); os.fsync(self.f.fileno())
+        if self.f is not None: self.f.flush(); os.fsync(self.f.fileno())
     def close(self):
-        if not self.f.closed: self.sync(); self.f.close()
+        if self.f is not None and not self.f.closed: self.sync(); self.f.close()
 
 def _plain(o):
     if hasattr(o, 'item'): return o.item()

@@ -16,8 +16,7 @@ from .loggers import read_metrics
 from .events import Events, TextLog, watch
 
 # %% auto 0
-__all__ = ['TIMING_FIELDS', 'CLI_HELP', 'metric_records', 'compare_states', 'compare_runs', 'describe_diff', 'ResumeCheck',
-           'check_resume', 'add_cli_args', 'cli_main']
+__all__ = ['TIMING_FIELDS', 'metric_records', 'compare_states', 'compare_runs', 'describe_diff', 'ResumeCheck', 'check_resume']
 
 # %% ../nbs/11_resume_check.ipynb
 TIMING_FIELDS = ('time', 'samples_per_s', 'data_wait', 'epoch_time')
@@ -195,23 +194,3 @@ def check_resume(config:Union[str, Path, dict, Config]='digits', overrides=(), e
     say(f"check-resume: {'PASSED' if res.passed else 'FAILED'}: {summary}" + (f' (stored as {key})' if store else '')
         + ('' if res.passed else f'; the runs are kept in {wd}'))
     return res
-
-# %% ../nbs/11_resume_check.ipynb
-CLI_HELP = 'kill a brief run of CONFIG with SIGKILL, resume it, and check it ends bit-identical to one left alone'
-
-def add_cli_args(p):
-    p.add_argument('config', help='a built-in example name or a YAML path (a run directory\'s config.yaml works)')
-    p.add_argument('overrides', nargs='*', help='key=value, as for fit')
-    p.add_argument('--epochs', type=int, default=2, help='epochs of the brief runs (at most the config\'s; default 2)')
-    p.add_argument('--max-steps', type=int, default=None, help='also cap the brief runs at this many steps')
-    p.add_argument('--ckpt-every', type=int, default=None, help='checkpoint interval of the brief runs (default: the config\'s, else 5)')
-    p.add_argument('--kill-at', type=int, default=None, help='the step after which to kill (default: drawn from --seed)')
-    p.add_argument('--seed', type=int, default=0, help='seed for the kill step')
-    p.add_argument('--tolerance', type=float, default=None, help='relative tolerance (default 0 on the CPU or deterministic, else 1e-4)')
-    p.add_argument('--workdir', default=None, help='keep the two runs here (default: a temporary directory, removed)')
-    p.add_argument('--timeout', type=int, default=600, help='seconds each child run may take')
-
-def cli_main(a)->int:
-    res = check_resume(a.config, a.overrides, epochs=a.epochs, max_steps=a.max_steps, ckpt_every=a.ckpt_every, kill_at=a.kill_at,
-                       seed=a.seed, tolerance=a.tolerance, workdir=a.workdir, timeout=a.timeout)
-    return 0 if res.passed else 1
