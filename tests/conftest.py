@@ -13,6 +13,13 @@ def run_cli(*args, cwd=None, env=None, timeout=300, check=None):
         raise AssertionError(f'exit {r.returncode}, expected {check}\nSTDOUT:\n{r.stdout[-3000:]}\nSTDERR:\n{r.stderr[-3000:]}')
     return r
 
+def logs(rd)->str:
+    "Every log of a run directory, for a failure message."
+    rd, out = Path(rd), []
+    for p in sorted(rd.glob('launch*.log')) + sorted(rd.glob('logs/*.log')) + [rd/'log.txt']:
+        if p.exists(): out.append(f'----- {p.name}\n{p.read_text(errors="replace")[-4000:]}')
+    return '\n'.join(out)
+
 @pytest.fixture
 def cli():
     return run_cli

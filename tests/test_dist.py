@@ -5,6 +5,7 @@ Every subprocess has a timeout; a failing test prints the log of every rank. Und
 import json, os, signal, socket, subprocess, sys, time
 from pathlib import Path
 import pytest
+from conftest import logs
 import torch
 import torch.distributed as dist
 from ntrain.checkpoint import load as load_ckpt
@@ -24,12 +25,6 @@ def env(**kw):
     e.update({k: str(v) for k, v in kw.items()})
     return e
 
-def logs(rd)->str:
-    "Every log of a run directory, for a failure message."
-    rd, out = Path(rd), []
-    for p in sorted(rd.glob('launch*.log')) + sorted(rd.glob('logs/*.log')) + [rd/'log.txt']:
-        if p.exists(): out.append(f'----- {p.name}\n{p.read_text(errors="replace")[-4000:]}')
-    return '\n'.join(out)
 
 def ntrain(*args, rd=None, timeout=TIMEOUT, expect=0, **e):
     r = subprocess.run([sys.executable, '-m', 'ntrain', *map(str, args)], env=env(**e), capture_output=True, text=True, timeout=timeout)

@@ -4,11 +4,12 @@ save that takes longer than torchrun's 30 s grace.
 
 Every subprocess has a timeout; a failing torchrun test prints the log of every rank.
 """
-import inspect, json, os, signal, socket, subprocess, sys, time
+import json, os, signal, socket, subprocess, sys, time
 from pathlib import Path
 import pytest
+from conftest import logs
 import torch
-import ntrain, ntrain.events, ntrain.train
+import ntrain
 from ntrain.core import NtrainError
 from ntrain.events import END_KINDS, STOP_FILE, apply_record, record, watch
 from ntrain.launch import Launch, attach, launch, launch_command
@@ -17,16 +18,6 @@ from ntrain.rundir import process_start_time, read_status, write_status
 TIMEOUT = 240
 TIMING = {'time', 'samples_per_s', 'data_wait', 'epoch_time'}
 ENV = dict(PYTHONUNBUFFERED='1', NTRAIN_DIST_TIMEOUT='60')
-needs_stop_token = pytest.mark.skipif(
-    not hasattr(ntrain.events, 'STOP_FILE') or 'stop' not in inspect.signature(ntrain.train.Trainer).parameters,
-    reason='needs the Trainer stop token')
-
-def logs(rd)->str:
-    "Every log of a run directory, for a failure message."
-    rd, out = Path(rd), []
-    for p in sorted(rd.glob('launch*.log')) + sorted(rd.glob('logs/*.log')) + [rd/'log.txt']:
-        if p.exists(): out.append(f'----- {p.name}\n{p.read_text(errors="replace")[-4000:]}')
-    return '\n'.join(out)
 
 def lines(p)->list: return [json.loads(l) for l in Path(p).read_text().splitlines() if l.strip()]
 
@@ -273,7 +264,6 @@ def assert_no_worker_killed(rd):
     log = (Path(rd)/'launch.log').read_text(errors='replace')
     for bad in ('closing signal', 'SIGKILL', 'ChildFailedError', 'death signal'): assert bad not in log, logs(rd)
 
-@needs_stop_token
 def test_stop_reaches_every_rank_which_exit_0_and_resume_exactly(tmp_path):
     ref = launch('digits', EXACT, nproc=2, run_dir=tmp_path/'ref', echo=False, env=ENV)
     assert ref.result.exit_code == 0, logs(tmp_path/'ref')
@@ -310,7 +300,6 @@ def wait_for_step(rd, p):
 
 SLOW = ['epochs=3', 'num_workers=0', 'batch_size=8', 'log_every=1']
 
-@needs_stop_token
 def test_ctrl_c_stops_through_a_save_longer_than_torchruns_grace(tmp_path):
     "Each checkpoint write sleeps 35 s: over the 30 s torchrun's agent gives workers after SIGTERM. The stop file needs no grace."
     rd = tmp_path/'run'
@@ -331,7 +320,6 @@ def test_ctrl_c_stops_through_a_save_longer_than_torchruns_grace(tmp_path):
     assert_no_worker_killed(rd)
     assert not procs_with(f'run_dir={rd}')
 
-@needs_stop_token
 def test_a_second_ctrl_c_kills_the_run(tmp_path):
     rd = tmp_path/'run'
     p = start_cli(rd, *SLOW, NTRAIN_TEST_SLOW_SAVE=35)
