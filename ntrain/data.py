@@ -280,10 +280,28 @@ def _worker_error(e:BaseException, what:str, inner=None)->Optional[str]:
         if code: pids, how = str(w.pid), f'exited with status {code}'
     return f'DataLoader worker (pid {pids}) {how} while the loop waited for {what} (the sample at fault is among the batches in flight)'
 
+def _quiet(inner):
+    "Take `inner`'s workers out of torch's SIGCHLD watch, which would raise about their death again, at any later moment."
+    from torch.utils.data._utils import signal_handling
+    with contextlib.suppress(Exception): signal_handling._remove_worker_pids(id(inner)); inner._worker_pids_set = False
+
+def _dead_worker(inner, wait:float)->Optional[str]:
+    "How a worker of `inner` died ('pid N was killed by signal X'), waiting up to `wait` s to see one dead, or None."
+    t0 = time.monotonic()
+    while True:
+        for w in list(getattr(inner, '_workers', []) or []):
+            code = None
+            with contextlib.suppress(Exception): code = w.exitcode
+            if code is not None and code < 0: return f'(pid {w.pid}) was killed by signal {signal.Signals(-code).name}'
+            if code: return f'(pid {w.pid}) exited with status {code}'
+        if time.monotonic() - t0 >= wait: return None
+        time.sleep(0.05)
+
 def next_batch(it, what:Callable[[], str], warn_s:float=0, timeout_s:Optional[float]=None, on_slow:Optional[Callable]=None):
     "The next item of `it` (a KeyedLoader's iterator); loading failures as one-line errors, slow batches reported (see above)."
     inner = getattr(it, 'inner', None)
-    polled = getattr(inner, '_num_workers', 0) > 0 and (warn_s or timeout_s)
+    workers = getattr(inner, '_num_workers', 0) > 0
+    polled = workers and (warn_s or timeout_s)
     t0, next_warn = time.monotonic(), warn_s or math.inf
     while True:
         if polled:
@@ -291,8 +309,8 @@ def next_batch(it, what:Callable[[], str], warn_s:float=0, timeout_s:Optional[fl
             inner._timeout = max(0.05, min(next_warn, timeout_s or math.inf) - waited)
         try: return next(it)
         except StopIteration: raise
-        except RuntimeError as e:
-            if polled and str(e).startswith('DataLoader timed out'):
+        except Exception as e:
+            if polled and isinstance(e, RuntimeError) and str(e).startswith('DataLoader timed out'):
                 waited = time.monotonic() - t0
                 if timeout_s and waited >= timeout_s:
                     raise LoaderError(f'{what()}: not loaded after {waited:.0f} s (loader_timeout={timeout_s:g})') from None
@@ -300,11 +318,15 @@ def next_batch(it, what:Callable[[], str], warn_s:float=0, timeout_s:Optional[fl
                     if on_slow is not None: on_slow(waited)
                     next_warn += warn_s
                 continue
-            line = _worker_error(e, what(), inner) or _sample_error(e)
-            if line: raise LoaderError(line) from None
-            raise
-        except Exception as e:
             line = _sample_error(e)
+            if line is None and workers:  # a worker that died: torch says so in several ways, or with a bare connection error
+                try:
+                    _quiet(inner)  # first: torch's SIGCHLD handler must not raise about it again, at any later moment
+                    parsed = _worker_error(e, what(), inner)
+                    how = _dead_worker(inner, 0.2 if parsed else 2.0)
+                except RuntimeError as late:  # that handler got there first
+                    _quiet(inner); parsed, how = _worker_error(late, what(), inner), _dead_worker(inner, 0.5)
+                line = f'DataLoader worker {how} while the loop waited for {what()} (the sample at fault is among the batches in flight)' if how else parsed
             if line: raise LoaderError(line) from None
             raise
         finally:
@@ -331,12 +353,19 @@ class LoaderWatch:
     def close(self): self._stop.set()
 
 def kill_workers(*loaders):
-    "SIGKILL the DataLoader workers of `loaders` now (a second Ctrl-C: nothing is left behind)."
+    "SIGKILL the DataLoader workers of `loaders` now (a second Ctrl-C, a stuck worker: nothing is left behind)."
+    from torch.utils.data._utils import signal_handling
     for ld in loaders:
         ref = getattr(ld, '_last_iter', None)
         it = ref() if ref is not None else None
-        for w in list(getattr(getattr(it, 'inner', None), '_workers', []) or []):
+        inner = getattr(it, 'inner', None)
+        workers = list(getattr(inner, '_workers', []) or [])
+        if not workers: continue
+        with contextlib.suppress(Exception):  # first out of torch's SIGCHLD watch: these deaths are ours, not an error to raise
+            signal_handling._remove_worker_pids(id(inner)); inner._worker_pids_set = False
+        for w in workers:
             with contextlib.suppress(Exception): w.kill()
+        with contextlib.suppress(Exception): inner._shutdown_workers()
 
 # %% ../nbs/03_data.ipynb
 def check_targets(targets, num_classes:int, split:str='train', ignore_index:Optional[int]=None):

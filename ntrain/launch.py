@@ -312,7 +312,8 @@ def _check_layout(cfg:Config, pre:dict, nproc:int, nnodes:int, force:bool):
                           f"than the train set ({pre['n_train']} samples): lower batch_size or --nproc")
 
 def rdzv_clash(endpoint:str, rdzv_id:str, wait:float=30)->Optional[str]:
-    "Why `endpoint` cannot host this run's rendezvous (another run's is there), or None."
+    """Why `endpoint` cannot host this run's rendezvous (another run's is there), or None. Conservative: only a store that answers,
+    and holds no rendezvous of `rdzv_id` for `wait` s, is a clash; anything it cannot tell is left to torchrun."""
     host, _, port = endpoint.rpartition(':')
     try: port = int(port)
     except ValueError: return f"--rdzv-endpoint {endpoint!r} must be HOST:PORT"
@@ -321,7 +322,7 @@ def rdzv_clash(endpoint:str, rdzv_id:str, wait:float=30)->Optional[str]:
     import datetime as _dt
     from torch.distributed import TCPStore
     try: store = TCPStore(host, port, is_master=False, timeout=_dt.timedelta(seconds=10), wait_for_workers=False)
-    except Exception: return f'--rdzv-endpoint {endpoint}: something that is not a torch rendezvous listens there; choose another port'
+    except Exception: return None  # not a store we can read: torchrun will say so itself
     key, t0 = f'torch.rendezvous.{rdzv_id}', time.monotonic()
     while time.monotonic() - t0 < wait:  # a node of this run may have opened the store a moment ago
         try:

@@ -193,7 +193,7 @@ class RunLock:
         except OSError: pass
         os.close(self.fd); self.fd = None
 
-    def __enter__(self): return self.acquire()
+    def __enter__(self): return self if self.held else self.acquire()
     def __exit__(self, *exc): self.release()
     def __del__(self):
         try: self.release()

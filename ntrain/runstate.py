@@ -310,9 +310,11 @@ class RunDirMixin:
         return log
 
     def _write_safely(self, what:str, write):
-        "Call `write()`; a failure to write a file the run only shows (a plot, the card) is a warning, never the run's end."
+        "Call `write()`; a failure to write a file the run only shows (a plot, the card) is a warning (once per file), never the run's end."
         try: write()
-        except OSError as e: self.say(f'cannot write {what}: {e.strerror or e}; the run goes on', 'warning')
+        except OSError as e:
+            if what not in self._unwritable: self.say(f'cannot write {what}: {e.strerror or e}; the run goes on', 'warning')
+            self._unwritable.add(what)
 
     def _resume_command(self)->str:
         "The exact command that continues this run."

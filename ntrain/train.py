@@ -13,7 +13,7 @@ from torch import nn
 import torch.distributed as dist
 from .core import NtrainError, ConfigError, TaskError, dist_env, seed_all, to_device, tree_map, nearest, default_num_workers
 from .config import Config
-from .data import Task, get_task, EpochSampler, make_loader, check_targets, next_batch, LoaderWatch, kill_workers
+from .data import Task, get_task, EpochSampler, make_loader, check_targets, next_batch, LoaderWatch, LoaderError, kill_workers
 from .metrics import Mean, reduce_states, compute_all, reset_all
 from .events import Events, Stopper, signals_stop, TextLog, ProgressLine, record, message
 from .device import resolve_device, Precision, enable_tf32, deterministic_mode
@@ -573,7 +573,7 @@ class Trainer(_Build, _Step, _Measure, _Records, StateMixin, RunDirMixin, _Stop,
         self._check_epoch = self._first_step = 0  # targets are checked batch by batch during the first epoch this process runs
         # the run directory and its files
         self.status = self.jsonl = self.resumed_from = self.prof = self.lock = self._watch = None
-        self._fresh_optimizer, self._logger_factories = False, []  # set while validating a resume, and the loggers
+        self._fresh_optimizer, self._logger_factories, self._unwritable = False, [], set()  # set while validating a resume; the loggers; files that failed
         self.keep_bytes = None  # bytes of metrics.jsonl a resume keeps
         self.complete, self.generation, self.env_brief, self.refusal = False, 0, {}, None
         self.text_logs, self.loggers = [], []
@@ -605,7 +605,7 @@ class Trainer(_Build, _Step, _Measure, _Records, StateMixin, RunDirMixin, _Stop,
                 self.saver.wait()  # the last save is on disk before the run says it ended
                 return self.result(status)
             except BaseException as e:  # the run directory says how it ended, whatever ended it
-                if not isinstance(e, Exception): kill_workers(self.train_loader, self.valid_loader)  # a second Ctrl-C: at once, no worker left
+                if not isinstance(e, Exception) or isinstance(e, LoaderError): kill_workers(self.train_loader, self.valid_loader)  # a second Ctrl-C, a stuck worker: at once
                 elif self.saver.busy:  # let the save in flight land; the first error wins
                     with contextlib.suppress(Exception): self.saver.wait()
                 self.events.release()
