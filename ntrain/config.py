@@ -35,7 +35,7 @@ def _loggers_ok(v:list)->str|None:
 class OptimConfig:
     "The optimizer."
     name: str = opt('adamw', "'adamw', 'adam', 'sgd', or any torch.optim class name")
-    lr: float = opt(3e-3, 'learning rate; the peak of OneCycle', range='> 0')
+    lr: float = opt(3e-3, 'learning rate; the peak of OneCycle (0 freezes the weights)', range='>= 0')
     weight_decay: float = opt(0.01, 'decoupled weight decay (AdamW) or L2 (others)', range='>= 0')
     kwargs: dict = opt({}, 'extra keyword arguments for the optimizer class')
 

@@ -110,7 +110,7 @@ def _dangling_metrics(tmp):
 RANGES = {  # key=value: the key named, refused at load
     'batch_size=-5': 'batch_size', 'batch_size=0': 'batch_size', 'epochs=0': 'epochs', 'epochs=-1': 'epochs',
     'max_steps=-3': 'max_steps', 'max_steps=0': 'max_steps', 'val_batch_size=-2': 'val_batch_size', 'val_batch_size=0': 'val_batch_size',
-    'clip_grad=-1': 'clip_grad', 'clip_grad=0': 'clip_grad', 'optim.lr=-1': 'optim.lr', 'optim.lr=0': 'optim.lr', 'optim.lr=nan': 'optim.lr',
+    'clip_grad=-1': 'clip_grad', 'clip_grad=0': 'clip_grad', 'optim.lr=-1': 'optim.lr', 'optim.lr=nan': 'optim.lr', 'optim.lr=inf': 'optim.lr',
     'num_workers=-1': 'num_workers', 'log_every=0': 'log_every', 'sched.pct_start=2': 'sched.pct_start', 'sched.pct_start=0': 'sched.pct_start',
     'profile.steps=-1': 'profile.steps', 'profile.wait=-1': 'profile.wait', 'nonfinite_patience=0': 'nonfinite_patience',
     'accum=0': 'accum', 'global_batch=0': 'global_batch', 'val_every_n_steps=0': 'val_every_n_steps', 'ckpt_every=-1': 'ckpt_every',
