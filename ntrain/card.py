@@ -4,20 +4,22 @@
 
 # %% ../nbs/08_card.ipynb 2
 from __future__ import annotations
-import hashlib, json, os, math
+import contextlib, hashlib, json, os, math
 from pathlib import Path
 from typing import Optional
 import yaml
-from .core import atomic_write_text, atomic_write
+from .core import NtrainError, atomic_write_text, atomic_write
+from .config import Config
 from .loggers import read_metrics
 
 # %% auto 0
-__all__ = ['config_key', 'ntrain_home', 'resume_check_for', 'run_card', 'write_card', 'draw_curves']
+__all__ = ['config_key', 'ntrain_home', 'resume_check_for', 'damage', 'run_card', 'write_card', 'draw_curves']
 
 # %% ../nbs/08_card.ipynb
 def _read_json(p)->dict:
-    try: return json.loads(Path(p).read_text())
-    except (OSError, json.JSONDecodeError): return {}
+    try: d = json.loads(Path(p).read_text())
+    except (OSError, ValueError): return {}  # missing, not UTF-8, or not JSON: a damaged file reads as empty
+    return d if isinstance(d, dict) else {}
 
 def config_key(cfg:dict)->str:
     "A hash of what makes runs of a config resume alike: the config without its name and run directory, and the code versions."
@@ -49,16 +51,50 @@ def _layout_from_config(cfg:dict, env:dict)->dict:
     return dict(world_size=world, accum=accum, global_batch=gb, batch_size=cfg['batch_size'],
                 lr=scaled_lr(cfg['optim']['lr'], cfg.get('lr_scaling', 'none'), gb, cfg['batch_size']))
 
+def _config(rd:Path)->dict:
+    "The run's config.yaml as a dict of every key: read as data (never imported from); a damaged one is one line naming it."
+    p = rd/'config.yaml'
+    if not p.exists(): return {}
+    try: d = yaml.safe_load(p.read_text(encoding='utf-8'))
+    except (OSError, ValueError, yaml.YAMLError) as e:
+        raise NtrainError(f"{p} is damaged: {type(e).__name__}: {(str(e).splitlines() or [''])[0]}") from None
+    try: return Config.from_dict(d if d is not None else {}, str(p)).to_dict()
+    except NtrainError as e: raise NtrainError(f'{p} is damaged (or from another ntrain version): {e}') from None
+
+def _num(x)->bool: return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+
+def damage(run_dir)->list:
+    "What is damaged among the files a card reads (status.json, env.json, metrics.jsonl lines), one line each."
+    rd, out = Path(run_dir), []
+    for n in ('status.json', 'env.json'):
+        p = rd/n
+        if p.exists() and not _read_json(p):
+            with contextlib.suppress(OSError):
+                if p.stat().st_size: out.append(f'{p} is damaged (not a JSON mapping); the card leaves it out')
+    p = rd/'metrics.jsonl'
+    try: lines = p.read_bytes().split(b'\n') if p.exists() else []
+    except OSError: lines = []
+    bad = []
+    for i, l in enumerate(lines[:-1] if lines and lines[-1] else lines, 1):  # a torn last line is a record being written
+        if not l.strip(): continue
+        try: ok = isinstance(json.loads(l), dict)
+        except ValueError: ok = False
+        if not ok: bad.append(i)
+    if bad: out.append(f"{p}: {len(bad)} damaged line(s) (the first is line {bad[0]}), left out of the card")
+    return out
+
 def run_card(run_dir)->str:
     "The run card (markdown) of a run directory, in the Output-contract form of the training practice ntrain follows."
     rd = Path(run_dir)
-    cfg = yaml.safe_load((rd/'config.yaml').read_text()) if (rd/'config.yaml').exists() else {}
+    cfg = _config(rd)
     env, st = _read_json(rd/'env.json'), _read_json(rd/'status.json')
     recs = read_metrics(rd)
-    epochs = [r for r in recs if r.get('kind') == 'epoch']
+    epochs = [r for r in recs if r.get('kind') == 'epoch' and isinstance(r.get('epoch'), int)]
     if not cfg: return f'**Run:** {rd.name} | no config.yaml: not a run directory'
     # the layout the run recorded when it started (or last resumed): global batch, accumulation, scaled lr
-    lay = next((r for r in reversed(recs) if r.get('kind') in ('start', 'resume')), None) or _layout_from_config(cfg, env)
+    lay = next((r for r in reversed(recs) if r.get('kind') in ('start', 'resume')), None)
+    if not lay or not all(_num(lay.get(k)) for k in ('world_size', 'accum', 'global_batch', 'batch_size', 'lr')):
+        lay = _layout_from_config(cfg, env)
     world, prec = lay['world_size'], env.get('precision', '?')
     dev = env.get('device_name', 'CPU')
     hw = f"{world}x {dev}" + (' DDP' if world > 1 and cfg.get('strategy') != 'fsdp' else ' FSDP2' if world > 1 else '')
@@ -66,31 +102,32 @@ def run_card(run_dir)->str:
     run = (f"**Run:** {rd.name} | torch {env.get('torch', '?')}, {cuda}, {hw}, {prec}, compile {'on' if cfg.get('compile') else 'off'}"
            f", deterministic {'on' if cfg.get('deterministic') else 'off'}")
     accum, gb, bs, lr = lay['accum'], lay['global_batch'], lay['batch_size'], lay['lr']
-    state = st.get('state', 'unknown')
+    state = st.get('state', 'unknown') if isinstance(st.get('state'), str) else 'unknown'
     ran = len(epochs)
     ep = f"{cfg['epochs']}" + (f" (early stop at {ran})" if state == 'early_stopped' else f" (stopped at {ran}, resumable)" if state == 'stopped'
                                 else f" ({ran} run, {state})" if ran != cfg['epochs'] else '')
     line2 = f"**Global batch:** {gb} ({bs} x {world} process{'es' if world > 1 else ''} x {accum}) | **LR:** {_sched_desc(cfg, lr)} | **Epochs:** {ep}"
     mon = cfg.get('monitor', 'val_loss')
     from ntrain.optim import monitor_mode
-    vals = [(r.get(mon), r) for r in epochs if isinstance(r.get(mon), (int, float)) and math.isfinite(r.get(mon))]
+    vals = [(r.get(mon), r) for r in epochs if _num(r.get(mon))]
     if vals:
-        pick = (max if lay.get('mode', monitor_mode(mon, cfg.get('mode', 'auto'))) == 'max' else min)(vals, key=lambda t: t[0])
+        mode = lay.get('mode') if lay.get('mode') in ('min', 'max') else monitor_mode(mon, cfg.get('mode', 'auto'))
+        pick = (max if mode == 'max' else min)(vals, key=lambda t: t[0])
         name = mon[4:] if mon.startswith('val_') else mon
         best = f"**Best val:** {name} {pick[0]:.4g} at epoch {pick[1]['epoch'] + 1} (ckpt/best.pt)"
     else: best = '**Best val:** none yet'
-    sps = sorted(r['samples_per_s'] for r in epochs if r.get('samples_per_s'))
+    sps = sorted(r['samples_per_s'] for r in epochs if _num(r.get('samples_per_s')) and r['samples_per_s'])
     thr = f"{sps[len(sps)//2]:,.0f} samples/s" if sps else 'n/a'
-    wait = sorted(r.get('data_wait', 0) for r in epochs)
+    wait = sorted(r['data_wait'] for r in epochs if _num(r.get('data_wait')))
     line3 = f"{best} | **Throughput:** {thr}" + (f" (data wait {wait[len(wait)//2]:.0%})" if wait else '')
     rc = resume_check_for(cfg)
-    if rc: line4 = f"**Resume tested:** {rc['summary']} ({rc.get('when', '')[:10]})"
+    if rc and isinstance(rc.get('summary'), str): line4 = f"**Resume tested:** {rc['summary']} ({str(rc.get('when', ''))[:10]})"
     else: line4 = f"**Resume tested:** not for this config and code version: run `ntrain check-resume {rd}/config.yaml`"
     return '\n'.join(l + '  ' for l in (run, line2, line3)) + '\n' + line4 + '\n'
 
-def write_card(run_dir)->str:
-    "Write run.md and return the card."
-    card = run_card(run_dir)
+def write_card(run_dir, card:Optional[str]=None)->str:
+    "Write run.md (the card given, or built now) and return the card."
+    card = run_card(run_dir) if card is None else card
     atomic_write_text(Path(run_dir)/'run.md', card)
     return card
 
@@ -101,8 +138,8 @@ def draw_curves(run_dir, path=None)->Path:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     rd = Path(run_dir)
     recs = read_metrics(rd)
-    ep = [r for r in recs if r.get('kind') == 'epoch']
-    st = [r for r in recs if r.get('kind') == 'step']
+    ep = [r for r in recs if r.get('kind') == 'epoch' and isinstance(r.get('epoch'), int) and _num(r.get('step'))]
+    st = [r for r in recs if r.get('kind') == 'step' and _num(r.get('step')) and isinstance(r.get('loss'), (int, float))]
     metrics = sorted({k[4:] for r in ep for k in r if k.startswith('val_') and k != 'val_loss' and isinstance(r[k], (int, float))})
     fig = Figure(figsize=(5 * (1 + bool(metrics)), 3.6), dpi=100)
     FigureCanvasAgg(fig)
@@ -110,7 +147,7 @@ def draw_curves(run_dir, path=None)->Path:
     if st: ax.plot([r['step'] for r in st], [r['loss'] for r in st], color='0.75', lw=1, label='train (steps)')
     if ep:
         steps = [r['step'] for r in ep]
-        ax.plot(steps, [r['train_loss'] for r in ep], 'o-', label='train')
+        ax.plot(steps, [r.get('train_loss') for r in ep], 'o-', label='train')
         ax.plot(steps, [r.get('val_loss') for r in ep], 's-', label='validation')
     ax.set_xlabel('optimizer step'); ax.set_ylabel('loss'); ax.set_title('loss'); ax.legend(fontsize=8); ax.grid(alpha=.3)
     if metrics:

@@ -52,9 +52,15 @@ def cmd_resume(a):
     return _exit_code(res)
 
 def cmd_report(a):
-    from ntrain.card import write_card
-    if not (Path(a.run_dir)/'config.yaml').exists(): raise NtrainError(f'{a.run_dir}: not a run directory (no config.yaml)')
-    print(write_card(a.run_dir)); return 0
+    "`ntrain report`: the card, rebuilt from the files; printed only (with one warning line) where run.md cannot be written."
+    from ntrain.card import run_card, write_card, damage
+    rd = Path(a.run_dir)
+    if not (rd/'config.yaml').exists(): raise NtrainError(f'{a.run_dir}: not a run directory (no config.yaml)')
+    card = run_card(rd)  # never imports the run's task or loggers
+    for w in damage(rd)[:1]: print(f'ntrain: warning: {w}', file=sys.stderr)
+    try: write_card(rd, card)
+    except OSError as e: print(f"ntrain: warning: {rd/'run.md'} not written ({e.strerror or e}); the card is printed only", file=sys.stderr)
+    print(card); return 0
 
 def cmd_env(a):
     rec = env_record(freeze=a.freeze)
@@ -111,7 +117,9 @@ def cmd_launch(a, resume:bool=False)->int:
     what = a.run_dir if resume else a.config
     if a.dry_run:
         c = launch_command(what, a.overrides, **kw); print(c['command']); print(c['srun']); return 0
-    h = launch(what, a.overrides, wait=False, **kw)
+    h = launch(what, a.overrides, wait=False, force=bool(getattr(a, 'force', False)) and not resume, **kw)
+    p = h.preflight
+    print(f"pre-flight: the task imports in a fresh process; {p.get('n_train')} train and {p.get('n_valid')} valid samples", flush=True)
     print(f'run directory: {h.run_dir}  (torchrun pid {h.pid}; log {h.log_path})', flush=True)
     asked = []
     def on_signal(signum, frame):
@@ -120,11 +128,16 @@ def cmd_launch(a, resume:bool=False)->int:
         asked.append(signum)
         print(f'\nntrain: {signal.Signals(signum).name}: every rank stops after its step and saves (again to kill)', file=sys.stderr, flush=True)
         h.stop(timeout=0)
-    for s in (signal.SIGTERM, signal.SIGINT): signal.signal(s, on_signal)
+    before = {s: signal.signal(s, on_signal) for s in (signal.SIGTERM, signal.SIGINT)}
     tail = LogTail(h.log_path)
     try: res = h.wait()
-    finally: tail.stop()
-    if res.exit_code not in (0, 75):
+    finally:
+        tail.stop()
+        for s, prev in before.items(): signal.signal(s, prev)
+    if res.exit_code == 75:
+        from ntrain.launch import resume_command
+        print(f'ntrain: stopped; resume with `{resume_command(h.run_dir, a.nproc, a.nnodes, a.rdzv_endpoint)}`', file=sys.stderr)
+    elif res.exit_code != 0:
         print(f'ntrain: error: the run ended {res.status} (torchrun exit {res.returncode}); see {h.log_path} and {h.run_dir}/logs/', file=sys.stderr)
     return res.exit_code
 
@@ -169,7 +182,9 @@ def parser():
     lp = sub.add_parser('ladder', help='run the sanity ladder: 1 one step, 2 initial loss, 3 overfit one batch, 4 small data, 5 full run')
     _ladder_args(lp); lp.set_defaults(fn=cmd_ladder)
     la = sub.add_parser('launch', help='run a config under torchrun (DDP or FSDP2), on one node or several')
-    la.add_argument('config'); la.add_argument('overrides', nargs='*'); _launch_args(la); la.set_defaults(fn=cmd_launch)
+    la.add_argument('config'); la.add_argument('overrides', nargs='*'); _launch_args(la)
+    la.add_argument('--force', action='store_true', help='start more processes than this machine has CPUs or GPUs')
+    la.set_defaults(fn=cmd_launch)
     cr = sub.add_parser('check-resume', help='kill a brief run of CONFIG with SIGKILL, resume it, and check it ends bit-identical to one left alone')
     _check_resume_args(cr); cr.set_defaults(fn=cmd_check_resume)
     return p

@@ -4,7 +4,7 @@
 
 # %% ../nbs/01_config.ipynb 2
 from __future__ import annotations
-import dataclasses, typing, copy
+import dataclasses, typing, copy, math, re
 from dataclasses import dataclass, field, fields, is_dataclass
 from pathlib import Path
 from typing import Any, Optional, Union
@@ -16,39 +16,48 @@ __all__ = ['EXAMPLES', 'opt', 'OptimConfig', 'SchedConfig', 'EarlyStopConfig', '
            'apply_overrides', 'register_example', 'load_config', 'describe_keys']
 
 # %% ../nbs/01_config.ipynb
-def opt(default=None, help:str='', choices:tuple|None=None):
-    "A config field with a default, a one-line help text and optional allowed values."
+def opt(default=None, help:str='', choices:tuple|None=None, range:str|None=None, valid=None):
+    """A config field with a default, a one-line help text and optional allowed values: `choices`, a numeric `range`
+    ('>= 1', '> 0', '(0, 1)', '[0, 1]'), or `valid(value)`, which returns what is wrong with a value, or None."""
     kw = dict(default_factory=lambda: copy.deepcopy(default)) if isinstance(default, (list, dict)) or is_dataclass(default) else dict(default=default)
-    return field(metadata=dict(help=help, choices=choices), **kw)
+    return field(metadata=dict(help=help, choices=choices, range=range, valid=valid), **kw)
+
+def _device_ok(v:str)->str|None:
+    if not re.fullmatch(r'auto|cpu|mps|cuda(:\d+)?', v): return "must be 'auto', 'cpu', 'cuda', 'cuda:N' or 'mps'"
+
+def _loggers_ok(v:list)->str|None:
+    for n in v:
+        if not isinstance(n, str) or not (n in ('jsonl', 'tensorboard') or re.fullmatch(r'[\w.]+:[\w.]+', n)):
+            return f"has {n!r}: each logger is 'jsonl', 'tensorboard' or 'module:factory'"
 
 # %% ../nbs/01_config.ipynb
 @dataclass
 class OptimConfig:
     "The optimizer."
     name: str = opt('adamw', "'adamw', 'adam', 'sgd', or any torch.optim class name")
-    lr: float = opt(3e-3, 'learning rate; the peak of OneCycle')
-    weight_decay: float = opt(0.01, 'decoupled weight decay (AdamW) or L2 (others)')
+    lr: float = opt(3e-3, 'learning rate; the peak of OneCycle (0 freezes the weights)', range='>= 0')
+    weight_decay: float = opt(0.01, 'decoupled weight decay (AdamW) or L2 (others)', range='>= 0')
     kwargs: dict = opt({}, 'extra keyword arguments for the optimizer class')
 
 @dataclass
 class SchedConfig:
     "The learning-rate schedule, stepped once per optimizer step."
     name: str = opt('onecycle', "'onecycle', 'cosine', 'constant', or any torch.optim.lr_scheduler class name")
-    pct_start: float = opt(0.1, "OneCycle's warm-up fraction")
+    pct_start: float = opt(0.1, "OneCycle's warm-up fraction", range='(0, 1)')
     kwargs: dict = opt({}, 'extra keyword arguments for the scheduler class')
 
 @dataclass
 class EarlyStopConfig:
     "Stop when the monitored metric stops improving."
-    patience: Optional[int] = opt(None, 'epochs without improvement before stopping; null turns it off')
-    min_delta: float = opt(0.0, 'smallest change that counts as an improvement')
+    patience: Optional[int] = opt(None, 'epochs without improvement before stopping; null turns it off', range='>= 1')
+    min_delta: float = opt(0.0, 'smallest change that counts as an improvement', range='>= 0')
     metric: Optional[str] = opt(None, 'metric to watch; null means `monitor`')
 
 @dataclass
 class ProfileConfig:
     "torch.profiler around a few steps: a trace and a table of the top operators."
-    steps: int = opt(0, 'number of training steps to profile; 0 turns it off')
-    wait: int = opt(2, 'steps to let pass first (warm-up)')
+    steps: int = opt(0, 'number of training steps to profile; 0 turns it off', range='>= 0')
+    wait: int = opt(2, 'steps to let pass first (warm-up)', range='>= 0')
 
 # %% ../nbs/01_config.ipynb
 @dataclass
@@ -58,20 +67,20 @@ class Config:
     task: str = opt('ntrain.examples:digits', "the task, as 'module:function' returning a `Task`")
     task_args: dict = opt({}, 'keyword arguments for the task function')
     run_dir: Optional[str] = opt(None, 'run directory; null means runs/<name>-<timestamp>')
-    seed: int = opt(0, 'seed for weights, data order and augmentation')
-    epochs: int = opt(10, 'number of epochs')
-    max_steps: Optional[int] = opt(None, 'stop after this many optimizer steps')
-    batch_size: int = opt(64, 'batch size per process')
-    val_batch_size: Optional[int] = opt(None, 'validation batch size per process; null means 2 x batch_size')
-    accum: int = opt(1, 'micro-batches accumulated per optimizer step')
-    global_batch: Optional[int] = opt(None, 'if set, accum is derived as global_batch / (batch_size x processes)')
+    seed: int = opt(0, 'seed for weights, data order and augmentation', range='>= 0')
+    epochs: int = opt(10, 'number of epochs', range='>= 1')
+    max_steps: Optional[int] = opt(None, 'stop after this many optimizer steps', range='>= 1')
+    batch_size: int = opt(64, 'batch size per process', range='>= 1')
+    val_batch_size: Optional[int] = opt(None, 'validation batch size per process; null means 2 x batch_size', range='>= 1')
+    accum: int = opt(1, 'micro-batches accumulated per optimizer step', range='>= 1')
+    global_batch: Optional[int] = opt(None, 'if set, accum is derived as global_batch / (batch_size x processes)', range='>= 1')
     lr_scaling: str = opt('none', 'scale optim.lr with global_batch / batch_size', ('none', 'linear', 'sqrt'))
     drop_last: bool = opt(True, 'drop the last incomplete global batch of each epoch (at the sampler)')
-    num_workers: Optional[int] = opt(None, 'DataLoader workers per process; null means from the CPU affinity')
+    num_workers: Optional[int] = opt(None, 'DataLoader workers per process; null means from the CPU affinity', range='>= 0')
     pin_memory: Optional[bool] = opt(None, 'pinned host memory; null means on for CUDA')
     persistent_workers: bool = opt(True, 'keep DataLoader workers alive between epochs')
     non_blocking: bool = opt(True, 'asynchronous host-to-device copies')
-    device: str = opt('auto', "'auto', 'cpu', 'cuda', 'cuda:1', 'mps'")
+    device: str = opt('auto', "'auto', 'cpu', 'cuda', 'cuda:1', 'mps'", valid=_device_ok)
     precision: str = opt('auto', 'auto: bf16 where supported on CUDA, else fp16 on CUDA, fp32 elsewhere', ('auto', 'fp32', 'bf16', 'fp16'))
     tf32: bool = opt(True, 'TF32 for float32 matmuls on Ampere and newer')
     compile: bool = opt(False, 'torch.compile the model')
@@ -79,16 +88,18 @@ class Config:
     channels_last: bool = opt(False, 'channels_last memory format (CNNs)')
     activation_checkpointing: bool = opt(False, "passed to the task's model factory when it accepts it")
     deterministic: bool = opt(False, 'deterministic algorithms, no cudnn benchmark, CUBLAS_WORKSPACE_CONFIG')
-    clip_grad: Optional[float] = opt(1.0, 'max gradient norm; null turns clipping off')
+    clip_grad: Optional[float] = opt(1.0, 'max gradient norm; null turns clipping off', range='> 0')
     loss_norm: str = opt('mean', "'mean': the loss is a mean over samples; 'items': the loss is a sum, divided by the task's item count over the window", ('mean', 'items'))
-    log_every: int = opt(50, 'optimizer steps between step records')
-    val_every_n_steps: Optional[int] = opt(None, 'also validate every this many optimizer steps')
-    ckpt_every: Optional[int] = opt(None, 'also save last.pt every this many optimizer steps')
+    log_every: int = opt(50, 'optimizer steps between step records', range='>= 1')
+    val_every_n_steps: Optional[int] = opt(None, 'also validate every this many optimizer steps', range='>= 1')
+    ckpt_every: Optional[int] = opt(None, 'also save last.pt every this many optimizer steps', range='>= 1')
     ckpt_async: bool = opt(True, 'write checkpoints in a background thread; the loop waits only to copy the state')
-    nonfinite_patience: int = opt(3, 'stop after this many non-finite losses in a row')
+    loader_warn_s: float = opt(60.0, 'seconds to wait for a batch before a warning record naming its samples; 0 turns it off', range='>= 0')
+    loader_timeout: Optional[float] = opt(None, 'fail the run when a batch has not come after this many seconds (needs num_workers > 0); null waits', range='> 0')
+    nonfinite_patience: int = opt(3, 'stop after this many non-finite losses in a row', range='>= 1')
     monitor: str = opt('val_loss', 'metric that chooses best.pt')
     mode: str = opt('auto', "'min', 'max', or 'auto' (max for acc/f1/..., min otherwise)", ('auto', 'min', 'max'))
-    loggers: list = opt(['jsonl'], "'jsonl' (always on), 'tensorboard', or 'module:factory'")
+    loggers: list = opt(['jsonl'], "'jsonl' (always on), 'tensorboard', or 'module:factory'", valid=_loggers_ok)
     progress: Optional[bool] = opt(None, 'progress bar; null means only on a terminal')
     sync_bn: bool = opt(False, 'convert BatchNorm layers to SyncBatchNorm under DDP (CUDA only)')
     strategy: str = opt('auto', "'auto' (DDP under torchrun), 'ddp', 'fsdp' or 'single'", ('auto', 'single', 'ddp', 'fsdp'))
@@ -129,9 +140,22 @@ def _coerce(key:str, v, t, source:str):
     if not ok: raise ConfigError(f"{source}: key '{key}' expects {_tname(t)}, got {type(v).__name__} {v!r}")
     return float(v) if t is float else v
 
-def _check_choice(key, f, v, source):
+def _check_choice(key, f, v, source, nullable:bool=False):
     ch = f.metadata.get('choices')
     if ch and v not in ch: raise ConfigError(f"{source}: key '{key}' must be one of {', '.join(ch)}, got {v!r}{nearest(str(v), ch)}")
+    r, valid = f.metadata.get('range'), f.metadata.get('valid')
+    if r is not None and v is not None and not _in_range(v, r):
+        raise ConfigError(f"{source}: key '{key}' must be {r}{' or null' if nullable else ''}, got {v!r} ({f.metadata.get('help', '')})")
+    if valid is not None and v is not None and (why := valid(v)): raise ConfigError(f"{source}: key '{key}' {why}, got {v!r}")
+
+def _in_range(v, r:str)->bool:
+    "Whether number `v` lies in range `r`: '>= 1', '> 0', '(0, 1)', '[0, 1]' (a NaN or an infinity never does)."
+    if not math.isfinite(v): return False
+    if r[0] in '[(':
+        lo, hi = (float(x) for x in r[1:-1].split(','))
+        return (v > lo if r[0] == '(' else v >= lo) and (v < hi if r[-1] == ')' else v <= hi)
+    op, x = r.split()
+    return {'>=': v >= float(x), '>': v > float(x), '<=': v <= float(x), '<': v < float(x)}[op]
 
 def _from_dict(cls, d, prefix, source):
     if not isinstance(d, dict): raise ConfigError(f"{source}: '{prefix[:-1] or 'config'}' must be a mapping, got {type(d).__name__}")
@@ -144,7 +168,7 @@ def _from_dict(cls, d, prefix, source):
         if is_dataclass(t): kw[k] = _from_dict(t, v or {}, key + '.', source)
         else:
             kw[k] = _coerce(key, v, t, source)
-            _check_choice(key, fs[k], kw[k], source)
+            _check_choice(key, fs[k], kw[k], source, typing.get_origin(t) is Union)
     return cls(**kw)
 
 def all_keys(cls=None, prefix:str='')->list:
@@ -204,8 +228,10 @@ def load_config(src:Union[str, Path, dict, Config]='digits', overrides=())->Conf
         else:
             p = Path(s)
             if not p.is_file(): raise ConfigError(f"config '{s}' is neither a YAML file nor a built-in example ({', '.join(EXAMPLES)}){nearest(s, EXAMPLES)}")
-            try: d = yaml.safe_load(p.read_text()) or {}
+            try: d = yaml.safe_load(p.read_text(encoding='utf-8')) or {}
+            except UnicodeDecodeError: raise ConfigError(f"{p}: not a text file (not UTF-8): a config is a YAML file of keys") from None
             except yaml.YAMLError as e: raise ConfigError(f"{p}: not valid YAML: {str(e).splitlines()[0]}") from None
+            except OSError as e: raise ConfigError(f"{p}: cannot read it: {e.strerror or e}") from None
             if not isinstance(d, dict): raise ConfigError(f"{p}: expected a mapping of keys, got {type(d).__name__}")
             base = d.pop('base', None)
             if base is not None:
@@ -228,5 +254,7 @@ def describe_keys()->str:
         for f in fields(cls):
             t = _types(cls)[f.name]; v = getattr(obj, f.name)
             if is_dataclass(t): yield from walk(t, v, prefix + f.name + '.')
-            else: yield f"{prefix+f.name:<28} {_tname(t):<16} {v!r:<26} {f.metadata.get('help', '')}"
+            else:
+                r = f.metadata.get('range')
+                yield f"{prefix+f.name:<28} {_tname(t):<16} {v!r:<26} {f.metadata.get('help', '')}" + (f' [{r}]' if r else '')
     return '\n'.join(walk(Config, Config(), ''))

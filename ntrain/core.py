@@ -13,7 +13,8 @@ import torch
 # %% auto 0
 __all__ = ['NtrainError', 'ConfigError', 'TaskError', 'CheckpointError', 'nearest', 'dist_env', 'is_main', 'cpu_count',
            'default_num_workers', 'seed_all', 'tree_map', 'to_device', 'fsync_dir', 'temp_beside', 'atomic_write',
-           'atomic_write_text', 'sha256_file', 'gpu_names', 'git_state', 'pip_freeze', 'env_record', 'env_warnings']
+           'atomic_write_text', 'open_append', 'sha256_file', 'gpu_names', 'git_state', 'pip_freeze', 'env_record',
+           'env_warnings']
 
 # %% ../nbs/00_core.ipynb
 class NtrainError(Exception):
@@ -115,11 +116,23 @@ def atomic_write_text(path, text:str):
     return atomic_write(path, lambda f: f.write(text.encode()))
 
 # %% ../nbs/00_core.ipynb
-def sha256_file(path, chunk:int=1<<20)->str:
-    "Hex sha256 of a file."
+def open_append(path, binary:bool=False):
+    "Open `path` for appending (created if absent), refusing a symbolic link in its last component with one line."
+    path = Path(path)
+    try: fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC | getattr(os, 'O_NOFOLLOW', 0), 0o666)
+    except OSError as e:
+        if path.is_symlink(): raise NtrainError(f"{path} is a symbolic link (to {os.readlink(path)}): ntrain does not write through links in a run directory; remove it") from None
+        raise NtrainError(f'cannot write {path}: {e.strerror or e}') from None
+    return os.fdopen(fd, 'ab' if binary else 'a', **({} if binary else dict(encoding='utf-8')))
+
+# %% ../nbs/00_core.ipynb
+def sha256_file(path, chunk:int=1<<20, size:int|None=None)->str:
+    "Hex sha256 of a file (of its first `size` bytes, when given)."
     h = hashlib.sha256()
+    left = -1 if size is None else size
     with open(path, 'rb') as f:
-        while b := f.read(chunk): h.update(b)
+        while left and (b := f.read(chunk if left < 0 else min(chunk, left))):
+            h.update(b); left -= len(b) if left > 0 else 0
     return h.hexdigest()
 
 # %% ../nbs/00_core.ipynb

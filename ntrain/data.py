@@ -4,7 +4,7 @@
 
 # %% ../nbs/03_data.ipynb 2
 from __future__ import annotations
-import importlib, math, copy, random, inspect
+import importlib, math, copy, random, inspect, contextlib, functools, os, re, signal, sys, threading, time, weakref
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Union
 import numpy as np
@@ -16,7 +16,8 @@ from .metrics import default_metrics
 
 # %% auto 0
 __all__ = ['default_forward', 'hf_forward', 'Task', 'get_task', 'sample_seed', 'sample_rng', 'sample_key', 'KeyedDataset',
-           'EpochSampler', 'KeyedCollate', 'KeyedLoader', 'make_loader', 'check_targets']
+           'EpochSampler', 'KeyedCollate', 'KeyedLoader', 'make_loader', 'LoaderError', 'next_batch', 'LoaderWatch',
+           'kill_workers', 'check_targets']
 
 # %% ../nbs/03_data.ipynb
 def default_forward(model, batch):
@@ -141,8 +142,9 @@ def sample_key():
 
 # %% ../nbs/03_data.ipynb
 class KeyedDataset(Dataset):
-    "Wraps a dataset so that each item is loaded under its (seed, epoch, index) key."
-    def __init__(self, ds, seed:int, seed_globals:bool=False): self.ds, self.seed, self.seed_globals = ds, seed, seed_globals
+    "Wraps a dataset so that each item is loaded under its (seed, epoch, index) key; an exception names the sample in a note."
+    def __init__(self, ds, seed:int, seed_globals:bool=False, split:str='train'):
+        self.ds, self.seed, self.seed_globals, self.split = ds, seed, seed_globals, split
     def __len__(self): return len(self.ds)
     def __getitem__(self, key):
         global _key
@@ -155,6 +157,9 @@ class KeyedDataset(Dataset):
             torch.manual_seed(s); random.seed(s); np.random.seed(s % 2**32)
             try: return self.ds[i], i, real
             finally: torch.set_rng_state(state[0]); random.setstate(state[1]); np.random.set_state(state[2])
+        except Exception as e:
+            if hasattr(e, 'add_note'): e.add_note(f'ntrain: while loading {self.split} sample {i}')  # kept in a worker's traceback text
+            raise
         finally: _key = None
 
 # %% ../nbs/03_data.ipynb
@@ -198,14 +203,31 @@ class KeyedCollate:
         samples, idx, real = zip(*items)
         return self.collate_fn(list(samples)), np.array(idx, dtype=np.int64), np.array(real, dtype=bool)
 
+class _KeyedIter:
+    "The batches of a `KeyedLoader`: (batch, indices, real mask), the keys made tensors; `inner` is torch's iterator."
+    def __init__(self, inner): self.inner = inner
+    def __iter__(self): return self
+    def __next__(self):
+        b, i, r = next(self.inner)
+        return b, torch.from_numpy(i), torch.from_numpy(r)
+
 class KeyedLoader(DataLoader):
     "A DataLoader of (batch, indices, real mask) whose keys are made tensors in this process."
     def __iter__(self):
-        return ((b, torch.from_numpy(i), torch.from_numpy(r)) for b, i, r in super().__iter__())
+        it = _KeyedIter(super().__iter__())
+        self._last_iter = weakref.ref(it)
+        return it
 
-def _worker_init(worker_id:int):
-    # Workers ignore Ctrl-C: the main process gets it, finishes its step and saves; workers must not die mid-batch.
+def _worker_init(worker_id:int, parent:int=0):
     import signal
+    # A worker must not outlive its process: a second Ctrl-C, a SIGKILL or a crash of the loop kills it too (Linux),
+    # however stuck it is on a sample. Without this a worker stuck in a sample lives on after its parent died.
+    if sys.platform.startswith('linux'):
+        with contextlib.suppress(Exception):
+            import ctypes
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        if parent and os.getppid() != parent: os.kill(os.getpid(), signal.SIGKILL)  # the parent died before prctl
+    # Workers ignore Ctrl-C: the main process gets it, finishes its step and saves; workers must not die mid-batch.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # Per-worker seeding for any randomness not keyed on the sample: distinct per worker, rank and run.
     info = torch.utils.data.get_worker_info()
@@ -214,13 +236,136 @@ def _worker_init(worker_id:int):
 
 # %% ../nbs/03_data.ipynb
 def make_loader(ds, sampler:EpochSampler, seed:int, num_workers:Optional[int]=None, pin_memory:bool=False,
-                persistent_workers:bool=True, collate_fn=None, seed_globals:bool=False)->DataLoader:
+                persistent_workers:bool=True, collate_fn=None, seed_globals:bool=False, split:str='train')->DataLoader:
     "A DataLoader over `ds` drawing its batches from `sampler`, with keyed augmentation."
     nw = default_num_workers() if num_workers is None else num_workers
     g = torch.Generator(); g.manual_seed(seed)
-    return KeyedLoader(KeyedDataset(ds, seed, seed_globals), batch_sampler=sampler, num_workers=nw,
+    return KeyedLoader(KeyedDataset(ds, seed, seed_globals, split), batch_sampler=sampler, num_workers=nw,
                       pin_memory=pin_memory, persistent_workers=persistent_workers and nw > 0,
-                      collate_fn=KeyedCollate(collate_fn), worker_init_fn=_worker_init if nw else None, generator=g)
+                      collate_fn=KeyedCollate(collate_fn), worker_init_fn=functools.partial(_worker_init, parent=os.getpid()) if nw else None,
+                      generator=g)
+
+# %% ../nbs/03_data.ipynb
+class LoaderError(TaskError):
+    "Loading a batch failed or timed out: the message names the sample or the worker."
+
+_NOTE = re.compile(r'ntrain: while loading (\w+) sample (\d+)')
+_SIGNALS = {signal.strsignal(s): s.name for s in signal.Signals if signal.strsignal(s)} if hasattr(signal, 'strsignal') else {}
+
+def _sample_error(e:BaseException)->Optional[str]:
+    "One line for an exception a sample raised (in this process, or re-raised from a worker), or None."
+    notes = [n for n in getattr(e, '__notes__', []) if _NOTE.search(n)]
+    if notes:
+        split, i = _NOTE.search(notes[-1]).groups()
+        return f"{split} sample {i}: {type(e).__name__}: {(str(e).splitlines() or [''])[0]}"
+    text = str(e)
+    m = list(_NOTE.finditer(text))
+    if not m: return None
+    lines = text[:m[-1].start()].rstrip().splitlines()
+    split, i = m[-1].groups()
+    w = re.search(r'in DataLoader worker process (\d+)', text)
+    return f"{split} sample {i}: {lines[-1] if lines else type(e).__name__}" + (f' (in DataLoader worker {w.group(1)})' if w else '')
+
+def _worker_error(e:BaseException, what:str, inner=None)->Optional[str]:
+    "One line for a DataLoader worker that died (its pid and the signal that killed it), or None."
+    m = re.search(r'DataLoader worker \(pid\(?s?\)? ([\d, ]+)\) (is killed by signal: ([^.]+)|exited unexpectedly)', str(e))
+    if not m: return None
+    pids, sig = m.group(1).strip(), (m.group(3) or '').strip()
+    how = f'was killed by signal {_SIGNALS.get(sig, sig)} ({sig})' if sig else 'exited unexpectedly'
+    for w in list(getattr(inner, '_workers', []) or []):  # the exit status says which signal, when torch did not
+        code = None
+        with contextlib.suppress(Exception): code = w.exitcode
+        if code is not None and code < 0:
+            pids, how = str(w.pid), f'was killed by signal {signal.Signals(-code).name}'; break
+        if code: pids, how = str(w.pid), f'exited with status {code}'
+    return f'DataLoader worker (pid {pids}) {how} while the loop waited for {what} (the sample at fault is among the batches in flight)'
+
+def _quiet(inner):
+    "Take `inner`'s workers out of torch's SIGCHLD watch, which would raise about their death again, at any later moment."
+    from torch.utils.data._utils import signal_handling
+    with contextlib.suppress(Exception): signal_handling._remove_worker_pids(id(inner)); inner._worker_pids_set = False
+
+def _dead_worker(inner, wait:float)->Optional[str]:
+    "How a worker of `inner` died ('pid N was killed by signal X'), waiting up to `wait` s to see one dead, or None."
+    t0 = time.monotonic()
+    while True:
+        for w in list(getattr(inner, '_workers', []) or []):
+            code = None
+            with contextlib.suppress(Exception): code = w.exitcode
+            if code is not None and code < 0: return f'(pid {w.pid}) was killed by signal {signal.Signals(-code).name}'
+            if code: return f'(pid {w.pid}) exited with status {code}'
+        if time.monotonic() - t0 >= wait: return None
+        time.sleep(0.05)
+
+def next_batch(it, what:Callable[[], str], warn_s:float=0, timeout_s:Optional[float]=None, on_slow:Optional[Callable]=None):
+    "The next item of `it` (a KeyedLoader's iterator); loading failures as one-line errors, slow batches reported (see above)."
+    inner = getattr(it, 'inner', None)
+    workers = getattr(inner, '_num_workers', 0) > 0
+    polled = workers and (warn_s or timeout_s)
+    t0, next_warn = time.monotonic(), warn_s or math.inf
+    while True:
+        if polled:
+            waited = time.monotonic() - t0
+            inner._timeout = max(0.05, min(next_warn, timeout_s or math.inf) - waited)
+        try: return next(it)
+        except StopIteration: raise
+        except Exception as e:
+            if polled and isinstance(e, RuntimeError) and str(e).startswith('DataLoader timed out'):
+                waited = time.monotonic() - t0
+                if timeout_s and waited >= timeout_s:
+                    raise LoaderError(f'{what()}: not loaded after {waited:.0f} s (loader_timeout={timeout_s:g})') from None
+                if waited >= next_warn:
+                    if on_slow is not None: on_slow(waited)
+                    next_warn += warn_s
+                continue
+            line = _sample_error(e)
+            if line is None and workers:  # a worker that died: torch says so in several ways, or with a bare connection error
+                try:
+                    _quiet(inner)  # first: torch's SIGCHLD handler must not raise about it again, at any later moment
+                    parsed = _worker_error(e, what(), inner)
+                    how = _dead_worker(inner, 0.2 if parsed else 2.0)
+                except RuntimeError as late:  # that handler got there first
+                    _quiet(inner); parsed, how = _worker_error(late, what(), inner), _dead_worker(inner, 0.5)
+                line = f'DataLoader worker {how} while the loop waited for {what()} (the sample at fault is among the batches in flight)' if how else parsed
+            if line: raise LoaderError(line) from None
+            raise
+        finally:
+            if polled: inner._timeout = 0
+
+class LoaderWatch:
+    "A thread that calls `on_slow(waited_s, what)` once a batch armed with `arm(what)` has not come for `warn_s` s (then every `warn_s` s)."
+    def __init__(self, warn_s:float, on_slow:Callable):
+        self.warn_s, self.on_slow, self.what, self.t0, self.warned = warn_s, on_slow, None, 0.0, 0
+        self._stop = threading.Event()
+        self.th = threading.Thread(target=self._run, daemon=True, name='ntrain-loader-watch'); self.th.start()
+    def arm(self, what:Callable): self.t0, self.warned, self.what = time.monotonic(), 0, what
+    def disarm(self)->int:
+        "Stop watching; returns how many warnings this batch had."
+        self.what = None; return self.warned
+    def _run(self):
+        while not self._stop.wait(min(1.0, self.warn_s / 4)):
+            what, t0 = self.what, self.t0
+            if what is None: continue
+            waited = time.monotonic() - t0
+            if waited >= self.warn_s * (self.warned + 1):
+                self.warned += 1
+                with contextlib.suppress(Exception): self.on_slow(waited, what)
+    def close(self): self._stop.set()
+
+def kill_workers(*loaders):
+    "SIGKILL the DataLoader workers of `loaders` now (a second Ctrl-C, a stuck worker: nothing is left behind)."
+    from torch.utils.data._utils import signal_handling
+    for ld in loaders:
+        ref = getattr(ld, '_last_iter', None)
+        it = ref() if ref is not None else None
+        inner = getattr(it, 'inner', None)
+        workers = list(getattr(inner, '_workers', []) or [])
+        if not workers: continue
+        with contextlib.suppress(Exception):  # first out of torch's SIGCHLD watch: these deaths are ours, not an error to raise
+            signal_handling._remove_worker_pids(id(inner)); inner._worker_pids_set = False
+        for w in workers:
+            with contextlib.suppress(Exception): w.kill()
+        with contextlib.suppress(Exception): inner._shutdown_workers()
 
 # %% ../nbs/03_data.ipynb
 def check_targets(targets, num_classes:int, split:str='train', ignore_index:Optional[int]=None):

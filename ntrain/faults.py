@@ -9,10 +9,11 @@ from .core import dist_env
 from . import checkpoint as ckpt
 
 # %% auto 0
-__all__ = ['SWITCHES', 'requested', 'fault_spec', 'kill_self', 'install', 'naive_validate']
+__all__ = ['SWITCHES', 'ROTATION', 'requested', 'fault_spec', 'kill_self', 'install', 'naive_validate']
 
 # %% ../nbs/06d_faults.ipynb
-SWITCHES = ('NTRAIN_FAULT', 'NTRAIN_TEST_SKIP_RESTORE', 'NTRAIN_TEST_NAIVE_VAL', 'NTRAIN_TEST_SLOW_SAVE')
+SWITCHES = ('NTRAIN_FAULT', 'NTRAIN_TEST_SKIP_RESTORE', 'NTRAIN_TEST_NAIVE_VAL', 'NTRAIN_TEST_SLOW_SAVE', 'NTRAIN_TEST_ENOSPC')
+ROTATION = ('written', 'rotated', 'renamed', 'synced')  # the instants of a checkpoint rotation (see `checkpoint.save`)
 
 def requested()->bool:
     "Whether any test switch is set in the environment."
@@ -50,6 +51,15 @@ def install(t):
                 targets = [dict(tg, before_replace=lambda tmp: kill_self()) if 'rotate_to' in tg else tg for tg in targets]
             return submit(state, *targets)
         t.saver.submit = _submit
+    points = {p: f[f'ckpt_{p}'] for p in ROTATION if f'ckpt_{p}' in f}
+    if points:
+        submit2 = t.saver.submit
+        def _submit2(state, *targets):
+            at = lambda point: kill_self() if points.get(point) == state.get('step') else None
+            return submit2(state, *[dict(tg, at=at) if 'rotate_to' in tg else tg for tg in targets])
+        t.saver.submit = _submit2
+    full = set(filter(None, os.environ.get('NTRAIN_TEST_ENOSPC', '').split(',')))
+    if full: _full_disk(full)
     if 'save' in f:
         save = t.save
         def _save(*which):
@@ -81,6 +91,20 @@ def install(t):
             time.sleep(slow); return write(state, targets)
         t.saver._write = _write
     return t
+
+# %% ../nbs/06d_faults.ipynb
+def _full_disk(which:set):
+    "Make writes of status.json ('status'), curves.png ('curves') and run.md ('card') fail with ENOSPC in this process."
+    import errno
+    from ntrain import rundir, card
+    def failing(fn, names):
+        def write(path, *a, **k):
+            if os.path.basename(str(path)) in names: raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
+            return fn(path, *a, **k)
+        return write
+    if 'status' in which: rundir.atomic_write_text = failing(rundir.atomic_write_text, {'status.json'})
+    if 'curves' in which: card.atomic_write = failing(card.atomic_write, {'curves.png'})
+    if 'card' in which: card.atomic_write_text = failing(card.atomic_write_text, {'run.md'})
 
 # %% ../nbs/06d_faults.ipynb
 def naive_validate(t, how:str)->dict:

@@ -4,19 +4,19 @@
 
 # %% ../nbs/12_launch.ipynb 2
 from __future__ import annotations
-import json, os, shlex, signal, socket, subprocess, sys, time, threading
+import datetime, hashlib, json, marshal, os, shlex, signal, socket, subprocess, sys, time, threading, types
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator, Optional, Union
-from .core import NtrainError, ConfigError, atomic_write_text
+from typing import Callable, Iterator, Optional, Union
+from .core import NtrainError, ConfigError, TaskError, atomic_write_text, open_append
 from .config import Config, load_config
 from .events import END_KINDS, STOP_FILE, Watcher, apply_record, request_stop_file
-from .rundir import default_run_dir, read_status, process_alive, process_start_time
+from .rundir import default_run_dir, read_status, process_alive, process_start_time, RunLock
 from .train import EXIT_CODES
 
 # %% auto 0
-__all__ = ['LaunchResult', 'run_outcome', 'torchrun_command', 'srun_line', 'launch_command', 'Launch', 'launch', 'attach',
-           'LogTail']
+__all__ = ['LaunchResult', 'run_outcome', 'torchrun_command', 'srun_line', 'launch_command', 'Launch', 'task_name',
+           'code_fingerprint', 'preflight', 'rdzv_clash', 'launch', 'resume_command', 'attach', 'LogTail']
 
 # %% ../nbs/12_launch.ipynb
 @dataclass
@@ -55,28 +55,41 @@ def srun_line(argv:list, nproc:int=2, nnodes:int=1, port:int=29500)->str:
             f"--gpus-per-node={nproc} bash -c {shlex.quote(' '.join(inner))}")
 
 # %% ../nbs/12_launch.ipynb
+def _check_counts(nproc, nnodes, node_rank, max_restarts):
+    "Process counts that torchrun would fail on with a traceback, refused in one line."
+    for flag, v, lo in (('--nproc', nproc, 1), ('--nnodes', nnodes, 1), ('--max-restarts', max_restarts, 0)):
+        if not isinstance(v, int) or isinstance(v, bool) or v < lo: raise ConfigError(f'{flag} must be an integer >= {lo}, got {v!r}')
+    if not isinstance(node_rank, int) or not 0 <= node_rank < nnodes: raise ConfigError(f'--node-rank must be in [0, {nnodes}) for --nnodes {nnodes}, got {node_rank!r}')
+
 def _plan(config, overrides, nproc, nnodes, node_rank, rdzv_endpoint, rdzv_id, max_restarts, run_dir, resume)->tuple:
-    "The run directory, ntrain's argv and the torchrun command of a launch."
+    "The run directory, ntrain's argv, the torchrun command, the run's Config, and a config to save first (a dict or Config given)."
+    _check_counts(nproc, nnodes, node_rank, max_restarts)
+    save = None
     if resume:
         run_dir = Path(run_dir or config)
         if not (run_dir/'config.yaml').exists(): raise NtrainError(f'{run_dir}: not a run directory (no config.yaml)')
+        cfg = load_config(run_dir/'config.yaml', overrides)
         argv = ['resume', str(run_dir), *overrides]
     else:
         cfg = load_config(config, overrides)  # fails here, with one line, on a bad key: before anything starts
         if nnodes > 1 and not (run_dir or cfg.run_dir): raise ConfigError('multi-node runs need run_dir=PATH on a filesystem every node shares')
         run_dir = Path(run_dir or cfg.run_dir or default_run_dir(cfg.name))
-        if isinstance(config, (dict, Config)):
-            run_dir.mkdir(parents=True, exist_ok=True)
-            src = run_dir/'launch_config.yaml'; atomic_write_text(src, cfg.to_yaml()); config, overrides = src, ()
+        if isinstance(config, (dict, Config)): save, config, overrides = cfg, run_dir/'launch_config.yaml', ()
         argv = ['fit', str(config), *overrides] + ([] if cfg.run_dir else [f'run_dir={run_dir}']) + ['--auto-resume']
     cmd = torchrun_command(argv, nproc, nnodes, node_rank, rdzv_endpoint, rdzv_id or f'ntrain-{run_dir.name}', max_restarts)
-    return run_dir, argv, cmd
+    return run_dir, argv, cmd, cfg, save
+
+def _save_config(run_dir:Path, cfg:Config):
+    run_dir.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(run_dir/'launch_config.yaml', cfg.to_yaml())
 
 def launch_command(config:Union[str, Path, dict, Config]='digits', overrides=(), *, nproc:int=2, nnodes:int=1, node_rank:int=0,
                    rdzv_endpoint:Optional[str]=None, rdzv_id:Optional[str]=None, max_restarts:int=0, run_dir=None,
-                   resume:bool=False)->dict:
+                   resume:bool=False, task=None)->dict:
     "The dry run of `launch`: dict(command=the torchrun command line, srun=the same run as an srun line, argv=the command as a list)."
-    _, argv, cmd = _plan(config, overrides, nproc, nnodes, node_rank, rdzv_endpoint, rdzv_id, max_restarts, run_dir, resume)
+    if task is not None: overrides = [*overrides, f'task={task_name(task)}']
+    run_dir, argv, cmd, _, save = _plan(config, overrides, nproc, nnodes, node_rank, rdzv_endpoint, rdzv_id, max_restarts, run_dir, resume)
+    if save is not None: _save_config(run_dir, save)
     return dict(command=shlex.join(cmd), srun=srun_line(argv, nproc, nnodes), argv=cmd)
 
 # %% ../nbs/12_launch.ipynb
@@ -111,6 +124,7 @@ class Launch:
         self.node_rank, self.nnodes, self.max_restarts = node_rank, nnodes, max_restarts
         self.status_before = status_before  # status.json's `updated` before this launch: a status still equal to it is not this run's
         self.result: Optional[LaunchResult] = None
+        self.preflight: dict = {}  # what the pre-flight import found: n_train, n_valid, cpus, gpus
         self._watcher, self._records, self._new = Watcher(self.run_dir/'metrics.jsonl'), [], []
         self._lock = threading.Lock()  # a view may poll from a timer thread while a cell calls records()
 
@@ -121,7 +135,8 @@ class Launch:
         return self.host == socket.gethostname()
     def _alive(self)->bool:
         if self.proc is not None: return self.proc.poll() is None
-        return self.local and process_alive(self.pid, self.pid_start)
+        # attached: the pid is the run's only with the start time launch recorded (never signal a pid that may be reused)
+        return self.local and self.pid_start is not None and process_alive(self.pid, self.pid_start)
     def poll(self)->Optional[int]:
         "None while the run goes on; once torchrun has ended, the run's exit code (0 finished, 75 stopped, 3 non-finite, 1 failed)."
         if self.result is not None: return self.result.exit_code
@@ -219,6 +234,105 @@ class Launch:
         return f"Launch(pid {self.pid}, {'running' if self.running else self.result.status}, {self.run_dir})"
 
 # %% ../nbs/12_launch.ipynb
+def task_name(task)->str:
+    "'module:function' of a task given as that string, or as a function of an importable module."
+    from ntrain.data import Task
+    if isinstance(task, str):
+        if ':' not in task: raise TaskError(f"task '{task}' must be 'module:function'")
+        return task
+    if isinstance(task, Task):
+        raise TaskError("launch needs a task that each process imports, not a Task object: pass the function that makes it, "
+                        "from a module (task='mytasks:make_task')")
+    mod, name = getattr(task, '__module__', None), getattr(task, '__qualname__', None)
+    if not callable(task) or not mod or not name or '<' in name:
+        raise TaskError(f"task {task!r}: launch needs 'module:function', or a function defined at the top of a module")
+    if mod == '__main__':
+        raise TaskError(f"task {name} is defined in this notebook or script (__main__), which torchrun's processes cannot import: put it "
+                        f"in a module (an nbdev `#| export` cell and nbdev_export, or %%writefile mytasks.py), then pass task='mytasks:{name}'")
+    return f'{mod}:{name}'
+
+def _plain_code(code:types.CodeType)->types.CodeType:
+    consts = tuple(_plain_code(c) if isinstance(c, types.CodeType) else c for c in code.co_consts)
+    return code.replace(co_filename='', co_firstlineno=1, co_consts=consts)
+
+def code_fingerprint(fn)->Optional[str]:
+    "A hash of a function's code (not of where it was defined): the same source gives the same hash in any process."
+    code = getattr(fn, '__code__', None)
+    return hashlib.sha256(marshal.dumps(_plain_code(code))).hexdigest()[:16] if code is not None else None
+
+_PREFLIGHT = r"""
+import json, sys
+def out(**kw): print('\nNTRAIN-PREFLIGHT ' + json.dumps(kw), flush=True)
+spec = '?'
+try:
+    from ntrain.config import Config
+    from ntrain.core import NtrainError, cpu_count
+    cfg = Config.from_dict(json.loads(sys.stdin.read())); spec = cfg.task
+    from ntrain.data import get_task
+    from ntrain.launch import code_fingerprint
+    t = get_task(cfg.task, **cfg.task_args)
+    mod, _, fn = cfg.task.partition(':')
+    n = []
+    for split in ('train', 'valid'):
+        try: n.append(len(getattr(t, split)))
+        except TypeError: raise NtrainError(f"task '{spec}': its {split} dataset has no len(): ntrain needs a map-style dataset")
+    import torch
+    cuda = cfg.device.startswith('cuda') or (cfg.device == 'auto' and torch.cuda.is_available())
+    out(n_train=n[0], n_valid=n[1], cpus=cpu_count(), gpus=torch.cuda.device_count() if cuda else 0,
+        fingerprint=code_fingerprint(getattr(sys.modules.get(mod), fn, None)))
+except NtrainError as e: out(error=str(e))
+except BaseException as e: out(error=f"task '{spec}' fails in a fresh process: {type(e).__name__}: {(str(e).splitlines() or [''])[0]}")
+"""
+
+def preflight(cfg:Config, env:Optional[dict]=None, timeout:float=600)->dict:
+    "Import `cfg`'s task in a fresh process, as each rank will: dict(n_train, n_valid, cpus, gpus, fingerprint), or a TaskError in one line."
+    try:
+        r = subprocess.run([sys.executable, '-c', _PREFLIGHT], input=json.dumps(cfg.to_dict()), capture_output=True, text=True,
+                           env=env, timeout=timeout, start_new_session=True)
+    except subprocess.TimeoutExpired: raise TaskError(f"task '{cfg.task}': importing it took longer than {timeout:g} s in a fresh process") from None
+    found = [l for l in r.stdout.splitlines() if l.startswith('NTRAIN-PREFLIGHT ')]
+    if not found:
+        last = (r.stderr.strip().splitlines() or [f'exit status {r.returncode}'])[-1]
+        raise TaskError(f"task '{cfg.task}': the pre-flight import in a fresh process died: {last}")
+    info = json.loads(found[-1].split(' ', 1)[1])
+    if 'error' in info: raise TaskError(info['error'])
+    return info
+
+def _check_layout(cfg:Config, pre:dict, nproc:int, nnodes:int, force:bool):
+    "Refuse more processes than this machine has CPUs or GPUs (unless `force`), and a global batch larger than the train set."
+    if pre['gpus'] and nproc > pre['gpus'] and not force:
+        raise ConfigError(f"--nproc {nproc}: this machine has {pre['gpus']} GPU(s), one per process; pass --force (force=True) to start more")
+    if not pre['gpus'] and nproc > pre['cpus'] and not force:
+        raise ConfigError(f"--nproc {nproc}: more processes than the {pre['cpus']} CPUs this machine gives ntrain; pass --force (force=True) to start them anyway")
+    world = nproc * nnodes
+    accum = cfg.global_batch // (cfg.batch_size * world) if cfg.global_batch else cfg.accum
+    gb = cfg.global_batch or cfg.batch_size * world * accum
+    if gb > pre['n_train']:
+        raise ConfigError(f"key 'batch_size': the global batch of {gb} ({cfg.batch_size} x {world} processes x {max(accum, 1)}) is larger "
+                          f"than the train set ({pre['n_train']} samples): lower batch_size or --nproc")
+
+def rdzv_clash(endpoint:str, rdzv_id:str, wait:float=30)->Optional[str]:
+    """Why `endpoint` cannot host this run's rendezvous (another run's is there), or None. Conservative: only a store that answers,
+    and holds no rendezvous of `rdzv_id` for `wait` s, is a clash; anything it cannot tell is left to torchrun."""
+    host, _, port = endpoint.rpartition(':')
+    try: port = int(port)
+    except ValueError: return f"--rdzv-endpoint {endpoint!r} must be HOST:PORT"
+    try: socket.create_connection((host, port), timeout=3).close()
+    except OSError: return None  # nothing listens yet: this launch's torchrun (or a node of its run) will host it
+    import datetime as _dt
+    from torch.distributed import TCPStore
+    try: store = TCPStore(host, port, is_master=False, timeout=_dt.timedelta(seconds=10), wait_for_workers=False)
+    except Exception: return None  # not a store we can read: torchrun will say so itself
+    key, t0 = f'torch.rendezvous.{rdzv_id}', time.monotonic()
+    while time.monotonic() - t0 < wait:  # a node of this run may have opened the store a moment ago
+        try:
+            if store.check([key]): return None
+        except Exception: return None
+        time.sleep(0.5)
+    return (f'--rdzv-endpoint {endpoint} is in use by another run (its rendezvous is not {rdzv_id!r}): torchrun would join it and '
+            'end with it; choose another port, or the same --rdzv-id on every node of one run')
+
+# %% ../nbs/12_launch.ipynb
 def _launch_file(run_dir:Path, nnodes:int, node_rank:int)->Path:
     return run_dir/('launch.json' if nnodes == 1 else f'launch-node{node_rank}.json')
 
@@ -226,30 +340,47 @@ def _read_json(p:Path)->Optional[dict]:
     try: return json.loads(p.read_text())
     except (OSError, json.JSONDecodeError): return None
 
-def launch(config:Union[str, Path, dict, Config]='digits', overrides=(), *, nproc:int=2, nnodes:int=1, node_rank:int=0,
+def launch(config:Union[str, Path, dict, Config]='digits', overrides=(), *, task=None, nproc:int=2, nnodes:int=1, node_rank:int=0,
            rdzv_endpoint:Optional[str]=None, rdzv_id:Optional[str]=None, max_restarts:int=0, run_dir=None,
-           resume:bool=False, wait:bool=True, env:Optional[dict]=None, echo:bool=True)->Launch:
-    "Run `ntrain fit CONFIG` (or `ntrain resume RUN_DIR`) under torchrun in a new session; a `Launch` handle (ended, with `.result`, when `wait`)."
-    run_dir, argv, cmd = _plan(config, overrides, nproc, nnodes, node_rank, rdzv_endpoint, rdzv_id, max_restarts, run_dir, resume)
-    run_dir.mkdir(parents=True, exist_ok=True)
-    host, info_path = socket.gethostname(), _launch_file(run_dir, nnodes, node_rank)
-    prev = _read_json(info_path) or {}
-    if prev.get('host') == host and prev.get('pid_start') is not None and process_alive(prev.get('pid'), prev['pid_start']):
-        raise NtrainError(f"{run_dir}: its torchrun (pid {prev['pid']}) is still running; ntrain.attach({str(run_dir)!r}) gets a handle on it")
-    if node_rank == 0: (run_dir/STOP_FILE).unlink(missing_ok=True)  # a stop requested before must not stop this run
-    log_path = run_dir/(f'launch-node{node_rank}.log' if nnodes > 1 else 'launch.log')
-    status_before = read_status(run_dir).get('updated')
+           resume:bool=False, wait:bool=True, env:Optional[dict]=None, echo:bool=True, force:bool=False)->Launch:
+    """Run `ntrain fit CONFIG` (or `ntrain resume RUN_DIR`) under torchrun in a new session; a `Launch` handle (ended, with `.result`, when `wait`).
+    `task`: 'module:function', or a function of an importable module. `force`: start more processes than CPUs or GPUs."""
+    fn = task if task is not None and not isinstance(task, str) else None
+    if task is not None: overrides = [*overrides, f'task={task_name(task)}']
+    run_dir, argv, cmd, cfg, save = _plan(config, overrides, nproc, nnodes, node_rank, rdzv_endpoint, rdzv_id, max_restarts, run_dir, resume)
+    if not resume and (run_dir/'config.yaml').exists(): raise _holds_run(run_dir, nproc)
     e = dict(os.environ, **(env or {}))
     e.setdefault('OMP_NUM_THREADS', '1')
-    e['NTRAIN_LAUNCHED_AT'] = repr(time.time())  # a stop file older than this is stale: the workers ignore it
     e['PYTHONPATH'] = os.pathsep.join(filter(None, [os.getcwd(), e.get('PYTHONPATH', '')]))  # tasks importable as from here
-    with open(log_path, 'ab') as logf:
-        proc = subprocess.Popen(cmd, stdout=logf, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=e, start_new_session=True)
-    info = dict(pid=proc.pid, pid_start=process_start_time(proc.pid), host=host, node_rank=node_rank, nnodes=nnodes,
-                log=log_path.name, max_restarts=max_restarts, command=cmd, started=time.time(), status_before=status_before)
-    atomic_write_text(info_path, json.dumps(info, indent=1))
+    pre = preflight(cfg, env=e)  # the task imports in a fresh process; the data set's size; this machine's CPUs and GPUs
+    _check_layout(cfg, pre, nproc, nnodes, force)
+    if fn is not None and pre.get('fingerprint') and code_fingerprint(fn) != pre['fingerprint']:
+        print(f"ntrain: warning: task {task_name(fn)} in this process differs from what a fresh import of it finds, which is what torchrun's "
+              f"processes will train: run nbdev_export (or save the file, or re-import it)", file=sys.stderr)
+    if rdzv_endpoint and (why := rdzv_clash(rdzv_endpoint, rdzv_id or f'ntrain-{run_dir.name}')): raise ConfigError(why)
+    try: run_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as err: raise NtrainError(f'cannot create run directory {run_dir}: {err.strerror or err}') from None
+    host, info_path = socket.gethostname(), _launch_file(run_dir, nnodes, node_rank)
+    # the lock, for the instant of checking and starting: two launches of one directory cannot both start
+    with RunLock(run_dir, role='launcher').acquire(wait=15):
+        if not resume and (run_dir/'config.yaml').exists(): raise _holds_run(run_dir, nproc)
+        prev = _read_json(info_path) or {}
+        if prev.get('host') == host and prev.get('pid_start') is not None and process_alive(prev.get('pid'), prev['pid_start']):
+            raise NtrainError(f"{run_dir}: its torchrun (pid {prev['pid']}) is still running; ntrain.attach({str(run_dir)!r}) gets a handle on it")
+        if save is not None: _save_config(run_dir, save)
+        if node_rank == 0: (run_dir/STOP_FILE).unlink(missing_ok=True)  # a stop requested before must not stop this run
+        log_path = run_dir/(f'launch-node{node_rank}.log' if nnodes > 1 else 'launch.log')
+        status_before = read_status(run_dir).get('updated')
+        e['NTRAIN_LAUNCHED_AT'] = repr(time.time())  # a stop file older than this is stale: the workers ignore it
+        with open_append(log_path, binary=True) as logf:
+            proc = subprocess.Popen(cmd, stdout=logf, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=e, start_new_session=True)
+        info = dict(pid=proc.pid, pid_start=process_start_time(proc.pid), host=host, node_rank=node_rank, nnodes=nnodes,
+                    log=log_path.name, max_restarts=max_restarts, command=cmd, started=time.time(), status_before=status_before, nproc=nproc,
+                    rdzv_endpoint=rdzv_endpoint)
+        atomic_write_text(info_path, json.dumps(info, indent=1))
     h = Launch(run_dir, cmd, proc=proc, pid_start=info['pid_start'], host=host, log_path=log_path, node_rank=node_rank,
                nnodes=nnodes, max_restarts=max_restarts, status_before=status_before)
+    h.preflight = pre
     if not wait: return h
     tail = LogTail(log_path) if echo else None
     try: h.wait()
@@ -258,6 +389,14 @@ def launch(config:Union[str, Path, dict, Config]='digits', overrides=(), *, npro
     finally:
         if tail: tail.stop()
     return h
+
+def _holds_run(run_dir, nproc)->NtrainError:
+    return NtrainError(f'run directory {run_dir} already holds a run: continue it with `ntrain resume {run_dir} --nproc {nproc}` or choose another run_dir')
+
+def resume_command(run_dir, nproc:int, nnodes:int=1, rdzv_endpoint:Optional[str]=None)->str:
+    "The exact command that resumes a launched run."
+    return (f'ntrain resume {run_dir} --nproc {nproc}' +
+            (f' --nnodes {nnodes} --rdzv-endpoint {rdzv_endpoint or "HOST:PORT"} --node-rank K (on each node K)' if nnodes > 1 else ''))
 
 # %% ../nbs/12_launch.ipynb
 def attach(run_dir, node_rank:Optional[int]=None)->Launch:

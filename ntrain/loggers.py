@@ -4,13 +4,13 @@
 
 # %% ../nbs/05_loggers.ipynb 2
 from __future__ import annotations
-import json, math, os, importlib
+import json, math, os, importlib, inspect
 from pathlib import Path
 from typing import Optional
 from .core import ConfigError
 
 # %% auto 0
-__all__ = ['Logger', 'JSONLLogger', 'read_metrics', 'TensorBoardLogger', 'make_loggers']
+__all__ = ['Logger', 'JSONLLogger', 'read_metrics', 'TensorBoardLogger', 'resolve_loggers', 'make_loggers']
 
 # %% ../nbs/05_loggers.ipynb
 class Logger:
@@ -24,17 +24,20 @@ class JSONLLogger(Logger):
     "Appends one JSON line per record to `path`, flushed as written; with `keep_bytes`, the first record rewrites the file to its first bytes."
     def __init__(self, path, keep_bytes:Optional[int]=None):
         self.path, self.kept_records, self._kept = Path(path), None, None
-        if keep_bytes is not None and self.path.exists():
+        if keep_bytes is not None and self.path.exists() and not self.path.is_symlink():
             with open(self.path, 'rb') as f: self._kept = f.read(keep_bytes)
             self.kept_records = self._kept.count(b'\n')
             self.f = None  # rewritten at the first record: until then the file is as it was
-        else: self.f = open(self.path, 'a', encoding='utf-8')
+        else:
+            from ntrain.core import open_append
+            self.f = open_append(self.path)  # never through a symbolic link
     def log(self, record):
         line = json.dumps(record, default=_plain, allow_nan=True) + '\n'
         if self.f is None:  # the kept records and this one, in one new file renamed over the old one
             from ntrain.core import atomic_write
             atomic_write(self.path, lambda f: f.write(self._kept + line.encode()))
-            self.f, self._kept = open(self.path, 'a', encoding='utf-8'), None
+            from ntrain.core import open_append
+            self.f, self._kept = open_append(self.path), None
         else: self.f.write(line); self.f.flush()
     def offset(self)->int:
         "Bytes written so far: where a resume from a checkpoint taken now cuts back to."
@@ -55,10 +58,12 @@ def read_metrics(path, kind:Optional[str]=None)->list:
     if p.is_dir(): p = p/'metrics.jsonl'
     if not p.exists(): return []
     out = []
-    for line in p.read_text(encoding='utf-8').splitlines():
+    try: text = p.read_text(encoding='utf-8', errors='replace')
+    except OSError: return []
+    for line in text.splitlines():
         try: r = json.loads(line)
-        except json.JSONDecodeError: continue  # a line being written right now
-        if kind is None or r.get('kind') == kind: out.append(r)
+        except ValueError: continue  # a line being written right now, or a damaged one
+        if isinstance(r, dict) and (kind is None or r.get('kind') == kind): out.append(r)
     return out
 
 # %% ../nbs/05_loggers.ipynb
@@ -78,15 +83,28 @@ class TensorBoardLogger(Logger):
     def close(self): self.w.close()
 
 # %% ../nbs/05_loggers.ipynb
-def make_loggers(names:list, run_dir)->list:
-    "Loggers by name ('tensorboard', or 'module:factory' called with the run directory); JSONL is added by the loop."
+def resolve_loggers(names:list)->list:
+    """A factory `f(run_dir) -> logger` for each name ('tensorboard', or 'module:factory'); JSONL is added by the loop.
+    A factory that does not import, or cannot be called with one argument (the run directory), is refused now, in one line."""
     out = []
     for n in names:
         if n == 'jsonl': continue
-        if n == 'tensorboard': out.append(TensorBoardLogger(Path(run_dir)/'tb'))
+        if n == 'tensorboard':
+            try: from torch.utils.tensorboard import SummaryWriter
+            except ImportError: raise ConfigError("logger 'tensorboard' needs the tensorboard package: pip install 'ntrain[tensorboard]'") from None
+            out.append(lambda run_dir: TensorBoardLogger(Path(run_dir)/'tb'))
         elif ':' in n:
             mod, fn = n.split(':', 1)
-            try: out.append(getattr(importlib.import_module(mod), fn)(run_dir))
-            except (ImportError, AttributeError) as e: raise ConfigError(f"logger '{n}': {e}") from None
+            try: f = getattr(importlib.import_module(mod), fn)
+            except (ImportError, AttributeError) as e: raise ConfigError(f"key 'loggers': logger '{n}': {type(e).__name__}: {e}") from None
+            if not callable(f): raise ConfigError(f"key 'loggers': logger '{n}' is a {type(f).__name__}, not a factory")
+            try: inspect.signature(f).bind('run_dir')
+            except TypeError: raise ConfigError(f"key 'loggers': logger '{n}' must be callable as {fn}(run_dir), but its signature is {fn}{inspect.signature(f)}") from None
+            except ValueError: pass  # no signature to check (a builtin)
+            out.append(f)
         else: raise ConfigError(f"key 'loggers': unknown logger '{n}' (use 'jsonl', 'tensorboard' or 'module:factory')")
     return out
+
+def make_loggers(names:list, run_dir)->list:
+    "Loggers by name ('tensorboard', or 'module:factory' called with the run directory); JSONL is added by the loop."
+    return [make(run_dir) for make in resolve_loggers(names)]

@@ -4,14 +4,14 @@
 
 # %% ../nbs/06c_rundir.ipynb 2
 from __future__ import annotations
-import datetime, json, os, socket, threading, time
+import datetime, errno, fcntl, json, os, socket, threading, time
 from pathlib import Path
-from typing import Optional
-from .core import atomic_write_text
+from typing import Callable, Optional
+from .core import NtrainError, atomic_write_text
 
 # %% auto 0
-__all__ = ['default_run_dir', 'process_start_time', 'process_alive', 'process_id', 'read_status', 'write_status', 'StatusFile',
-           'run_alive']
+__all__ = ['LOCK_FILE', 'default_run_dir', 'process_start_time', 'process_alive', 'process_id', 'read_status', 'write_status',
+           'StatusFile', 'run_alive', 'RunLock']
 
 # %% ../nbs/06c_rundir.ipynb
 def default_run_dir(name:str, root='runs')->Path:
@@ -46,10 +46,11 @@ def process_id()->dict:
 
 # %% ../nbs/06c_rundir.ipynb
 def read_status(run_dir)->dict:
-    "A run's status.json, or {} when it has none (yet)."
+    "A run's status.json, or {} when it has none (yet) or it is damaged."
     p = Path(run_dir)/'status.json'
-    try: return json.loads(p.read_text())
-    except (OSError, json.JSONDecodeError): return {}
+    try: s = json.loads(p.read_text())
+    except (OSError, ValueError): return {}  # ValueError: not JSON, or not UTF-8
+    return s if isinstance(s, dict) else {}
 
 def write_status(run_dir, **kw):
     "Update `status.json` now (a read-modify-write; for the loop's frequent updates use `StatusFile`)."
@@ -58,11 +59,12 @@ def write_status(run_dir, **kw):
     atomic_write_text(Path(run_dir)/'status.json', json.dumps(s, indent=1))
 
 class StatusFile:
-    "A run's status.json as the loop keeps it: state changes written at once, phase and progress at most every `every` s."
-    def __init__(self, run_dir, every:float=2.0):
-        self.run_dir, self.every = Path(run_dir), every
+    """A run's status.json as the loop keeps it: state changes written at once, phase and progress at most every `every` s.
+    A write that fails (a full disk) never stops the run: `warn(text)` is called once, and the next write tries again."""
+    def __init__(self, run_dir, every:float=2.0, warn:Optional[Callable]=None):
+        self.run_dir, self.every, self.warn = Path(run_dir), every, warn
         self.data = read_status(run_dir)
-        self._last, self._lock, self._timer = 0.0, threading.Lock(), None
+        self._last, self._lock, self._timer, self.failing = 0.0, threading.Lock(), None, False
     def update(self, now:bool=True, **kw):
         "Merge `kw`; write at once when `now`, else once `every` s have passed since the last write."
         with self._lock:
@@ -77,8 +79,13 @@ class StatusFile:
             self._write()
     def _write(self):
         self.data['updated'] = time.time()
-        atomic_write_text(self.run_dir/'status.json', json.dumps(self.data, indent=1))
         self._last = time.monotonic()
+        try: atomic_write_text(self.run_dir/'status.json', json.dumps(self.data, indent=1))
+        except OSError as e:
+            if not self.failing and self.warn is not None:
+                self.warn(f"cannot write {self.run_dir/'status.json'}: {e.strerror or e}; the run goes on, and status.json is stale until it can be written")
+            self.failing = True
+        else: self.failing = False
     def phase(self, name:str):
         "The loop enters phase `name` (setup, compile, train, validate, save)."
         if self.data.get('phase') != name: self.update(now=False, phase=name, phase_started=time.time())
@@ -99,3 +106,95 @@ def run_alive(run_dir)->Optional[bool]:
     if not s.get('pid'): return False
     if s.get('host') not in (None, socket.gethostname()): return None
     return process_alive(s['pid'], s.get('pid_start'))
+
+# %% ../nbs/06c_rundir.ipynb
+LOCK_FILE = '.lock'
+_held = {}  # real path of each run directory this process holds -> its RunLock
+
+def _hostname()->str: return socket.gethostname()
+
+class RunLock:
+    "An exclusive lock on a run directory, held by the process that writes the run."
+    def __init__(self, run_dir, role:str='run'):
+        self.run_dir, self.role = Path(run_dir), role
+        self.path, self.fd, self.created, self.committed, self.prev = self.run_dir/LOCK_FILE, None, False, False, b''
+    @property
+    def held(self)->bool: return self.fd is not None
+
+    def acquire(self, warn:Optional[Callable]=None, wait:float=0.0)->'RunLock':
+        "Take the lock or raise an NtrainError naming its holder; a holder that is a launcher is waited for up to `wait` s."
+        real = os.path.realpath(self.run_dir)
+        if real in _held:
+            raise NtrainError(f'run directory {self.run_dir} is being written by this process (pid {os.getpid()}, {_held[real].role}): '
+                              'one run per directory at a time')
+        deadline = time.monotonic() + wait
+        while True:
+            fd = self._open()
+            try: fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError as e:
+                if e.errno not in (errno.EACCES, errno.EAGAIN):  # ENOLCK, EOPNOTSUPP...: this filesystem cannot lock
+                    os.close(fd)
+                    if warn is not None: warn(f'{self.run_dir}: the filesystem cannot lock files ({e.strerror}); '
+                                              'a second process writing this run at once would not be refused')
+                    return self
+                holder = self._holder(fd); os.close(fd)
+                if holder.get('role') == 'launcher' and time.monotonic() < deadline: time.sleep(0.2); continue
+                raise NtrainError(self._refusal(holder)) from None
+            try: same = os.fstat(fd).st_ino == os.stat(self.path, follow_symlinks=False).st_ino
+            except OSError: same = False
+            if same: break
+            os.close(fd)  # the file was replaced while we locked it: lock the one that is there now
+        self.fd, _held[real] = fd, self
+        self.prev = os.pread(fd, 4096, 0)
+        info = dict(pid=os.getpid(), pid_start=process_start_time(os.getpid()), host=_hostname(), role=self.role, since=time.time())
+        os.ftruncate(fd, 0); os.pwrite(fd, json.dumps(info).encode(), 0)
+        return self
+
+    def _open(self)->int:
+        try:
+            existed = self.path.exists()
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | getattr(os, 'O_NOFOLLOW', 0), 0o666)
+            self.created = not existed
+            return fd
+        except OSError as e:
+            if self.path.is_symlink(): raise NtrainError(f'{self.path} is a symbolic link: ntrain does not write through links in a run directory; remove it') from None
+            raise NtrainError(f'cannot write to run directory {self.run_dir}: {e.strerror or e}') from None
+
+    def _holder(self, fd:int)->dict:
+        "The holder's record; read again for up to 1 s while it is being written or is a dead process's."
+        for _ in range(10):
+            try: h = json.loads(os.pread(fd, 4096, 0) or b'null')
+            except ValueError: h = None
+            if isinstance(h, dict) and (h.get('host') != _hostname() or process_alive(h.get('pid'), h.get('pid_start'))): return h
+            time.sleep(0.1)
+        return {}
+
+    def _refusal(self, h:dict)->str:
+        rd = self.run_dir
+        if not h: return f'run directory {rd} is being written by another process (its pid is not recorded yet): one run per directory at a time'
+        since = datetime.datetime.fromtimestamp(h.get('since') or 0).strftime('%H:%M:%S')
+        who = f"pid {h.get('pid')} on {h.get('host')}"
+        if h.get('role') == 'launcher': return f'run directory {rd} is being launched by {who}: one run per directory at a time'
+        return (f'run directory {rd} is being written by {who} (since {since}): one run per directory at a time; '
+                f'stop that run, or wait for it to end')
+
+    def commit(self):
+        "The run has begun writing: on release, the lock file keeps the holder's record."
+        self.committed = True
+
+    def release(self):
+        "Give the lock back (a lock whose holder wrote nothing leaves the file as it found it)."
+        if self.fd is None: return
+        _held.pop(os.path.realpath(self.run_dir), None)
+        try:
+            if not self.committed:
+                if self.created: os.unlink(self.path)
+                else: os.ftruncate(self.fd, 0); os.pwrite(self.fd, self.prev, 0)
+        except OSError: pass
+        os.close(self.fd); self.fd = None
+
+    def __enter__(self): return self if self.held else self.acquire()
+    def __exit__(self, *exc): self.release()
+    def __del__(self):
+        try: self.release()
+        except Exception: pass

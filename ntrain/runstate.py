@@ -4,20 +4,21 @@
 
 # %% ../nbs/06g_runstate.ipynb 2
 from __future__ import annotations
-import contextlib, json, os, time
+import contextlib, json, os, shutil, time
 from pathlib import Path
-import torch
+from typing import Optional
+import torch, yaml
 import torch.distributed as dist
-from .core import NtrainError, CheckpointError, env_record, atomic_write_text
-from .loggers import JSONLLogger, make_loggers
+from .core import NtrainError, CheckpointError, env_record, atomic_write_text, atomic_write, fsync_dir, open_append, dist_env
+from .loggers import JSONLLogger, make_loggers, resolve_loggers
 from .events import TextLog, record, STOP_FILE
-from .rundir import read_status, StatusFile, process_id
+from .rundir import read_status, StatusFile, process_id, RunLock
 from .distributed import full_model_state_dict
 from .sharded import newest_sharded, save_sharded, load_sharded
 from . import checkpoint as ckpt
 
 # %% auto 0
-__all__ = ['FORMAT_VERSION', 'StateMixin', 'RunDirMixin']
+__all__ = ['FORMAT_VERSION', 'StateMixin', 'read_config_dict', 'RunDirMixin']
 
 # %% ../nbs/06g_runstate.ipynb
 FORMAT_VERSION = 1
@@ -51,12 +52,15 @@ class StateMixin:
         "Restore the state `state_dict` made (weights and optimizer come from the sharded checkpoint under FSDP2)."
         if self.strategy != 'fsdp':
             self.model.load_state_dict(ckpt.clean_state_dict(sd['model']))
-            self.optimizer.load_state_dict(sd['optimizer'])
+            if not self._fresh_optimizer: self.optimizer.load_state_dict(sd['optimizer'])
         self.scheduler.load_state_dict(sd['scheduler'])
         self.scaler.load_state_dict(sd['scaler'])
         nt = sd['ntrain']
         pos = nt['position']
         self.epoch, self.batch_in_epoch, self.step = pos['epoch'], pos['batch'], sd['step']
+        old_bs = sd['config'].get('batch_size')
+        # the position counts micro-batches: with another split of the same global batch, the same samples were consumed
+        if old_bs and old_bs != self.cfg.batch_size: self.batch_in_epoch = pos['batch'] * old_bs // self.cfg.batch_size
         self.acc = dict(nt['acc'])
         tm = nt['train_metrics']
         for m, st in zip(self.train_metrics, tm[self.rank] if self.rank < len(tm) else tm[0]): m.load_state(st)
@@ -89,24 +93,18 @@ class StateMixin:
         return iter(loader)
 
     def _resume_state(self):
-        "The checkpoint state to resume from and the metrics.jsonl bytes to keep (None: leave the file as it is)."
+        "The checkpoint state to resume from and the metrics.jsonl bytes to keep (None: leave the file as it is). Writes nothing."
         cd = self.run_dir/'ckpt'
-        if self.is_main and cd.is_dir():
-            import shutil
-            for t in cd.glob('.*.tmp'): t.unlink(missing_ok=True)  # a save the crash interrupted
-            for t in cd.glob('step-*.tmp'): shutil.rmtree(t, ignore_errors=True)  # the same, for a sharded (FSDP2) save
         warn = lambda text: self.say(text, 'warning')
         p = newest_sharded(cd, warn) if self.strategy == 'fsdp' else ckpt.newest_valid(cd, warn=warn)
         if p is None:
-            damaged = [n for n in ('last.pt', 'prev.pt') if (cd/n).exists()] + [d.name for d in cd.glob('step-*') if d.is_dir()]
+            damaged = [n for n in ('last.pt', 'prev.pt') if (cd/n).exists()] + [d.name for d in cd.glob('step-*') if d.is_dir() and not d.name.endswith('.tmp')]
             if damaged: raise CheckpointError(f"{cd}: no valid checkpoint to resume from ({', '.join(damaged)} damaged)")
             # killed before its first checkpoint: the run starts again from the beginning, in the same directory
             self.say(f'{self.run_dir}: no checkpoint yet; starting the run from the beginning')
             self.resume = False
             return None, 0
-        if p.name == 'prev.pt' and (cd/'last.pt').exists() and self.is_main:
-            os.replace(cd/'last.pt', cd/'last.pt.damaged')  # out of the rotation: it must not replace the good prev.pt
-        sd = ckpt.load(p/'extra.pt' if p.is_dir() else p)
+        sd = self._load_candidate(p, cd, warn)
         self.resumed_from = p
         self._check_compatible(sd)
         pos, es, pat = sd['ntrain']['position'], sd['ntrain']['early_stop'], self.cfg.early_stop.patience
@@ -114,57 +112,124 @@ class StateMixin:
         # a finished run is left exactly as it is; otherwise records after the checkpoint are cut (no record twice)
         return sd, None if self.complete else sd['ntrain']['metrics_offset']
 
+    def _load_candidate(self, p, cd, warn)->dict:
+        "Load checkpoint `p`; one that does not load (an unverified one) is skipped for the next, naming why."
+        try: sd = ckpt.load(p/'extra.pt' if p.is_dir() else p)
+        except CheckpointError as e:
+            if p.is_dir() or ckpt.integrity(p)[0] == 'verified': raise
+            others = [n for n in ('prev.pt',) if n != p.name and ckpt.integrity(cd/n)[0] == 'verified']
+            if not others: raise
+            warn(f'ntrain: skipping {p.name}: {e}'); p = cd/others[0]; sd = ckpt.load(p)
+        if not isinstance(sd, dict) or not isinstance(sd.get('ntrain'), dict) or 'position' not in sd['ntrain']:
+            raise CheckpointError(f"{p}: not a checkpoint ntrain can resume from (no training position in it); start a new run with --init-from {p}")
+        return sd
+
+    def _settle_checkpoints(self, p):
+        "Once the checkpoint was accepted (rank 0): a complete temporary last.pt takes its place; a rejected last.pt leaves the rotation."
+        cd = self.run_dir/'ckpt'
+        if p.is_file() and p.suffix == '.tmp':  # killed between the rotation's two renames: the newest checkpoint, complete
+            last = cd/'last.pt'
+            if last.exists(): os.replace(last, cd/'prev.pt' if ckpt.integrity(last)[0] == 'verified' else cd/'last.pt.damaged')
+            os.replace(p, last); p = last
+        elif p.name == 'prev.pt' and (cd/'last.pt').exists():
+            # out of the rotation: it must not replace the good prev.pt at the next save
+            os.replace(cd/'last.pt', cd/('last.pt.unverified' if ckpt.integrity(cd/'last.pt')[0] == 'unrecorded' else 'last.pt.damaged'))
+        for t in cd.glob('.*.tmp'): t.unlink(missing_ok=True)  # saves the crash interrupted
+        for t in cd.glob('step-*.tmp'): shutil.rmtree(t, ignore_errors=True)  # the same, for a sharded (FSDP2) save
+        fsync_dir(cd)
+        self.resumed_from = p
+
     def _check_compatible(self, sd:dict):
-        "Refuse a resume that changes what the state means: the model's shapes, the optimizer kind, the global batch."
+        "Refuse a resume that changes what the state means: the model's shapes, the optimizer kind, the global batch, the run directory."
         nt, probs = sd['ntrain'], []
         own, theirs = self.model.state_dict(), ckpt.clean_state_dict(sd['model'])
-        if set(own) != set(theirs): probs.append(f"key 'task': the model's parameters differ from the checkpoint's ({len(set(own) ^ set(theirs))} names)")
-        else:
+        shape = None
+        if theirs and set(own) != set(theirs): shape = f"the model's parameters differ from the checkpoint's ({len(set(own) ^ set(theirs))} names)"
+        elif theirs:
             for k in own:
-                if tuple(own[k].shape) != tuple(theirs[k].shape): probs.append(f"key 'task': parameter {k} is {tuple(own[k].shape)} but the checkpoint has {tuple(theirs[k].shape)}"); break
+                if tuple(own[k].shape) != tuple(theirs[k].shape): shape = f"parameter {k} is {tuple(own[k].shape)} but the checkpoint has {tuple(theirs[k].shape)}"; break
+        if shape:  # nothing could load these weights: --force does not help
+            raise CheckpointError(f"key 'task': {shape}: a resume cannot change the model, even with --force; "
+                                  f"start a new run from these weights with --init-from {self.run_dir/'ckpt'/'last.pt'}")
+        stored = read_config_dict(self.run_dir/'config.yaml')
+        if self.cfg.run_dir and stored is not None and self.cfg.run_dir != stored.get('run_dir') and Path(self.cfg.run_dir).resolve() != self.run_dir.resolve():
+            raise CheckpointError(f"key 'run_dir': a resume continues the run in {self.run_dir}; it cannot move it to {self.cfg.run_dir}")
         old = sd['config']
-        if old['optim']['name'].lower() != self.cfg.optim.name.lower(): probs.append(f"key 'optim.name': the checkpoint used {old['optim']['name']}, not {self.cfg.optim.name}")
-        if not theirs: probs = []  # a sharded (FSDP2) checkpoint: DCP checks every tensor's shape when it loads
+        if old['optim']['name'].lower() != self.cfg.optim.name.lower():
+            probs.append(f"key 'optim.name': the checkpoint used {old['optim']['name']}, not {self.cfg.optim.name}")
+            if self.force: self._fresh_optimizer = True
         if nt.get('world_size', 1) != self.world:
             probs.append(f"the checkpoint was written by {nt.get('world_size', 1)} process(es), this run has {self.world}: resume on "
                          f"{nt.get('world_size', 1)} (the per-process RNG states and the position inside the epoch belong to that layout)")
         if nt['global_batch'] != self.global_batch: probs.append(f"key 'batch_size': the global batch was {nt['global_batch']}, now {self.global_batch} (keep batch_size x processes x accum)")
         if probs and not self.force: raise CheckpointError(probs[0] + '; pass force=True (--force) to resume anyway')
+        for p in probs: self.say(f'resuming anyway (--force): {p.split(";")[0]}' + ('; the optimizer starts fresh' if p.startswith("key 'optim.name'") else ''), 'warning')
 
     def _init_weights(self, path):
         "Start a new run from the model tensors of a checkpoint (ntrain's or a foreign one); nothing else is read."
-        sd = ckpt.load(path)  # weights_only=True; checked against its manifest when it has one
+        sd = ckpt.load(path)  # weights_only=True; checked against its integrity record when it has one
         w = sd.get('model', sd) if isinstance(sd, dict) else None
-        if not isinstance(w, dict) or not all(isinstance(v, torch.Tensor) for v in w.values()):
+        if not isinstance(w, dict) or not w or not all(isinstance(v, torch.Tensor) for v in w.values()):
             raise CheckpointError(f"{path}: no model tensors found (expected a state dict, or a dict with a 'model' state dict)")
         try: self.model.load_state_dict(ckpt.clean_state_dict(w))
         except RuntimeError as e: raise CheckpointError(f"{path}: the weights do not fit the task's model: {str(e).splitlines()[1].strip() if len(str(e).splitlines()) > 1 else e}") from None
         self.say(f'initialised the model from {path} (weights only; optimizer, schedule and position start fresh)')
 
+def read_config_dict(path)->Optional[dict]:
+    "A run's config.yaml as a dict (None when absent or unreadable): read, never imported from."
+    try: d = yaml.safe_load(Path(path).read_text(encoding='utf-8'))
+    except (OSError, ValueError, yaml.YAMLError): return None
+    return d if isinstance(d, dict) else None
+
 # %% ../nbs/06g_runstate.ipynb
 class RunDirMixin:
-    "The run-directory side of `Trainer`: claiming the directory, opening its files, and the first record."
+    "The run-directory side of `Trainer`: locking and claiming the directory, validating, opening its files, the first record."
     def _claim_run_dir(self):
-        "Agree on the run directory, refuse one that holds another run, and start status.json (new runs)."
+        "Agree on the run directory; rank 0 locks it now when it exists (under torchrun always); a new run in a directory `launch` made gets status.json."
+        rd, err = self.run_dir, None
+        if self.is_main and (self.distributed or rd.is_dir()):
+            try:
+                if self.distributed: self._make_dir()
+                self._lock_run_dir()
+            except NtrainError as e: err = e
         if self.distributed:
-            if self.is_main: self._clear_stale_stop()
-            obj = [str(self.run_dir)]; dist.broadcast_object_list(obj, src=0); self.run_dir = Path(obj[0])
-        elif self.is_main: self._clear_stale_stop()
-        rd = self.run_dir
+            obj = [str(rd), None if err is None else str(err)]; dist.broadcast_object_list(obj, src=0)
+            self.run_dir = rd = Path(obj[0])
+            if err is None and obj[1] is not None: raise NtrainError(obj[1])
+        if err is not None: raise err
+        if self.is_main: self._clear_stale_stop()
         self.stopper.stop_file = self.stopper.stop_file or rd/STOP_FILE
-        if self.resume == 'auto':  # a torchrun restart: resume if a run is here (from its checkpoint, or from the start)
-            self.resume = (rd/'config.yaml').exists()
-            if not self.resume: self.keep_bytes = 0
+        if self.resume == 'auto':  # a torchrun restart resumes the run here (from its checkpoint, or from the start)
+            self.resume = (rd/'config.yaml').exists() and int(os.environ.get('TORCHELASTIC_RESTART_COUNT', 0)) > 0
+            if not self.resume: self.keep_bytes = 0 if int(os.environ.get('TORCHELASTIC_RESTART_COUNT', 0)) > 0 else None
         if self.resume:
             if not (rd/'config.yaml').exists(): raise CheckpointError(f'{rd}: not a run directory (no config.yaml)')
-        elif self.keep_bytes is None and self.is_main and ((rd/'config.yaml').exists() or (rd/'metrics.jsonl').exists()):
-            # refused after setup, so that bad input (a task that does not import, a bad target) is named first
-            self.refusal = NtrainError(f'run directory {rd} already holds a run: continue it with `ntrain resume {rd}` or choose another run_dir')
+        elif self.is_main and self.lock is not None and self._holds_run():
+            self.refusal = self._holds_run_error()  # raised after setup, so that bad input is named first
             return
-        if self.is_main and not self.resume and rd.is_dir():  # made for this run (by `launch`): watchable from its setup on
-            self.status = StatusFile(rd)
+        if self.is_main and not self.resume and self.lock is not None:  # made for this run (by `launch`): watchable from its setup on
+            self.lock.commit()
+            self.status = StatusFile(rd, warn=self._warn_from_any_thread)
             self.status.update(state='running', phase='setup', phase_started=time.time(), **process_id(), epochs=self.cfg.epochs,
                                started=time.time(), exit_code=None, generation=0)
+
+    def _make_dir(self):
+        try: self.run_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as e: raise NtrainError(f'cannot create run directory {self.run_dir}: {e.strerror or e}') from None
+
+    def _lock_run_dir(self):
+        "Take the run's lock (rank 0), or raise naming the process that holds it."
+        self.lock = RunLock(self.run_dir).acquire(warn=self._warn_from_any_thread, wait=15)
+
+    def _holds_run(self)->bool:
+        rd = self.run_dir
+        return (rd/'config.yaml').exists() or os.path.lexists(rd/'metrics.jsonl')
+
+    def _holds_run_error(self):
+        rd = self.run_dir
+        return NtrainError(f'run directory {rd} already holds a run: continue it with `ntrain resume {rd}` or choose another run_dir')
+
+    def _warn_from_any_thread(self, text:str): self.say(text, 'warning')
 
     def _clear_stale_stop(self):
         "A stop file from before this run started (a stopped run being resumed) must not stop it."
@@ -173,17 +238,45 @@ class RunDirMixin:
         with contextlib.suppress(OSError):
             if p.stat().st_mtime < since: p.unlink()
 
+    def _validate_run(self):
+        "Everything that can refuse the run, before a byte is written: the lock and the directory, the initial weights, the loggers, the checkpoint."
+        sd = None
+        if self.init_from and not self.resume: self._init_weights(self.init_from)
+        if self.is_main: self._logger_factories = resolve_loggers(self.cfg.loggers)
+        if self.is_main and self.lock is None:  # a new directory (one process): made and locked only now that setup succeeded
+            self._make_dir(); self._lock_run_dir()
+            if self._holds_run(): raise self._holds_run_error()
+        if self.resume: sd, self.keep_bytes = self._resume_state()
+        if sd is not None:  # restored now: a checkpoint that does not fit fails here, not after config.yaml was rewritten
+            self.load_state_dict(sd)
+            if self.strategy == 'fsdp': load_sharded(self.model, self.optimizer, Path(self.resumed_from), sd)
+        return sd
+
+    def _agreed(self, fn):
+        "Call `fn`; under torchrun, every rank raises when any rank's `fn` raised (none is left waiting in a collective)."
+        err = None
+        try: out = fn()
+        except Exception as e: err, out = e, None
+        if self.distributed:
+            msgs = [None] * self.world
+            dist.all_gather_object(msgs, None if err is None else f'{type(err).__name__}: {err}')
+            bad = next(((r, m) for r, m in enumerate(msgs) if m), None)
+            if err is None and bad is not None: raise NtrainError(f'rank {bad[0]}: {bad[1]}')
+        if err is not None: raise err
+        return out
+
     def _open_run(self):
-        "Load the checkpoint to resume from, open the run's files, and emit `start` or `resume`."
+        "Validate what is left, then open the run's files and emit `start` or `resume`."
         cfg, rd = self.cfg, self.run_dir
         self.env_brief = dict(torch=str(torch.__version__), cuda=torch.version.cuda, device=str(self.device),
                               device_name=torch.cuda.get_device_name(self.device) if self.device.type == 'cuda' else 'CPU',
                               world_size=self.world, precision=self.prec.name, compile=cfg.compile, deterministic=cfg.deterministic)
-        sd = None
-        if self.resume: sd, self.keep_bytes = self._resume_state()
+        sd = self._agreed(self._validate_run)
         resumed = sd is not None and not self.complete
         sinks = []
         if self.is_main:
+            if self.lock is not None: self.lock.commit()
+            if sd is not None and not self.complete: self._settle_checkpoints(Path(self.resumed_from))
             try: (rd/'ckpt').mkdir(parents=True, exist_ok=True)
             except OSError as e: raise CheckpointError(f"cannot create the checkpoint directory {rd/'ckpt'}: {e.strerror or e}") from None
             if resumed: self.generation = self._next_generation()
@@ -194,26 +287,41 @@ class RunDirMixin:
             if not self.resume:
                 rec = env_record(); rec.update(self.env_brief)
                 atomic_write_text(rd/'env.json', json.dumps(rec, indent=1))
-            self.text_logs.append(TextLog(rd/'log.txt'))
-            self.loggers = make_loggers(cfg.loggers, rd) + self.extra_loggers
+            self.text_logs.append(self._text_log(rd/'log.txt'))
+            self.loggers = [make(rd) for make in self._logger_factories] + self.extra_loggers
             sinks += self.text_logs + self.loggers
-            if self.status is None: self.status = StatusFile(rd)
+            if self.status is None: self.status = StatusFile(rd, warn=self._warn_from_any_thread)
             self.status.update(state='running', **process_id(), epoch=self.epoch, step=self.step, total_steps=self.total_steps,
                                epochs=cfg.epochs, exit_code=None, message=None, finished=None, generation=self.generation, started=time.time())
         if self.distributed:
             dist.barrier()  # rank 0 has made the directory
             (rd/'logs').mkdir(exist_ok=True)
-            self.text_logs.append(TextLog(rd/'logs'/f'rank{self.rank}.log')); sinks.append(self.text_logs[-1])
-        if sd is not None:
-            self.load_state_dict(sd)
-            if self.strategy == 'fsdp': load_sharded(self.model, self.optimizer, Path(self.resumed_from), sd)
-        elif self.init_from: self._init_weights(self.init_from)
+            self.text_logs.append(self._text_log(rd/'logs'/f'rank{self.rank}.log')); sinks.append(self.text_logs[-1])
         first = None
         if resumed:
             first = self.layout_record('resume', batch=self.batch_in_epoch, records=self.jsonl.kept_records if self.jsonl else None,
                                        **{'from': str(self.resumed_from)}, best=self.best.get('value'))
         elif not self.complete: first = self.layout_record('start')
         self.events.release(first, sinks)
+
+    def _text_log(self, path)->TextLog:
+        "A TextLog appending to `path`, never through a symbolic link."
+        log = TextLog(open_append(path)); log.own = True
+        return log
+
+    def _write_safely(self, what:str, write):
+        "Call `write()`; a failure to write a file the run only shows (a plot, the card) is a warning (once per file), never the run's end."
+        try: write()
+        except OSError as e:
+            if what not in self._unwritable: self.say(f'cannot write {what}: {e.strerror or e}; the run goes on', 'warning')
+            self._unwritable.add(what)
+
+    def _resume_command(self)->str:
+        "The exact command that continues this run."
+        if not self.distributed: return f'ntrain resume {self.run_dir}'
+        env = dist_env(); nodes = max(1, self.world // max(1, env['local_world_size']))
+        return (f"ntrain resume {self.run_dir} --nproc {env['local_world_size']}"
+                + (f' --nnodes {nodes} --rdzv-endpoint HOST:PORT (on each node, with its --node-rank)' if nodes > 1 else ''))
 
     def _next_generation(self)->int:
         "One more than any generation this run's files have seen (status.json, and every resume record of metrics.jsonl)."
@@ -230,7 +338,7 @@ class RunDirMixin:
         now = time.perf_counter()
         if not force and now - self._last_draw < 20 * self._draw_cost: return
         from ntrain.card import draw_curves
-        t0 = time.perf_counter(); draw_curves(self.run_dir); self._draw_cost = time.perf_counter() - t0
+        t0 = time.perf_counter(); self._write_safely(f'{self.run_dir}/curves.png', lambda: draw_curves(self.run_dir)); self._draw_cost = time.perf_counter() - t0
         self._last_draw = time.perf_counter()
 
     def _profiler(self):
@@ -240,9 +348,9 @@ class RunDirMixin:
         out = self.run_dir/'profile'; out.mkdir(exist_ok=True)
         acts = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if self.device.type == 'cuda' else [])
         def ready(p):
-            p.export_chrome_trace(str(out/'trace.json'))
+            tmp = out/'.trace.json.tmp'; p.export_chrome_trace(str(tmp)); os.replace(tmp, out/'trace.json')  # never through a link
             key = 'self_cuda_time_total' if self.device.type == 'cuda' else 'self_cpu_time_total'
-            (out/'top_ops.txt').write_text(p.key_averages().table(sort_by=key, row_limit=25))
+            atomic_write_text(out/'top_ops.txt', p.key_averages().table(sort_by=key, row_limit=25))
             self.say(f'profile: {pc.steps} steps written to {out}/trace.json and top_ops.txt')
         prof = profile(activities=acts, schedule=schedule(wait=pc.wait, warmup=1, active=pc.steps, repeat=1), on_trace_ready=ready)
         prof.start()

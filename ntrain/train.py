@@ -13,7 +13,7 @@ from torch import nn
 import torch.distributed as dist
 from .core import NtrainError, ConfigError, TaskError, dist_env, seed_all, to_device, tree_map, nearest, default_num_workers
 from .config import Config
-from .data import Task, get_task, EpochSampler, make_loader, check_targets
+from .data import Task, get_task, EpochSampler, make_loader, check_targets, next_batch, LoaderWatch, LoaderError, kill_workers
 from .metrics import Mean, reduce_states, compute_all, reset_all
 from .events import Events, Stopper, signals_stop, TextLog, ProgressLine, record, message
 from .device import resolve_device, Precision, enable_tf32, deterministic_mode
@@ -84,6 +84,18 @@ def _improved(value, best, mode, min_delta=0.0)->bool:
     if best is None: return True
     return value < best - min_delta if mode == 'min' else value > best + min_delta
 
+def _nonfinite_inputs(ds, indices)->list:
+    "Which of `indices` give a sample holding a non-finite number, in its input or its target."
+    out = []
+    for i in dict.fromkeys(int(i) for i in list(indices)[:512]):
+        try: x = ds[i]
+        except Exception: continue
+        found = []
+        tree_map(lambda t: found.append(bool(t.is_floating_point() and not torch.isfinite(t).all())), x)
+        flat = x if isinstance(x, (tuple, list)) else list(x.values()) if isinstance(x, dict) else [x]
+        if any(found) or any(isinstance(v, float) and not math.isfinite(v) for v in flat): out.append(i)
+    return out
+
 def _line(e:BaseException)->str:
     return (f'{type(e).__name__}: {e}'.splitlines() or [''])[0] if str(e) else type(e).__name__
 
@@ -138,8 +150,12 @@ class _Build:
         self.train_sampler = EpochSampler(self.n_train, cfg.batch_size, self.rank, self.world, cfg.seed, shuffle=True,
                                           drop_last=cfg.drop_last, window=accum)
         self.valid_sampler = EpochSampler(self.n_valid, cfg.val_batch_size or 2*cfg.batch_size, self.rank, self.world, cfg.seed, shuffle=False)
-        mk = lambda ds, s: make_loader(ds, s, cfg.seed, nw, pin, cfg.persistent_workers, task.collate_fn, task.seed_globals)
-        self.train_loader, self.valid_loader = mk(task.train, self.train_sampler), mk(task.valid, self.valid_sampler)
+        mk = lambda ds, s, split: make_loader(ds, s, cfg.seed, nw, pin, cfg.persistent_workers, task.collate_fn, task.seed_globals, split)
+        self.train_loader, self.valid_loader = mk(task.train, self.train_sampler, 'train'), mk(task.valid, self.valid_sampler, 'valid')
+        if cfg.loader_timeout and nw == 0:
+            if cfg.num_workers == 0: raise ConfigError("key 'loader_timeout' needs num_workers > 0: with num_workers=0 a sample loads on the training thread, which nothing can interrupt (loader_warn_s still warns)")
+            self.say("loader_timeout has no effect: num_workers resolved to 0 on this machine (loader_warn_s still warns)", 'warning')
+        if nw == 0 and cfg.loader_warn_s and self._watch is None: self._watch = LoaderWatch(cfg.loader_warn_s, self._slow_batch)
         self.batches_per_epoch = self.train_sampler.num_batches()
         self.steps_per_epoch = math.ceil(self.batches_per_epoch / accum)
         self.total_steps = self.steps_per_epoch * cfg.epochs
@@ -290,7 +306,7 @@ class _Measure:
         loss_m = Mean('loss').to(self.device); reset_all(self.val_metrics)
         stopped = False
         with torch.inference_mode():
-            for batch, idx, real in self._iter_loader(self.valid_loader):
+            for batch, idx, real in self._batches(self.valid_loader, 'valid'):
                 if self._stop_agreed(): stopped = True; break
                 batch = to_device(batch, self.device, cfg.non_blocking)
                 with self.prec.autocast():
@@ -394,7 +410,7 @@ class _Loop:
         while self.batch_in_epoch < self.batches_per_epoch:
             t0 = time.perf_counter()
             n = min(self.accum, self.batches_per_epoch - self.batch_in_epoch)
-            window = [next(it) for _ in range(n)]
+            window = [self._fetch(it, 'train', self.batch_in_epoch + j) for j in range(n)]
             t1 = time.perf_counter()
             self.train_window(window)
             if self.step == 1 and not self.resume: self.flush()  # a loss that is NaN at the first step says so now
@@ -466,7 +482,7 @@ class _Loop:
         if status == 'stopped':
             self._phase('save')
             if self.params_finite(): self.save('last'); self.saver.wait()
-            self.say(f'stopped at step {self.step} ({self.stopper.reason}); checkpoint saved: resume with `ntrain resume {self.run_dir}`')
+            self.say(f'stopped at step {self.step} ({self.stopper.reason}); checkpoint saved: resume with `{self._resume_command()}`')
         self.agree.drain()
         return status or 'finished'
 
@@ -476,18 +492,51 @@ class _Loop:
         return s if s in ('finished', 'early_stopped', 'max_steps') else None
 
     def _on_nonfinite(self)->str:
+        "The message of a non-finite loss: the samples at fault when their inputs are non-finite, and only files that exist."
         a = self.acc
         bad = a['bad']
+        first = bad[0] if bad else dict(step=self.step, loss=math.nan, indices=[])
+        off = _nonfinite_inputs(self.task.train, [i for b in bad for i in b['indices']])
+        where = (f"train samples {off[:8]} hold non-finite inputs or targets: fix or drop them" if off else
+                 f"the inputs and targets of its batch (train samples {first['indices'][:8]}) are finite")
         if self.step <= 1 and not self.resume:
-            raise TaskError(f"the loss is {bad[0]['loss'] if bad else 'nan'} at the first step (train samples {bad[0]['indices'][:8] if bad else '?'}): "
-                            "check the inputs and labels of those samples, the model's output and the loss (a log of zero?)")
+            raise TaskError(f"the loss is {first['loss']} at the first step: {where}" + ('' if off else ": check the model's output and the loss (a log of zero?)"))
         if self.is_main:
             ckpt.save(dict(step=self.step, epoch=self.epoch, bad=bad, model=ckpt.clean_state_dict(self.model.state_dict()),
                            config=self.cfg.to_dict()), self.run_dir/'nan.pt')
-        first = bad[0] if bad else dict(step=self.step, indices=[])
-        self.say(f"non-finite loss for {a['streak']} micro-batches in a row (first at step {first['step']}, samples {first['indices'][:8]}); "
-                 f"stopped; nan.pt holds the sample indices; last.pt and best.pt hold the last finite weights", 'error')
+            with contextlib.suppress(Exception): self.saver.wait()
+        kept = [n for n in ('last.pt', 'best.pt') if (self.run_dir/'ckpt'/n).exists()]
+        self.say(f"non-finite loss for {a['streak']} micro-batches in a row (first at step {first['step']}): {where}; stopped; "
+                 f"nan.pt holds the batches' sample indices; " + (f"{' and '.join(kept)} hold the last finite weights" if kept else 'no checkpoint was saved before it'), 'error')
         return 'nonfinite'
+
+    def _fetch(self, it, split:str, b:int):
+        "Batch `b` of the epoch from `it`: one that does not come is reported, one that fails is named (see `next_batch`)."
+        what = lambda: self._batch_desc(split, b)
+        if self._watch is not None: self._watch.arm(what)
+        try: return next_batch(it, what, self.cfg.loader_warn_s, self.cfg.loader_timeout, lambda waited: self._slow_batch(waited, what))
+        finally:
+            if self._watch is not None and self._watch.disarm() and self.status is not None: self.status.update(now=False, waiting=None)
+
+    def _batches(self, loader, split:str):
+        it, b = self._iter_loader(loader), 0
+        while True:
+            try: item = self._fetch(it, split, b)
+            except StopIteration: return
+            yield item; b += 1
+
+    def _batch_desc(self, split:str, b:int)->str:
+        s = self.train_sampler if split == 'train' else self.valid_sampler
+        try: idx = [i for _, i, _ in s.batches(s.epoch)[b]]
+        except Exception: idx = []
+        return f"{split} batch {b} of epoch {self.epoch + 1} (samples {idx[:16]}{' ...' if len(idx) > 16 else ''})"
+
+    def _slow_batch(self, waited:float, what):
+        "A batch has not come for `waited` s (called on the training thread, or by the LoaderWatch thread): a warning, and status.json shows it."
+        cfg, w = self.cfg, what()
+        t = f'; the run fails at loader_timeout={cfg.loader_timeout:g} s' if cfg.loader_timeout else '; set loader_timeout to fail the run instead'
+        self.say(f'waited {waited:.0f} s for {w}: a sample may hang (loader_warn_s={cfg.loader_warn_s:g}{t}); a second Ctrl-C exits at once', 'warning')
+        if self.status is not None: self.status.update(waiting=dict(batch=w, waited=round(waited, 1), since=time.time() - waited))
 
 # %% ../nbs/07_train.ipynb
 class Trainer(_Build, _Step, _Measure, _Records, StateMixin, RunDirMixin, _Stop, _Loop):
@@ -523,7 +572,8 @@ class Trainer(_Build, _Step, _Measure, _Records, StateMixin, RunDirMixin, _Stop,
         self.history, self.acc, self.pending = [], {}, []
         self._check_epoch = self._first_step = 0  # targets are checked batch by batch during the first epoch this process runs
         # the run directory and its files
-        self.status = self.jsonl = self.resumed_from = self.prof = None
+        self.status = self.jsonl = self.resumed_from = self.prof = self.lock = self._watch = None
+        self._fresh_optimizer, self._logger_factories, self._unwritable = False, [], set()  # set while validating a resume; the loggers; files that failed
         self.keep_bytes = None  # bytes of metrics.jsonl a resume keeps
         self.complete, self.generation, self.env_brief, self.refusal = False, 0, {}, None
         self.text_logs, self.loggers = [], []
@@ -555,7 +605,8 @@ class Trainer(_Build, _Step, _Measure, _Records, StateMixin, RunDirMixin, _Stop,
                 self.saver.wait()  # the last save is on disk before the run says it ended
                 return self.result(status)
             except BaseException as e:  # the run directory says how it ended, whatever ended it
-                if self.saver.busy:  # let the save in flight land; the first error wins
+                if not isinstance(e, Exception) or isinstance(e, LoaderError): kill_workers(self.train_loader, self.valid_loader)  # a second Ctrl-C, a stuck worker: at once
+                elif self.saver.busy:  # let the save in flight land; the first error wins
                     with contextlib.suppress(Exception): self.saver.wait()
                 self.events.release()
                 with contextlib.suppress(Exception): self.emit(record('failed', epoch=self.epoch, step=self.step, reason=_line(e), status='failed'))
@@ -563,6 +614,8 @@ class Trainer(_Build, _Step, _Measure, _Records, StateMixin, RunDirMixin, _Stop,
                 raise
             finally:
                 for lg in self.loggers + self.text_logs + ([self.jsonl] if self.jsonl else []): lg.close()
+                if self._watch is not None: self._watch.close()
+                if self.lock is not None: self.lock.release()  # held for the whole run: every file is written by now
 
     def result(self, status:str)->RunResult:
         "The RunResult; writes the end record, the final status.json, curves.png and the run card."
@@ -581,6 +634,6 @@ class Trainer(_Build, _Step, _Measure, _Records, StateMixin, RunDirMixin, _Stop,
             self.status.close()
             if (self.run_dir/'config.yaml').exists():
                 from ntrain.card import write_card, draw_curves
-                if self.history: draw_curves(self.run_dir)
-                write_card(self.run_dir)
+                if self.history: self._write_safely(f'{self.run_dir}/curves.png', lambda: draw_curves(self.run_dir))
+                self._write_safely(f'{self.run_dir}/run.md', lambda: write_card(self.run_dir))
         return res

@@ -206,7 +206,7 @@ def test_a_checkpoint_that_needs_pickled_code_is_refused_naming_the_globals(alon
     import numpy as np
     sd['val_loss'] = np.float64(0.5)   # what a seed-style script saves without thinking
     for n in ('last.pt', 'prev.pt'): torch.save(sd, rd/'ckpt'/n)
-    (rd/'ckpt'/'manifest.json').unlink()
+    (rd/'ckpt'/'manifest.json').unlink(missing_ok=True)  # checkpoints carry their own record now; an older run had a manifest
     r = resume(rd, 'epochs=3', check=2)
     assert r.stderr.count('\n') == 1 and 'refusing to unpickle' in r.stderr and 'numpy' in r.stderr, r.stderr
 
@@ -258,3 +258,43 @@ def test_check_resume_verb_stores_the_verdict_for_the_run_card(tmp_path):
     try: card = run_card(rd)
     finally: del os.environ['NTRAIN_HOME']
     assert f"**Resume tested:** {rec['summary']} ({rec['when'][:10]})" in card, card
+
+# ---------------------------------------------------------------- crash consistency of the checkpoint rotation (issue 12)
+@pytest.mark.parametrize('point', ['written', 'rotated', 'renamed', 'synced'])
+def test_sigkill_at_each_instant_of_the_rotation_resumes_from_a_verified_checkpoint(alone, tmp_path, point):
+    "Killed at each rename and fsync of step 12's last.pt rotation: a verified checkpoint is there, and the resume ends bit-identical."
+    from ntrain import checkpoint as ckpt
+    rd = tmp_path/'run'
+    killed(rd, f'ckpt_{point}:12', False)
+    cd = rd/'ckpt'
+    verified = [p.name for p in [cd/'last.pt', cd/'prev.pt', *cd.glob('.last.pt.*.tmp')] if ckpt.integrity(p)[0] == 'verified']
+    assert verified, sorted(p.name for p in cd.iterdir())
+    assert ckpt.newest_valid(cd, warn=lambda t: None) is not None
+    r = resume(rd)
+    assert 'resumed at epoch 1 batch 24' in r.stdout, r.stdout[-1500:]  # step 12 (24 micro-batches): a complete temporary file is adopted
+    assert not list(cd.glob('.*.tmp'))
+    assert_same(alone, rd)
+
+@pytest.mark.parametrize('manifest', ['missing', 'garbled'])
+def test_a_damaged_last_pt_with_no_or_a_garbled_manifest_falls_back_to_prev(alone, killed_at_9, tmp_path, manifest):
+    rd = tmp_path/'run'; shutil.copytree(killed_at_9, rd)
+    if manifest == 'garbled': (rd/'ckpt'/'manifest.json').write_text('{"last.pt": {"sha256": "0", "size": 1}, ')
+    p = rd/'ckpt'/'last.pt'; b = bytearray(p.read_bytes()); b[len(b)//2] ^= 0x10; p.write_bytes(bytes(b))
+    r = resume(rd)
+    assert 'skipping damaged checkpoint' in r.stdout and 'resumed at epoch 1 batch 8' in r.stdout, r.stdout[-2000:]
+    assert (rd/'ckpt'/'last.pt.damaged').exists()
+    assert_same(alone, rd)
+
+def test_a_checkpoint_without_a_record_is_passed_over_for_a_verified_one(killed_at_9, tmp_path):
+    "last.pt re-saved by another tool with overwritten weights (no integrity record): prev.pt, verified, is used."
+    rd = tmp_path/'run'; shutil.copytree(killed_at_9, rd)
+    sd = torch.load(rd/'ckpt'/'last.pt', weights_only=True)
+    sd['model'] = {k: torch.full_like(v, 1e30) if v.is_floating_point() else v for k, v in sd['model'].items()}
+    torch.save(sd, rd/'ckpt'/'last.pt')
+    r = resume(rd, 'epochs=1')
+    assert 'carries no integrity record' in r.stdout and 'resumed at epoch 1 batch 8' in r.stdout, r.stdout[-2000:]
+    # with no verified checkpoint left, one line says why
+    for n in ('prev.pt', 'last.pt.unverified'): (rd/'ckpt'/n).unlink(missing_ok=True)
+    for n in ('last.pt',): (rd/'ckpt'/n).write_bytes(b'garbage')
+    r = resume(rd, 'epochs=2', check=2)
+    assert r.stderr.count('\n') == 1 and 'no valid checkpoint' in r.stderr, r.stderr

@@ -1,0 +1,46 @@
+"""Tasks and loggers for the integrity tests (tests/test_integrity.py, tests/test_concurrency.py), named as
+`task=integrity_tasks:NAME` (tests/ on PYTHONPATH). Each breaks one thing on purpose, and only while the environment
+variable that names it is set, so that the resume of a failed run finishes."""
+import os, signal, time
+import torch
+from tasks_for_tests import tiny, Pairs
+
+
+class Faulty(Pairs):
+    "Pairs whose sample `k` misbehaves while INTEGRITY_FAULT=how:k is set: raise, segv, kill, hang, nan."
+    def __getitem__(self, i):
+        how, _, k = os.environ.get('INTEGRITY_FAULT', '').partition(':')
+        if how and i == int(k):
+            if how == 'raise': raise ValueError(f'cannot decode sample {i}')
+            if how == 'segv': os.kill(os.getpid(), signal.SIGSEGV)
+            if how == 'kill': os.kill(os.getpid(), signal.SIGKILL)
+            if how == 'hang': time.sleep(3600)
+            if how == 'nan': return torch.full_like(self.x[i], float('nan')), self.y[i]
+        return self.x[i], self.y[i]
+
+
+def faulty(**kw):
+    "The tiny task (256 train samples, 4 classes) with a train set whose sample INTEGRITY_FAULT names misbehaves."
+    t = tiny(hook=False, **kw)
+    t.train = Faulty(t.train.x, t.train.y)
+    return t
+
+
+def slow(delay: float = 0.02, **kw):
+    "The tiny task with a train set that takes `delay` s a sample: a run that lasts long enough to be raced."
+    t = tiny(hook=False, **kw)
+    class Slow(Pairs):
+        def __getitem__(self, i):
+            time.sleep(delay); return self.x[i], self.y[i]
+    t.train = Slow(t.train.x, t.train.y)
+    return t
+
+
+def not_a_task():
+    "A task function that returns something else."
+    return {'model': None}
+
+
+def two_arg_logger(run_dir, project):
+    "A logger factory with the wrong signature (ntrain calls factory(run_dir))."
+    raise AssertionError('never called')
