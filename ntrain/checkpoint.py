@@ -4,7 +4,7 @@
 
 # %% ../nbs/06_checkpoint.ipynb 2
 from __future__ import annotations
-import contextlib, hashlib, io, json, os, queue, random, struct, tempfile, threading, time
+import contextlib, hashlib, io, json, os, queue, random, struct, sys, tempfile, threading, time
 from pathlib import Path
 from typing import Callable, Optional
 import numpy as np
@@ -221,7 +221,9 @@ def load(path, map_location='cpu', check:bool=True)->dict:
         raise CheckpointError(f'{path}: cannot load: {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ""}') from None
 
 # %% ../nbs/06_checkpoint.ipynb
-def newest_valid(ckpt_dir, names=('last.pt', 'prev.pt'), warn=print)->Optional[Path]:
+def _warn(text:str): print(f'ntrain: warning: {text}', file=sys.stderr)
+
+def newest_valid(ckpt_dir, names=('last.pt', 'prev.pt'), warn:Callable=_warn)->Optional[Path]:
     "The verified checkpoint with the highest step among `names` and complete temporary files of the first; else an unrecorded one."
     ckpt_dir = Path(ckpt_dir)
     if not ckpt_dir.is_dir(): return None
@@ -231,15 +233,15 @@ def newest_valid(ckpt_dir, names=('last.pt', 'prev.pt'), warn=print)->Optional[P
         state, why, rec = integrity(p)
         if state == 'verified': found.append((rec.get('step') if isinstance(rec.get('step'), int) else -1, -rank, p))
         elif p.suffix == '.tmp': continue  # a write the crash cut short: nothing to say
-        elif state == 'damaged': warn(f'ntrain: skipping damaged checkpoint: {why}')
+        elif state == 'damaged': warn(f'skipping damaged checkpoint: {why}')
         elif state == 'unrecorded': unrecorded.append((p, why))
     if found:
         best = max(found)[2]
-        for p, why in unrecorded: warn(f'ntrain: skipping {p.name}: it carries no integrity record and {best.name} is verified')
+        for p, why in unrecorded: warn(f'skipping {p.name}: it carries no integrity record and {best.name} is verified')
         return best
     if unrecorded:
         p, why = unrecorded[0]
-        warn(f'ntrain: using an unverified checkpoint: {why}')
+        warn(f'using an unverified checkpoint: {why}')
         return p
     return None
 

@@ -118,8 +118,8 @@ class StateMixin:
         except CheckpointError as e:
             if p.is_dir() or ckpt.integrity(p)[0] == 'verified': raise
             others = [n for n in ('prev.pt',) if n != p.name and ckpt.integrity(cd/n)[0] == 'verified']
-            if not others: raise
-            warn(f'ntrain: skipping {p.name}: {e}'); p = cd/others[0]; sd = ckpt.load(p)
+            if not others: raise CheckpointError(f'{cd}: no valid checkpoint to resume from ({e})') from None
+            warn(f'skipping {p.name}: {e}'); p = cd/others[0]; sd = ckpt.load(p)
         if not isinstance(sd, dict) or not isinstance(sd.get('ntrain'), dict) or 'position' not in sd['ntrain']:
             raise CheckpointError(f"{p}: not a checkpoint ntrain can resume from (no training position in it); start a new run with --init-from {p}")
         return sd
