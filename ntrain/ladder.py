@@ -14,7 +14,7 @@ from torch import nn
 from torch.utils.data import Subset, DataLoader
 from .core import NtrainError, ConfigError, TaskError, seed_all, atomic_write_text, nearest
 from .config import Config, load_config, apply_overrides, run_config, all_keys
-from .data import Task, get_task, EpochSampler, make_loader, check_targets, check_batch_targets, cheap_targets, _dataset_targets
+from .data import Task, get_task, EpochSampler, make_loader, check_targets, check_batch_targets, cheap_targets, _dataset_targets, batch_target
 from .metrics import class_dim
 from .device import resolve_device, Precision
 from .events import Events, Stopper, signals_stop, record, text_line
@@ -328,6 +328,7 @@ class _Bench:
         ign = self.task.ignore_index
         for split, ds in self.target_sets.items():
             t = cheap_targets(self.task, split) if ds is getattr(self.task, split, None) else _dataset_targets(ds)
+            if t is not None and (t.dtype.is_floating_point or t.dtype == torch.bool): t = None  # rung 1 names float targets itself
             if t is not None:
                 try: check_targets(t, self.classes, split, ign)
                 except TaskError as e: raise BadTargets(e) from None
@@ -337,6 +338,8 @@ class _Bench:
     def check_batch(self, batch, idx, split:str='train', within=None):
         "Check a CPU batch's targets when they were not all scanned; `within`: the indices of the Subset the loader read."
         if not self.classes or self.scanned.get(split): return
+        t = batch_target(batch)
+        if torch.is_tensor(t) and t.dtype.is_floating_point: return  # rung 1 names float targets itself (target_dtype)
         if within is not None: idx = torch.as_tensor([within[int(i)] for i in idx])
         try: check_batch_targets(batch, idx, self.classes, self.task.ignore_index, split)
         except TaskError as e: raise BadTargets(e) from None

@@ -22,9 +22,16 @@ __all__ = ['LEAK_CHUNK', 'RUNGS', 'rung1', 'rung2', 'rung3', 'digest', 'leak_che
 # %% ../nbs/10b_rungs.ipynb
 def _nbytes(ts)->int: return sum(t.numel() * t.element_size() for t in ts if torch.is_tensor(t))
 
+def _check_targets(b:_Bench, n:dict, cpu, idx):
+    "The host-side target checks of fit: every target cheap to reach, and this CPU batch; BadTargets names the sample."
+    sc = b.scan_targets(); b.check_batch(cpu, idx)
+    n['targets_checked'] = (f"all: train {sc['train']}, valid {sc['valid']} (against {b.classes} classes)" if all(sc.values()) else
+                            f"the batches the rungs load (no Task.targets, dataset .targets or TensorDataset to scan; against {b.classes} classes)")
+
 def _first_step(b:_Bench, r:RungResult, model, ps:list, batch, cpu, idx):
     "Rung 1's forward, target checks, loss and optimizer step: (optimizer, saved activation sizes), or None when the rung failed."
     n = r.numbers
+    if b.is_ce and b.classes: _check_targets(b, n, cpu, idx)  # num_classes known: before anything reaches the device
     try: output, target = b.forward(model, batch)
     except UserCodeError as e: r.fail('forward', str(e)); return None
     n['outputs'] = describe(output)
@@ -35,14 +42,10 @@ def _first_step(b:_Bench, r:RungResult, model, ps:list, batch, cpu, idx):
     if b.is_ce and torch.is_tensor(target) and torch.is_tensor(preds) and target.dtype.is_floating_point and target.shape != preds.shape:
         r.fail('target_dtype', f"the targets are {describe(target)} but cross-entropy needs int64 class indices "
                f"(or float class probabilities shaped like the outputs {describe(preds)}): convert them with .long()"); return None
-    if b.is_ce and torch.is_tensor(target) and torch.is_tensor(preds) and not target.dtype.is_floating_point:
-        if not b.classes:  # no num_classes: the output's class dimension says how many
-            d = class_dim(preds, target)
-            b.classes = preds.shape[d] if d is not None and preds.shape[d] > 1 else None
-        if b.classes:
-            sc = b.scan_targets(); b.check_batch(cpu, idx)  # BadTargets: the rung fails naming the sample
-            n['targets_checked'] = (f"all: train {sc['train']}, valid {sc['valid']} (against {b.classes} classes)" if all(sc.values()) else
-                                    f"the batches the rungs load (no Task.targets, dataset .targets or TensorDataset to scan; against {b.classes} classes)")
+    if b.is_ce and not b.classes and torch.is_tensor(target) and torch.is_tensor(preds) and not target.dtype.is_floating_point:
+        d = class_dim(preds, target)  # no num_classes: the output's class dimension says how many, before the loss sees a target
+        b.classes = preds.shape[d] if d is not None and preds.shape[d] > 1 else None
+        if b.classes: _check_targets(b, n, cpu, idx)
     try: loss = b.compute_loss(output, target)
     except UserCodeError as e:
         r.fail('loss', str(e))
