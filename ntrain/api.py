@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable, Iterable, Optional, Union
 from .core import CheckpointError
-from .config import Config, load_config, apply_overrides
+from .config import Config, load_config, apply_overrides, run_config
 from .data import Task, get_task
 from .train import Trainer, RunResult
 from . import checkpoint as ckpt
@@ -18,10 +18,10 @@ __all__ = ['fit', 'resume', 'load']
 # %% ../nbs/07a_api.ipynb
 def _kw_overrides(kw:dict)->dict: return {k.replace('__', '.'): v for k, v in kw.items()}
 
-def fit(config:Union[str, Path, dict, Config]='digits', overrides=(), *, task:Optional[Task]=None, run_dir=None,
+def fit(config:Union[str, Path, dict, Config, None]=None, overrides=(), *, task:Optional[Task]=None, run_dir=None,
         callbacks:Iterable[Callable]=(), stop=None, quiet:bool=False, init_from=None, **keys)->RunResult:
-    "Train a config (a built-in example's name, a YAML path, a dict or a Config); returns a RunResult. `init_from`: start from a checkpoint's weights."
-    cfg = load_config(config, overrides)
+    "Train a config (a built-in example's name, a YAML path, a dict or a Config; none: digits, or `Config()` for a `task`); returns a RunResult."
+    cfg = run_config(config, overrides, task_given=task is not None)
     if keys: cfg = apply_overrides(cfg, _kw_overrides(keys))
     return Trainer(cfg, task=task, run_dir=run_dir, callbacks=callbacks, stop=stop, quiet=quiet, init_from=init_from).fit()
 
@@ -38,10 +38,16 @@ def resume(run_dir, overrides=(), *, task:Optional[Task]=None, force:bool=False,
 def load(run_dir, which:str='best', task:Optional[Task]=None, map_location='cpu'):
     "The model of a run's checkpoint ('best', 'last', 'prev' or a path), in eval mode, and the run's Config."
     run_dir = Path(run_dir)
+    if not (run_dir/'config.yaml').exists(): raise CheckpointError(f'{run_dir}: not a run directory (no config.yaml)')
     cfg = load_config(run_dir/'config.yaml')
     p = Path(which) if which not in ('best', 'last', 'prev') else run_dir/'ckpt'/f'{which}.pt'
+    task = task if task is not None else get_task(cfg.task, **cfg.task_args)  # an in-memory task: one line asking for task=
     sd = ckpt.load(p, map_location=map_location)
-    task = task or get_task(cfg.task, **cfg.task_args)
     model = task.make_model()
-    model.load_state_dict(ckpt.clean_state_dict(sd['model']))
+    try: model.load_state_dict(ckpt.clean_state_dict(sd['model']))
+    except RuntimeError as e:
+        why = next((l.strip() for l in str(e).splitlines()[1:] if l.strip()), _first(e))
+        raise CheckpointError(f"{p}: the weights do not fit the model of task '{task.name}': {why}") from None
     return model.eval(), cfg
+
+def _first(e)->str: return (str(e).strip().splitlines() or [''])[0][:200]

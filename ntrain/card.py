@@ -122,6 +122,8 @@ def run_card(run_dir)->str:
     line3 = f"{best} | **Throughput:** {thr}" + (f" (data wait {wait[len(wait)//2]:.0%})" if wait else '')
     rc = resume_check_for(cfg)
     if rc and isinstance(rc.get('summary'), str): line4 = f"**Resume tested:** {rc['summary']} ({str(rc.get('when', ''))[:10]})"
+    elif str(cfg.get('task', '')).startswith('in-memory:'):  # ntrain.data.IN_MEMORY: check-resume's child runs need module:function
+        line4 = f"**Resume tested:** no: this run used an in-memory task; check-resume needs the task as `module:function` in the config"
     else: line4 = f"**Resume tested:** not for this config and code version: run `ntrain check-resume {rd}/config.yaml`"
     return '\n'.join(l + '  ' for l in (run, line2, line3)) + '\n' + line4 + '\n'
 

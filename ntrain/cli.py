@@ -94,7 +94,7 @@ def cmd_ladder(a)->int:
     from dataclasses import fields
     from ntrain.ladder import ladder, LadderSettings, ConsoleProgress
     st = {f.name: getattr(a, f.name) for f in fields(LadderSettings)}
-    res = ladder(a.config, a.overrides, rungs=a.rungs, force=a.force, callbacks=[] if a.quiet else [ConsoleProgress()], quiet=True, **st)
+    res = ladder(a.config, a.overrides, rungs=a.rungs, force=a.force, callbacks=[] if a.quiet else [ConsoleProgress()], quiet=True, settings=st)
     print('\n' + res.table())
     print(f"\nreport: {res.files[0] if res.files else res.run_dir}")
     return res.exit_code

@@ -4,7 +4,7 @@
 
 # %% ../nbs/01_config.ipynb 2
 from __future__ import annotations
-import dataclasses, typing, copy, math, re
+import dataclasses, typing, copy, difflib, math, re
 from dataclasses import dataclass, field, fields, is_dataclass
 from pathlib import Path
 from typing import Any, Optional, Union
@@ -12,8 +12,8 @@ import yaml
 from .core import ConfigError, nearest
 
 # %% auto 0
-__all__ = ['EXAMPLES', 'opt', 'OptimConfig', 'SchedConfig', 'EarlyStopConfig', 'ProfileConfig', 'Config', 'all_keys',
-           'apply_overrides', 'register_example', 'load_config', 'describe_keys']
+__all__ = ['EXAMPLES', 'opt', 'OptimConfig', 'SchedConfig', 'EarlyStopConfig', 'ProfileConfig', 'Config', 'all_keys', 'key_hint',
+           'apply_overrides', 'register_example', 'load_config', 'run_config', 'describe_keys']
 
 # %% ../nbs/01_config.ipynb
 def opt(default=None, help:str='', choices:tuple|None=None, range:str|None=None, valid=None):
@@ -163,7 +163,7 @@ def _from_dict(cls, d, prefix, source):
     kw = {}
     for k, v in d.items():
         key = prefix + str(k)
-        if k not in fs: raise ConfigError(f"{source}: unknown key '{key}'{nearest(key, all_keys(cls, prefix))}")
+        if k not in fs: raise ConfigError(f"{source}: unknown key '{key}'{key_hint(key, all_keys(cls, prefix))}")
         t = _types(cls)[k]
         if is_dataclass(t): kw[k] = _from_dict(t, v or {}, key + '.', source)
         else:
@@ -180,6 +180,18 @@ def all_keys(cls=None, prefix:str='')->list:
         out += all_keys(t, prefix + f.name + '.') if is_dataclass(t) else [prefix + f.name]
     return out
 
+def key_hint(key:str, keys=None)->str:
+    "' (did you mean ...?)' for an unknown key: the keys whose last part is `key`'s (`lr` -> `optim.lr`), else the closest key or last part."
+    keys = list(all_keys() if keys is None else keys)
+    leaf = key.split('.')[-1]
+    same = [k for k in keys if k.split('.')[-1] == leaf and k != key]
+    if same: return f" (did you mean {' or '.join(repr(k) for k in same)}?)"
+    if (h := nearest(key, keys)): return h
+    by_leaf = {}
+    for k in keys: by_leaf.setdefault(k.split('.')[-1], k)
+    m = difflib.get_close_matches(leaf, list(by_leaf), n=1, cutoff=0.6)
+    return f" (did you mean '{by_leaf[m[0]]}'?)" if m else ''
+
 # %% ../nbs/01_config.ipynb
 def apply_overrides(cfg:Config, overrides=(), source:str='override')->Config:
     "A copy of `cfg` with `key=value` strings (or a dict of dotted keys) applied."
@@ -189,10 +201,10 @@ def apply_overrides(cfg:Config, overrides=(), source:str='override')->Config:
         if isinstance(v, str): v = _parse_value(v)
         node, parts = d, key.split('.')
         for p in parts[:-1]:
-            if not isinstance(node.get(p), dict): raise ConfigError(f"{source}: unknown key '{key}'{nearest(key, all_keys())}")
+            if not isinstance(node.get(p), dict): raise ConfigError(f"{source}: unknown key '{key}'{key_hint(key)}")
             node = node[p]
         if parts[-1] not in node and not (len(parts) > 1 and parts[-2] in ('kwargs', 'task_args')):
-            raise ConfigError(f"{source}: unknown key '{key}'{nearest(key, all_keys())}")
+            raise ConfigError(f"{source}: unknown key '{key}'{key_hint(key)}")
         node[parts[-1]] = v
     return Config.from_dict(d, source)
 
@@ -246,6 +258,11 @@ def _flatten(d:dict, prefix='')->dict:
         if isinstance(v, dict) and k not in ('task_args', 'kwargs'): out.update(_flatten(v, f'{prefix}{k}.'))
         else: out[prefix + k] = v
     return out
+
+# %% ../nbs/01_config.ipynb
+def run_config(config:Union[str, Path, dict, Config, None]=None, overrides=(), task_given:bool=False)->Config:
+    "The config of a run: `config` if given; else `Config()` (the documented defaults) for a task of one's own, or the digits example."
+    return load_config(config if config is not None else (Config() if task_given else 'digits'), overrides)
 
 # %% ../nbs/01_config.ipynb
 def describe_keys()->str:

@@ -4,33 +4,72 @@
 
 # %% ../nbs/03_data.ipynb 2
 from __future__ import annotations
-import importlib, math, copy, random, inspect, contextlib, functools, os, re, signal, sys, threading, time, weakref
+import importlib, math, copy, random, inspect, contextlib, dataclasses, functools, os, re, signal, sys, threading, time, weakref
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Union
 import numpy as np
 import torch
 from torch import nn
-from torch.utils.data import Dataset, DataLoader, Sampler, default_collate
+from torch.utils.data import Dataset, DataLoader, Sampler, default_collate, TensorDataset, Subset
 from .core import TaskError, ConfigError, nearest, default_num_workers
 from .metrics import default_metrics
 
 # %% auto 0
-__all__ = ['default_forward', 'hf_forward', 'Task', 'get_task', 'sample_seed', 'sample_rng', 'sample_key', 'KeyedDataset',
-           'EpochSampler', 'KeyedCollate', 'KeyedLoader', 'make_loader', 'LoaderError', 'next_batch', 'LoaderWatch',
-           'kill_workers', 'check_targets']
+__all__ = ['IN_MEMORY', 'default_forward', 'hf_forward', 'default_prediction', 'map_output', 'tensors_of', 'select_rows', 'Task',
+           'loss_ignore_index', 'get_task', 'task_record', 'is_in_memory', 'sample_seed', 'sample_rng', 'sample_key',
+           'KeyedDataset', 'EpochSampler', 'KeyedCollate', 'KeyedLoader', 'make_loader', 'LoaderError', 'next_batch',
+           'LoaderWatch', 'kill_workers', 'check_targets', 'cheap_targets', 'check_task_targets', 'batch_target',
+           'check_batch_targets']
 
 # %% ../nbs/03_data.ipynb
 def default_forward(model, batch):
-    "Call `model(inputs)` on an `(inputs, target)` batch; returns `(preds, target)`."
+    "Call `model(inputs)` on an `(inputs, target)` batch (or `model(**inputs)` on a dict batch); returns `(output, target)`."
     if isinstance(batch, dict): return hf_forward(model, batch)
     x, y = batch[0], batch[1]
     return model(x), y
 
 def hf_forward(model, batch:dict, target_key:str='labels'):
-    "Hook for dict batches and models returning objects (Hugging Face): `(output.logits, batch['labels'])`."
+    "Hook for dict batches (Hugging Face): `model(**inputs)` without the target, and `batch['labels']`; the whole output is returned."
     inputs = {k: v for k, v in batch.items() if k != target_key}
-    out = model(**inputs)
-    return getattr(out, 'logits', out), batch[target_key]
+    return model(**inputs), batch[target_key]
+
+def default_prediction(output):
+    "The tensor metrics see: the output itself, a tuple's first element, `.logits` or `['logits']`."
+    if torch.is_tensor(output): return output
+    if isinstance(output, (tuple, list)) and output and torch.is_tensor(output[0]): return output[0]
+    if torch.is_tensor(getattr(output, 'logits', None)): return output.logits
+    if isinstance(output, Mapping) and torch.is_tensor(output.get('logits')): return output['logits']
+    raise TaskError(f"the model returned {type(output).__name__} with no tensor, first tensor element, .logits or ['logits'] "
+                    "to use as the prediction: give Task(prediction=lambda output: ...)")
+
+def _torch_loss(loss)->bool:
+    "torch's own losses take tensors: an nn loss class of torch itself, or a torch.nn.functional function."
+    return type(loss).__module__ == 'torch.nn.modules.loss' or getattr(loss, '__module__', None) == 'torch.nn.functional'
+
+def map_output(f:Callable, x):
+    "Apply `f` to every tensor of a model's output or a batch: nested tuples, lists, dicts (as `ntrain.core.tree_map`) and dataclasses."
+    if torch.is_tensor(x): return f(x)
+    if isinstance(x, Mapping):
+        d = {k: map_output(f, v) for k, v in x.items()}
+        try: return d if type(x) is dict else type(x)(d)  # keeps a Hugging Face ModelOutput or BatchEncoding
+        except Exception: return d
+    if dataclasses.is_dataclass(x) and not isinstance(x, type):
+        return dataclasses.replace(x, **{k.name: map_output(f, getattr(x, k.name)) for k in dataclasses.fields(x) if k.init})
+    if isinstance(x, tuple) and hasattr(x, '_fields'): return type(x)(*(map_output(f, v) for v in x))
+    if isinstance(x, (list, tuple)): return type(x)(map_output(f, v) for v in x)
+    return x
+
+def tensors_of(x)->list:
+    "Every tensor of a nested output or batch."
+    out = []
+    map_output(lambda t: out.append(t) or t, x)
+    return out
+
+def select_rows(x, mask:torch.Tensor):
+    "Keep the rows `mask` marks in every tensor of `x` whose first dimension is the batch's; other tensors are left as they are."
+    n = len(mask)
+    return map_output(lambda t: t[mask] if t.ndim and t.shape[0] == n else t, x)
 
 # %% ../nbs/03_data.ipynb
 @dataclass
@@ -39,17 +78,19 @@ class Task:
     model: Callable[..., nn.Module]                  # returns a fresh model; may accept `activation_checkpointing`
     train: Union[Dataset, DataLoader]                # map-style dataset (or a DataLoader, whose dataset and collate_fn are used)
     valid: Union[Dataset, DataLoader]                # validation data, never augmented
-    loss: Optional[Callable] = None                  # loss(preds, target) -> scalar; default cross-entropy when num_classes is set
+    loss: Optional[Callable] = None                  # loss(output, target) -> scalar, given the model's whole output; default cross-entropy when num_classes is set
     metrics: Union[Callable[[], list], list, None] = None  # Metric objects, or a factory; default accuracy + macro F1
     num_classes: Optional[int] = None                # for classification: the loss theory, target checks and default metrics
     raw: Optional[Callable[[str, int], Any]] = None  # raw('train'|'valid', i): the un-augmented sample, for the leakage check
-    forward: Callable = default_forward              # forward(model, batch) -> (preds, target)
+    forward: Callable = default_forward              # forward(model, batch) -> (output, target)
     collate_fn: Optional[Callable] = None            # how samples become a batch; default torch's default_collate
-    count_items: Optional[Callable] = None           # items in a batch's target, for loss_norm='items' (token-level losses)
+    count_items: Optional[Callable] = None           # count_items(batch) -> int: the items of a whole batch, for loss_norm='items' (tokens that are not padding)
     targets: Optional[Callable[[str], Any]] = None   # targets('train'|'valid'): all labels at once, checked before training
     expected_init_loss: Optional[Callable] = None    # the ladder's theory hook: expected_init_loss(task, batch) -> float
     seed_globals: bool = False                       # also seed torch/numpy/random per sample (augmentation on the global RNGs)
     name: str = 'task'
+    prediction: Callable = default_prediction        # prediction(output) -> the tensor metrics see
+    ignore_index: Optional[int] = None               # the target value that does not count (padding); default: the loss's own
 
     def __post_init__(self):
         for split in ('train', 'valid'):
@@ -60,11 +101,14 @@ class Task:
         if self.loss is None:
             if not self.num_classes: raise TaskError(f"task '{self.name}': no loss given and no num_classes to default to cross-entropy")
             self.loss = nn.CrossEntropyLoss()
+        if self.ignore_index is None: self.ignore_index = loss_ignore_index(self.loss)
 
     def make_metrics(self)->list:
-        "A fresh list of metric objects."
-        if self.metrics is None: return default_metrics(self.num_classes)
-        return self.metrics() if callable(self.metrics) else copy.deepcopy(list(self.metrics))
+        "A fresh list of metric objects; those that skip ignored targets get the task's `ignore_index` unless they have their own."
+        ms = default_metrics(self.num_classes) if self.metrics is None else self.metrics() if callable(self.metrics) else copy.deepcopy(list(self.metrics))
+        for m in ms:
+            if hasattr(m, 'ignore_index') and m.ignore_index is None: m.ignore_index = self.ignore_index
+        return ms
 
     def make_model(self, **kw)->nn.Module:
         "A fresh model; keyword arguments the factory does not accept are dropped."
@@ -75,24 +119,63 @@ class Task:
         if not isinstance(m, nn.Module): raise TaskError(f"task '{self.name}': the model factory returned {type(m).__name__}, not an nn.Module")
         return m
 
+    def compute_loss(self, output, target):
+        "The loss of a batch: the task's loss on the model's whole output (torch's own losses get the prediction tensor)."
+        if not torch.is_tensor(output) and _torch_loss(self.loss): output = self.prediction(output)
+        return self.loss(output, target)
+
+def loss_ignore_index(loss)->Optional[int]:
+    "The target a loss ignores: its `ignore_index` attribute, or the default of an `ignore_index` parameter (F.cross_entropy's -100)."
+    v = getattr(loss, 'ignore_index', None)
+    if v is not None: return v
+    try: p = inspect.signature(loss).parameters.get('ignore_index')
+    except (TypeError, ValueError): return None
+    return p.default if p is not None and isinstance(p.default, int) else None
+
 # %% ../nbs/03_data.ipynb
+IN_MEMORY = 'in-memory:'  # config.yaml's `task` for a Task object given in memory: the marker, then its name
+
 def get_task(spec:Union[str, Task, Callable], **kwargs)->Task:
     "A `Task` from a Task, a factory, or a 'module:function' string called with `kwargs`."
     if isinstance(spec, Task): return spec
+    source = None
     if isinstance(spec, str):
+        if spec.startswith(IN_MEMORY):
+            raise TaskError(f"this run used an in-memory task '{spec[len(IN_MEMORY):]}': pass task=... (a Task built the same way) "
+                            "to ntrain.load, ntrain.resume or ntrain.ladder")
         if ':' not in spec: raise TaskError(f"task '{spec}' must be 'module:function'")
         mod_name, fn_name = spec.split(':', 1)
         try: mod = importlib.import_module(mod_name)
         except ImportError as e: raise TaskError(f"task '{spec}': cannot import module '{mod_name}': {e}") from None
         fn = getattr(mod, fn_name, None)
         if fn is None: raise TaskError(f"task '{spec}': module '{mod_name}' has no '{fn_name}'{nearest(fn_name, [n for n in dir(mod) if not n.startswith('_')])}")
-        spec = fn
+        source, spec = spec, fn
+    else: source = _importable_name(spec)
     try: inspect.signature(spec).bind(**kwargs)
     except TypeError as e: raise TaskError(f"task {getattr(spec, '__name__', spec)}: bad task_args: {e}") from None
     except ValueError: pass  # no signature to check (a builtin or C callable)
     task = spec(**kwargs)
     if not isinstance(task, Task): raise TaskError(f"task {getattr(spec, '__name__', spec)} returned {type(task).__name__}, not a ntrain Task")
+    if source: task._ntrain_source = (source, dict(kwargs))  # where it came from, for config.yaml
     return task
+
+def _importable_name(fn)->Optional[str]:
+    "'module:function' for a module-level function that imports back as itself, else None."
+    mod, name = getattr(fn, '__module__', None), getattr(fn, '__qualname__', '')
+    if not mod or mod == '__main__' or not name or '<' in name or '.' in name: return None
+    try: return f'{mod}:{name}' if getattr(importlib.import_module(mod), name, None) is fn else None
+    except Exception: return None
+
+# %% ../nbs/03_data.ipynb
+def task_record(task:Task, spec:str, args:dict)->tuple:
+    "(task, task_args) for config.yaml: where `task` came from, or `in-memory:NAME` for a Task object given in memory."
+    src = getattr(task, '_ntrain_source', None)
+    if src is not None: return src[0], dict(src[1])
+    return IN_MEMORY + str(task.name), {}
+
+def is_in_memory(spec)->bool:
+    "Whether a config's `task` records an in-memory Task."
+    return isinstance(spec, str) and spec.startswith(IN_MEMORY)
 
 # %% ../nbs/03_data.ipynb
 _key = None
@@ -379,3 +462,47 @@ def check_targets(targets, num_classes:int, split:str='train', ignore_index:Opti
     if len(bad):
         i = bad[0].tolist()
         raise TaskError(f"{split} sample {i[0]}: target {t[tuple(i)].item()} is outside [0, {num_classes}) for num_classes={num_classes}")
+
+def cheap_targets(task:Task, split:str):
+    "All of a split's targets as one tensor, when they are cheap to reach (Task.targets, `.targets`, a TensorDataset's), else None."
+    if task.targets is not None: return torch.as_tensor(task.targets(split))
+    return _dataset_targets(getattr(task, split))
+
+def _dataset_targets(ds):
+    if isinstance(ds, Subset):
+        t = _dataset_targets(ds.dataset)
+        return None if t is None else t[torch.as_tensor(list(ds.indices), dtype=torch.long)]
+    if isinstance(ds, TensorDataset) and len(ds.tensors) > 1: return ds.tensors[1]
+    t = getattr(ds, 'targets', None)
+    if t is None: return None
+    try: t = torch.as_tensor(t)
+    except (TypeError, ValueError, RuntimeError): return None
+    try: n = len(ds)
+    except TypeError: return None
+    return t if t.ndim and len(t) == n else None
+
+def check_task_targets(task:Task, num_classes:int, ignore_index:Optional[int]=None)->dict:
+    "Check every split's targets that are cheap to reach; returns {split: number checked, or None (check them batch by batch)}."
+    out = {}
+    for split in ('train', 'valid'):
+        t = cheap_targets(task, split)
+        if t is not None: check_targets(t, num_classes, split, ignore_index)
+        out[split] = None if t is None else len(t)
+    return out
+
+def batch_target(batch):
+    "The target of a batch as collated: a tuple's second item, or a dict's `labels`."
+    if isinstance(batch, (tuple, list)) and len(batch) > 1: return batch[1]
+    if isinstance(batch, Mapping): return batch.get('labels')
+
+def check_batch_targets(batch, idx, num_classes:int, ignore_index:Optional[int]=None, split:str='train'):
+    "Host-side check of a CPU batch's class targets: names the first bad sample and its value."
+    t = batch_target(batch)
+    if not isinstance(t, torch.Tensor) or t.device.type != 'cpu': return
+    C = num_classes
+    if t.dtype.is_floating_point:
+        raise TaskError(f"{split} sample {int(idx[0])}: target is {t.dtype} but cross-entropy with num_classes={C} needs integer class indices; convert the targets with .long()")
+    bad = ((t < 0) | (t >= C)) & (t != ignore_index) if ignore_index is not None else (t < 0) | (t >= C)
+    if bad.any():
+        pos = bad.nonzero()[0].tolist()
+        raise TaskError(f"{split} sample {int(idx[pos[0]])}: target {t[tuple(pos)].item()} is outside [0, {C}) for num_classes={C}")

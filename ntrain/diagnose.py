@@ -4,21 +4,26 @@
 
 # %% ../nbs/10c_diagnose.ipynb 2
 from __future__ import annotations
-import math, re, warnings
+import dataclasses, math, re, warnings
+from collections.abc import Mapping
 from typing import Any, Callable, Optional
 import torch
 from torch import nn
 from .ladder import UserCodeError, user_code
+from .data import tensors_of
+from .metrics import class_dim
 
 # %% auto 0
-__all__ = ['describe', 'batch_inputs', 'batch_targets', 'names_list', 'nonfinite_rows', 'find_nonfinite', 'anomaly_op',
-           'nan_diagnosis', 'init_loss_theory', 'grad_report']
+__all__ = ['describe', 'batch_inputs', 'batch_targets', 'names_list', 'broadcast_mismatch', 'nonfinite_rows', 'find_nonfinite',
+           'anomaly_op', 'nan_diagnosis', 'init_loss_theory', 'grad_report']
 
 # %% ../nbs/10c_diagnose.ipynb
 def describe(x)->Any:
     "Shape and dtype of every tensor in a nested structure, e.g. 'float32[64, 1, 8, 8]'."
     if isinstance(x, torch.Tensor): return f"{str(x.dtype).replace('torch.', '')}{list(x.shape)}"
-    if isinstance(x, dict): return {k: describe(v) for k, v in x.items()}
+    if isinstance(x, Mapping): return {k: describe(v) for k, v in x.items()}
+    if dataclasses.is_dataclass(x) and not isinstance(x, type):
+        return f"{type(x).__name__}(" + ', '.join(f'{f.name}={describe(getattr(x, f.name))}' for f in dataclasses.fields(x)) + ')'
     if isinstance(x, (list, tuple)): return [describe(v) for v in x]
     return type(x).__name__
 
@@ -38,6 +43,15 @@ def names_list(ks:list, n:int=4)->str:
     return ', '.join(ks[:n]) + (f' and {len(ks) - n} more' if len(ks) > n else '')
 
 # %% ../nbs/10c_diagnose.ipynb
+def broadcast_mismatch(pred, target)->Optional[tuple]:
+    "The shape `pred` and `target` broadcast to when it differs from both (a silent bug in an elementwise loss), else None."
+    if not (torch.is_tensor(pred) and torch.is_tensor(target)) or pred.shape == target.shape: return None
+    if pred.ndim == target.ndim + 1 and pred.shape[:-1] == target.shape and pred.shape[-1] > 1: return None  # class scores per target
+    try: shape = tuple(torch.broadcast_shapes(pred.shape, target.shape))
+    except RuntimeError: return None
+    return shape if shape != tuple(pred.shape) and shape != tuple(target.shape) else None
+
+# %% ../nbs/10c_diagnose.ipynb
 def nonfinite_rows(t)->list:
     "Rows (first dimension) of a float tensor that hold NaN or inf."
     if not (torch.is_tensor(t) and t.dtype.is_floating_point) or t.ndim == 0: return []
@@ -52,19 +66,18 @@ def find_nonfinite(model:nn.Module, forward:Callable, batch)->dict:
     found, hooks = [], []
     def hook(mod, inp, out):
         if found: return
-        outs = out if isinstance(out, (tuple, list)) else [out]
-        for o in outs:
+        for o in tensors_of(out):
             rows = nonfinite_rows(o)
             if rows: found.append(dict(where='module', module=names.get(mod, type(mod).__name__), type=type(mod).__name__, rows=rows)); return
     names = {m: n for n, m in model.named_modules()}
     for m in model.modules():
         if m is not model: hooks.append(m.register_forward_hook(hook))
     try:
-        with torch.no_grad(): preds, _ = forward(model, batch)
+        with torch.no_grad(): output, _ = forward(model, batch)
     finally:
         for h in hooks: h.remove()
     if found: return found[0]
-    rows = nonfinite_rows(preds)
+    rows = sorted({r for t in tensors_of(output) for r in nonfinite_rows(t)})
     if rows: return dict(where='model', module='(the model itself)', type=type(model).__name__, rows=rows)
     return dict(where='backward', rows=[])
 
@@ -112,7 +125,8 @@ def nan_diagnosis(b, model, batch, idx, losses:list=(), rerun:Optional[Callable]
         causes.append('fp16'); words.append('the run uses fp16, whose range overflows easily: use precision=bf16 (or fp32)')
     t = batch_targets(batch)
     C = b.task.num_classes
-    if b.is_ce and C and torch.is_tensor(t) and not t.dtype.is_floating_point and ((t < 0) | (t >= C)).any():
+    ign = b.task.ignore_index
+    if b.is_ce and C and torch.is_tensor(t) and not t.dtype.is_floating_point and (((t < 0) | (t >= C)) & (t != ign if ign is not None else True)).any():
         causes.append('bad_labels'); words.append(f'some targets are outside [0, {C}): bad labels')
     if not words: words.append('the loss is not finite, but neither the inputs, the forward pass nor detect_anomaly show where')
     return causes, words
@@ -123,8 +137,9 @@ def init_loss_theory(b, batch, preds, target)->tuple:
     t = b.task
     if t.expected_init_loss is not None:
         with user_code('theory'): return float(t.expected_init_loss(t, batch)), 'Task.expected_init_loss'
-    if b.is_ce:
-        C = preds.shape[1] if preds.ndim > 1 else t.num_classes  # torch's cross-entropy: classes on dim 1
+    if b.is_ce:  # the class dimension: last for (N, C) and a language model's (B, T, V), 1 for torch's (B, C, H, W)
+        d = class_dim(preds, target) if torch.is_tensor(target) else (1 if preds.ndim > 1 else None)
+        C = preds.shape[d] if d is not None else t.num_classes
         return math.log(C), f'ln({C}) for cross-entropy over {C} outputs'
     if b.is_bce: return math.log(2), 'ln(2) for binary cross-entropy'
     if b.is_mse:

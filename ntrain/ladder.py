@@ -4,7 +4,7 @@
 
 # %% ../nbs/10_ladder.ipynb 2
 from __future__ import annotations
-import copy, importlib, importlib.util, json, math, os, time, traceback
+import copy, difflib, importlib, importlib.util, json, math, os, time, traceback
 from dataclasses import dataclass, field, asdict, fields
 from pathlib import Path
 from typing import Any, Callable, Iterable, Optional, Union
@@ -13,8 +13,9 @@ import torch
 from torch import nn
 from torch.utils.data import Subset, DataLoader
 from .core import NtrainError, ConfigError, TaskError, seed_all, atomic_write_text, nearest
-from .config import Config, load_config, apply_overrides
-from .data import Task, get_task, EpochSampler, make_loader
+from .config import Config, load_config, apply_overrides, run_config, all_keys
+from .data import Task, get_task, EpochSampler, make_loader, check_targets, check_batch_targets, cheap_targets, _dataset_targets, batch_target
+from .metrics import class_dim
 from .device import resolve_device, Precision
 from .events import Events, Stopper, signals_stop, record, text_line
 from .optim import build_optimizer
@@ -22,8 +23,8 @@ from .rundir import default_run_dir
 from .loggers import JSONLLogger
 
 # %% auto 0
-__all__ = ['RUNG_NAMES', 'USER_CODE', 'RungResult', 'LadderResult', 'LadderSettings', 'UserCodeError', 'LadderStopped',
-           'user_code', 'bench', 'parse_rungs', 'ladder', 'ConsoleProgress']
+__all__ = ['RUNG_NAMES', 'USER_CODE', 'RungResult', 'LadderResult', 'LadderSettings', 'UserCodeError', 'BadTargets',
+           'LadderStopped', 'user_code', 'batch_rows', 'bench', 'parse_rungs', 'ladder', 'ConsoleProgress']
 
 # %% ../nbs/10_ladder.ipynb
 RUNG_NAMES = {1: 'one step end to end', 2: 'initial loss vs theory', 3: 'overfit one batch', 4: 'small data moves val', 5: 'full run'}
@@ -132,7 +133,7 @@ def _fmt(v):
 # %% ../nbs/10_ladder.ipynb
 @dataclass
 class LadderSettings:
-    "Thresholds of the rungs; every field is a keyword of `ladder` and a `--flag` of `ntrain ladder`."
+    "Thresholds of the rungs; every field is a key of `ladder(settings=...)` and a `--flag` of `ntrain ladder`."
     init_tol: float = field(default=0.15, metadata=dict(help='rung 2: largest relative gap between the initial loss and theory'))
     overfit_steps: int = field(default=300, metadata=dict(help='rung 3: most optimizer steps to overfit one batch'))
     overfit_ratio: float = field(default=0.02, metadata=dict(help='rung 3: pass once the loss is below this fraction of its first value'))
@@ -146,15 +147,31 @@ class LadderSettings:
     num_workers: int = field(default=0, metadata=dict(help='DataLoader workers for the rungs 1-4 (0: fastest for small batches)'))
     nproc: int = field(default=0, metadata=dict(help='rung 5: hand the full run to torchrun with this many processes (0: in-process)'))
 
-def _settings(**kw)->LadderSettings:
+def _settings(settings=None)->LadderSettings:
+    "A LadderSettings from None, a LadderSettings or a dict of its fields."
+    if isinstance(settings, LadderSettings): return settings
     names = [f.name for f in fields(LadderSettings)]
+    kw = dict(settings or {})
     for k in kw:
         if k not in names: raise ConfigError(f"unknown ladder setting '{k}'{nearest(k, names)}")
     return LadderSettings(**kw)
 
+def _config_keys(keys:dict)->dict:
+    "Keyword arguments as dotted config keys (`__` for the dots); a ladder setting among them is named, with where it goes."
+    out, names, known = {}, [f.name for f in fields(LadderSettings)], set(all_keys())
+    for k, v in keys.items():
+        key = k.replace('__', '.')
+        close = [k] if k in names else difflib.get_close_matches(k, names, n=1, cutoff=0.5)
+        if key not in known and close:
+            s = close[0]
+            raise ConfigError(f"'{k}' is not a config key{'' if k == s else f'; the ladder setting is {s!r}'}: pass thresholds as settings=dict({s}=...)")
+        out[key] = v
+    return out
+
 # %% ../nbs/10_ladder.ipynb
 USER_CODE = dict(model='the model factory (Task.model)', data='loading data (the dataset, its collate_fn or the DataLoader)',
                  forward="the forward pass (the model's forward, or Task.forward)", loss='the loss',
+                 prediction='Task.prediction (the tensor metrics see)', count_items='Task.count_items',
                  backward='the backward pass (through the model and the loss)', step='your step function',
                  optimizer='your optimizer', raw='Task.raw', theory='Task.expected_init_loss')
 
@@ -172,6 +189,12 @@ class UserCodeError(Exception):
     def __init__(self, what:str, exc:BaseException):
         self.what, self.exc = what, exc
         super().__init__(f'{USER_CODE[what]} raised {type(exc).__name__}{_where(exc)}: {_line(exc)}')
+
+class BadTargets(UserCodeError):
+    "Targets outside the classes, found on the host before the loss sees them: the rung fails with cause `bad_labels`."
+    def __init__(self, exc:Exception):
+        self.what, self.exc = 'bad_labels', exc
+        Exception.__init__(self, str(exc))
 
 class LadderStopped(Exception):
     "Raised inside a rung when the stop token is set: the ladder marks the running rung `stopped`."
@@ -204,6 +227,14 @@ class _Bench:
         self.device = resolve_device(cfg.device)
         self.prec = Precision.resolve(cfg.precision, self.device)
         self.is_ce, self.is_bce, self.is_mse = _is_ce(task.loss), _is_bce(task.loss), _is_mse(task.loss)
+        self.items = cfg.loss_norm == 'items'  # the loss is a sum over items: rungs 2-4 divide it by them, as training does
+        if self.items and task.count_items is None: raise ConfigError("key 'loss_norm' is 'items' but the task has no count_items hook")
+        # the host-side target checks that fit runs too: the classes (from num_classes, else rung 1 reads them off the
+        # output), the datasets whose targets are scanned whole (the plain-model ladder names samples in the user's own
+        # data), and what was checked so far
+        self.classes = task.num_classes if self.is_ce else None
+        self.target_sets = dict(train=task.train, valid=task.valid)
+        self.scanned, self.checked_batches = {}, 0
         self.stopper = stop if isinstance(stop, Stopper) else Stopper(stop)
         callbacks = [callbacks] if callable(callbacks) else list(callbacks or ())
         self.log = None  # the JSONL sink: every record also goes to run_dir/ladder.jsonl
@@ -251,10 +282,10 @@ class _Bench:
         o = self.user_opt
         if isinstance(o, torch.optim.Optimizer): return o.defaults.get('lr', math.nan)
         return math.nan if callable(o) else self.cfg.optim.lr
-    def loader(self, ds, batch_size:int, shuffle:bool=True, epoch:int=0):
+    def loader(self, ds, batch_size:int, shuffle:bool=True, epoch:int=0, drop_last:bool=False):
         "A loader over `ds` with the run's seed and keyed augmentation."
         with user_code('data'):
-            s = EpochSampler(len(ds), batch_size, seed=self.cfg.seed, shuffle=shuffle, drop_last=False)
+            s = EpochSampler(len(ds), batch_size, seed=self.cfg.seed, shuffle=shuffle, drop_last=drop_last)
             s.set_epoch(epoch)
             return make_loader(ds, s, self.cfg.seed, self.st.num_workers, False, False, self.task.collate_fn, self.task.seed_globals)
     def batches(self, loader):
@@ -273,16 +304,46 @@ class _Bench:
             else: raise UserCodeError('data', TaskError('the train set gives no batch'))
         return self._batch
     def forward(self, model, batch):
-        "(predictions, targets) of a batch: the task's forward pass."
+        "(output, targets) of a batch: the task's forward pass; the output is whatever the model returned."
         with user_code('forward'): return self.task.forward(model, batch)
-    def compute_loss(self, preds, target):
-        "The task's loss."
-        with user_code('loss'): return self.task.loss(preds, target)
+    def compute_loss(self, output, target):
+        "The task's loss, on the model's whole output."
+        with user_code('loss'): return self.task.compute_loss(output, target)
+    def prediction(self, output):
+        "The tensor metrics see (`Task.prediction`)."
+        with user_code('prediction'): return self.task.prediction(output)
+    def count(self, batch)->int:
+        "The items of a batch (`Task.count_items`), under loss_norm='items'; else its samples."
+        if not self.items: return len(batch_rows(batch))
+        with user_code('count_items'): return int(self.task.count_items(batch))
     def forward_loss(self, model, batch):
-        "(loss, predictions, targets) under the run's autocast."
+        "(loss, output, targets) under the run's autocast; with loss_norm='items' the loss per item, as training reports it."
         with self.prec.autocast():
-            preds, target = self.forward(model, batch)
-            return self.compute_loss(preds, target), preds, target
+            output, target = self.forward(model, batch)
+            loss = self.compute_loss(output, target)
+        if self.items and torch.is_tensor(loss): loss = loss / max(self.count(batch), 1)
+        return loss, output, target
+    def scan_targets(self)->dict:
+        "Check every target that is cheap to reach (as fit does); {split: how many, or None}. Raises BadTargets."
+        ign = self.task.ignore_index
+        for split, ds in self.target_sets.items():
+            t = cheap_targets(self.task, split) if ds is getattr(self.task, split, None) else _dataset_targets(ds)
+            if t is not None and (t.dtype.is_floating_point or t.dtype == torch.bool): t = None  # rung 1 names float targets itself
+            if t is not None:
+                try: check_targets(t, self.classes, split, ign)
+                except TaskError as e: raise BadTargets(e) from None
+            self.scanned[split] = None if t is None else len(t)
+        if set(self.target_sets) == {'train'}: self.scanned['valid'] = self.scanned['train']  # valid was held out of train
+        return dict(self.scanned)
+    def check_batch(self, batch, idx, split:str='train', within=None):
+        "Check a CPU batch's targets when they were not all scanned; `within`: the indices of the Subset the loader read."
+        if not self.classes or self.scanned.get(split): return
+        t = batch_target(batch)
+        if torch.is_tensor(t) and t.dtype.is_floating_point: return  # rung 1 names float targets itself (target_dtype)
+        if within is not None: idx = torch.as_tensor([within[int(i)] for i in idx])
+        try: check_batch_targets(batch, idx, self.classes, self.task.ignore_index, split)
+        except TaskError as e: raise BadTargets(e) from None
+        self.checked_batches += 1
     def train_step(self, model, opt, batch):
         "One optimizer step on a device batch: ntrain's step, or the user's `step(model, batch, optimizer)`."
         if self.step_fn is not None:
@@ -304,19 +365,26 @@ class _Bench:
         self.events.drain()
         if self.log is not None: self.log.close()
 
-def bench(config:Union[str, Path, dict, Config, None]='digits', overrides=(), task:Optional[Task]=None, run_dir=None,
+def batch_rows(batch):
+    "A tensor whose first dimension is the batch's: the inputs of a tuple batch, or the first tensor of a dict batch."
+    x = batch[0] if isinstance(batch, (tuple, list)) else batch
+    if isinstance(x, dict): x = next((v for v in x.values() if torch.is_tensor(v)), x)
+    return x
+
+def bench(config:Union[str, Path, dict, Config, None]=None, overrides=(), task:Optional[Task]=None, run_dir=None,
           optimizer=None, # an optimizer instance or a factory params -> optimizer; default: the config's
           step:Optional[Callable]=None, # your own step(model, batch, optimizer) -> loss, replacing ntrain's
           callbacks:Iterable[Callable]=(), # callables that take each record
           stop=None, # a threading.Event, a callable or a Stopper
           jsonl:bool=False, # also write every record to run_dir/ladder.jsonl
-          **settings)->_Bench:
-    "The bench the rungs run on, from a config (and optionally a task object)."
-    cfg = load_config(config if config is not None else Config(), overrides)
+          settings=None, # thresholds: a dict or a LadderSettings
+         )->_Bench:
+    "The bench the rungs run on, from a config (none: digits, or the documented defaults for a task object) and optionally a task."
     given = task is not None
+    cfg = run_config(config, overrides, task_given=given)
     task = task if given else get_task(cfg.task, **cfg.task_args)
     rd = Path(run_dir or cfg.run_dir or default_run_dir(cfg.name))
-    return _Bench(cfg, task, _settings(**settings), rd, optimizer, step, callbacks, stop, given, jsonl)
+    return _Bench(cfg, task, _settings(settings), rd, optimizer, step, callbacks, stop, given, jsonl)
 
 # %% ../nbs/10_ladder.ipynb
 def parse_rungs(spec)->list:
@@ -333,7 +401,7 @@ def parse_rungs(spec)->list:
     return sorted(set(out))
 
 def _plain_task(model, train, valid, loss, num_classes, raw, expected_init_loss, forward, name)->Task:
-    "A Task around a model instance (deep-copied for each rung), data and a loss."
+    "A Task around a model instance (deep-copied for each rung), data and a loss; `_user_sets`: the user's own datasets."
     if not isinstance(model, nn.Module): raise TaskError(f'model is a {type(model).__name__}, not an nn.Module')
     if train is None: raise TaskError('a plain model needs train data (a dataset or DataLoader)')
     tr = train.dataset if isinstance(train, DataLoader) else train
@@ -345,8 +413,10 @@ def _plain_task(model, train, valid, loss, num_classes, raw, expected_init_loss,
         raw = (lambda s, i: user_raw('train', (ti if s == 'train' else vi)[i])) if user_raw else None
         valid, train = Subset(tr, vi), (Subset(tr, ti) if not isinstance(train, DataLoader) else DataLoader(Subset(tr, ti), collate_fn=train.collate_fn))
     kw = dict(forward=forward) if forward is not None else {}
-    return Task(model=lambda: copy.deepcopy(model), train=train, valid=valid, loss=loss, num_classes=num_classes, raw=raw,
-                expected_init_loss=expected_init_loss, name=name, **kw)
+    t = Task(model=lambda: copy.deepcopy(model), train=train, valid=valid, loss=loss, num_classes=num_classes, raw=raw,
+             expected_init_loss=expected_init_loss, name=name, **kw)
+    t._user_sets = dict(train=tr) if isinstance(t.valid, Subset) and t.valid.dataset is tr else dict(train=tr, valid=t.valid)
+    return t
 
 # %% ../nbs/10_ladder.ipynb
 def _refused(k:int, bad:RungResult)->RungResult:
@@ -402,19 +472,23 @@ def ladder(config:Union[str, Path, dict, Config, None]=None, overrides=(), *,
            stop=None, # a threading.Event, a callable or a Stopper: when set, the ladder stops at the next check
            quiet:bool=True, # rung 5: no console output from the run
            write:bool=True, # write ladder.json, ladder.jsonl and the PNGs
-           **settings)->LadderResult: # thresholds: see LadderSettings
+           settings=None, # thresholds: a dict or a LadderSettings (see LadderSettings)
+           **keys)->LadderResult: # config keys, as for fit (`__` for the dots): ladder(task=t, loss_norm='items')
     "Run the sanity ladder on a config/task or on a plain model, data and loss; returns a LadderResult."
     plain = model is not None
-    cfg = load_config(config if config is not None else (Config() if plain else 'digits'), overrides)
+    keys = _config_keys(keys)
+    cfg = run_config(config, overrides, task_given=plain or task is not None)  # a task of one's own: the documented defaults
+    if keys: cfg = apply_overrides(cfg, keys)
     if plain:
-        if isinstance(train, DataLoader) and train.batch_size and not any(str(o).startswith('batch_size=') for o in overrides):
+        if isinstance(train, DataLoader) and train.batch_size and 'batch_size' not in keys and not any(str(o).startswith('batch_size=') for o in overrides):
             cfg = apply_overrides(cfg, {'batch_size': train.batch_size})
         task = _plain_task(model, train, valid, loss, num_classes, raw, expected_init_loss, forward, cfg.name)
     elif task is not None: task = get_task(task)
     wanted = parse_rungs(rungs)
     order = wanted if force else list(range(1, max(wanted) + 1))
     from ntrain.rungs import RUNGS  # looked up here: the rungs import the bench from this module
-    b = bench(cfg, task=task, run_dir=run_dir, optimizer=optimizer, step=step, callbacks=callbacks, stop=stop, jsonl=write, **settings)
+    b = bench(cfg, task=task, run_dir=run_dir, optimizer=optimizer, step=step, callbacks=callbacks, stop=stop, jsonl=write, settings=settings)
+    if plain: b.target_sets = task._user_sets
     res = LadderResult(run_dir=str(b.run_dir), settings=asdict(b.st))
     try:
         with signals_stop(b.stopper):

@@ -4,14 +4,15 @@
 
 # %% ../nbs/02_metrics.ipynb 2
 from __future__ import annotations
-import math
+import copy, math
 from typing import Optional
 import torch
 import torch.distributed as dist
+from .core import TaskError
 
 # %% auto 0
-__all__ = ['Metric', 'Mean', 'Accuracy', 'ConfusionMatrix', 'F1', 'MSE', 'MAE', 'reduce_states', 'compute_all', 'reset_all',
-           'default_metrics']
+__all__ = ['Metric', 'Mean', 'class_dim', 'Accuracy', 'ConfusionMatrix', 'F1', 'MSE', 'MAE', 'reduce_states', 'compute_all',
+           'reset_all', 'update_all', 'metric_names', 'default_metrics']
 
 # %% ../nbs/02_metrics.ipynb
 class Metric:
@@ -42,43 +43,68 @@ class Mean(Metric):
     def update(self, value, n=1):
         self.total += value.detach().double() * n if torch.is_tensor(value) else value * n
         self.count += n
+    def add(self, total, n):
+        "Add a batch whose *sum* is `total` over `n` items: a summed loss and its item count (`loss_norm='items'`)."
+        self.total += total.detach().double() if torch.is_tensor(total) else total
+        self.count += n
     def compute(self): return {self.name: (self.total / self.count).item() if self.count > 0 else math.nan}
 
 # %% ../nbs/02_metrics.ipynb
+def class_dim(preds, target)->Optional[int]:
+    "The class dimension of `preds` against `target`: -1 (`(N, C)`, `(B, T, V)`), 1 (`(B, C, H, W)`), or None (no class dimension)."
+    if preds.ndim != target.ndim + 1: return None
+    if preds.shape[:-1] == target.shape: return -1
+    if preds.shape[0] == target.shape[0] and preds.shape[2:] == target.shape[1:]: return 1
+    return -1
+
 def _labels(preds, target):
-    "Predicted and true class indices, from logits (N,C), binary logits (N,) or probabilities."
-    if preds.ndim == target.ndim + 1: return preds.argmax(-1), target
+    "Predicted and true class indices, from logits (N,C), (B,T,V) or (B,C,...), binary logits (N,) or (N,1), or labels."
+    d = class_dim(preds, target)
+    if d is not None and preds.shape[d] == 1: return (preds.squeeze(d) > 0).long(), target.long()  # one binary logit column
+    if d is not None: return preds.argmax(d), target
     if preds.shape == target.shape and not preds.dtype.is_floating_point: return preds, target
     return (preds > 0).long(), target.long()  # binary logits
 
+def _kept(target, ignore_index)->Optional[torch.Tensor]:
+    "The mask of targets that count (None: all of them)."
+    return None if ignore_index is None else target != ignore_index
+
 class Accuracy(Metric):
-    "Fraction of correct predictions (top-k for logits)."
-    def __init__(self, name='acc', top_k:int=1):
-        super().__init__(); self.name, self.top_k = name, top_k
+    "Fraction of correct predictions (top-k for logits); targets equal to `ignore_index` do not count."
+    def __init__(self, name='acc', top_k:int=1, ignore_index:Optional[int]=None):
+        super().__init__(); self.name, self.top_k, self.ignore_index = name, top_k, ignore_index
         self.add_state('correct', torch.zeros((), dtype=torch.long)); self.add_state('count', torch.zeros((), dtype=torch.long))
     def update(self, preds, target):
-        if self.top_k > 1: ok = (preds.topk(self.top_k, -1).indices == target.unsqueeze(-1)).any(-1)
+        if self.top_k > 1: ok = (preds.topk(self.top_k, class_dim(preds, target) or -1).indices == target.unsqueeze(-1)).any(-1)
         else: p, t = _labels(preds, target); ok = p == t
-        self.correct += ok.sum(); self.count += ok.numel()
+        keep = _kept(target, self.ignore_index)
+        if keep is None: self.correct += ok.sum(); self.count += ok.numel()
+        else: self.correct += (ok & keep).sum(); self.count += keep.sum()
     def compute(self): return {self.name: (self.correct / self.count).item() if self.count > 0 else math.nan}
 
 # %% ../nbs/02_metrics.ipynb
 class ConfusionMatrix(Metric):
-    "A C x C confusion matrix (rows: true class, columns: predicted)."
-    def __init__(self, num_classes:int, name='confusion'):
-        super().__init__(); self.name, self.num_classes = name, num_classes
+    "A C x C confusion matrix (rows: true class, columns: predicted); targets equal to `ignore_index` do not count."
+    def __init__(self, num_classes:int, name='confusion', ignore_index:Optional[int]=None):
+        super().__init__(); self.name, self.num_classes, self.ignore_index = name, num_classes, ignore_index
         self.add_state('matrix', torch.zeros(num_classes, num_classes, dtype=torch.long))
     def update(self, preds, target):
         p, t = _labels(preds, target)
         C = self.num_classes
-        self.matrix += torch.bincount(t.reshape(-1) * C + p.reshape(-1), minlength=C*C)[:C*C].view(C, C)
+        p, t = p.reshape(-1).long(), t.reshape(-1).long()
+        cell = t * C + p
+        # ignored targets (and any outside [0, C), which the target checks refuse before training) go to a spare cell
+        bad = (t < 0) | (t >= C) | (p < 0) | (p >= C)
+        cell = torch.where(bad, torch.full_like(cell, C * C), cell)
+        counts = torch.zeros(C * C + 1, dtype=torch.long, device=cell.device).index_add_(0, cell, torch.ones_like(cell))
+        self.matrix += counts[:C*C].view(C, C)
     def compute(self): return {self.name: self.matrix.tolist()}
 
 class F1(ConfusionMatrix):
     "F1 score from the confusion matrix, averaged 'macro', 'micro' or 'weighted'."
-    def __init__(self, num_classes:int, average:str='macro', name:Optional[str]=None):
+    def __init__(self, num_classes:int, average:str='macro', name:Optional[str]=None, ignore_index:Optional[int]=None):
         if average not in ('macro', 'micro', 'weighted'): raise ValueError(f"F1 average must be macro, micro or weighted, got {average!r}")
-        super().__init__(num_classes, name or f'f1_{average}' if average != 'macro' else name or 'f1')
+        super().__init__(num_classes, name or f'f1_{average}' if average != 'macro' else name or 'f1', ignore_index)
         self.average = average
     def compute(self):
         m = self.matrix.double()
@@ -125,12 +151,39 @@ def compute_all(metrics:list, prefix:str='')->dict:
     "Compute every metric into one flat dict, with names prefixed (e.g. 'val_')."
     out = {}
     for m in metrics:
-        for k, v in m.compute().items():
+        try: vals = m.compute()
+        except Exception as e: raise _failed(m, 'compute', e) from e
+        for k, v in vals.items():
             if not isinstance(v, list): out[prefix + k] = v
     return out
 
 def reset_all(metrics:list):
     for m in metrics: m.reset()
+
+# %% ../nbs/02_metrics.ipynb
+def _shape(x)->str:
+    return f"{str(x.dtype).replace('torch.', '')}{list(x.shape)}" if torch.is_tensor(x) else type(x).__name__
+
+def _failed(m, verb:str, e:Exception, preds=None, target=None)->TaskError:
+    given = f' on predictions {_shape(preds)} and targets {_shape(target)}' if preds is not None else ''
+    line = (str(e).strip().splitlines() or [''])[0][:200]
+    return TaskError(f"metric '{getattr(m, 'name', '?')}' ({type(m).__name__}) failed in {verb}{given}: {type(e).__name__}: {line}")
+
+def update_all(metrics:list, preds, target):
+    "Update every metric with one batch; a metric that raises becomes a one-line TaskError naming it."
+    for m in metrics:
+        try: m.update(preds, target)
+        except Exception as e: raise _failed(m, 'update', e, preds, target) from e
+
+def metric_names(metrics:list)->Optional[set]:
+    "The names `compute_all` will give these metrics, from a fresh copy of each; None when one cannot tell before it has data."
+    out = set()
+    for m in metrics:
+        try:
+            c = copy.deepcopy(m); c.reset(); vals = c.compute()
+        except Exception: return None
+        out |= {k for k, v in vals.items() if not isinstance(v, list)}
+    return out
 
 # %% ../nbs/02_metrics.ipynb
 def default_metrics(num_classes:Optional[int])->list:

@@ -144,6 +144,8 @@ def check_resume(config:Union[str, Path, dict, Config]='digits', overrides=(), e
     say = events.say
     cfg = load_config(config, overrides)
     if isinstance(cfg.task, str) and ':' not in cfg.task: raise NtrainError("check-resume: key 'task' must be 'module:function' (the runs are child processes)")
+    if str(cfg.task).startswith('in-memory:'):  # ntrain.data.IN_MEMORY
+        raise NtrainError(f"check-resume: this run used an in-memory task ('{cfg.task[10:]}'): the runs are child processes, which need the task as 'module:function' in the config")
     key = config_key(cfg.to_dict())
     brief = dict(epochs=min(cfg.epochs, epochs), ckpt_every=ckpt_every or cfg.ckpt_every or 5, progress=False, run_dir=None)
     if max_steps or cfg.max_steps: brief['max_steps'] = min(x for x in (max_steps, cfg.max_steps) if x)

@@ -4,7 +4,7 @@
 
 # %% ../nbs/10b_rungs.ipynb 2
 from __future__ import annotations
-import copy, hashlib, math, time
+import copy, hashlib, math, time, warnings
 from typing import Callable, Optional
 import numpy as np
 import torch
@@ -12,14 +12,75 @@ from torch.utils.data import Subset
 from .core import NtrainError, to_device
 from .loggers import JSONLLogger, read_metrics
 from . import checkpoint as ckpt
-from .ladder import RungResult, LadderStopped, UserCodeError, user_code, _Bench, _fmt
-from .diagnose import describe, batch_inputs, batch_targets, names_list, nan_diagnosis, init_loss_theory, grad_report
+from .ladder import RungResult, LadderStopped, UserCodeError, user_code, _Bench, _fmt, batch_rows
+from .diagnose import describe, batch_inputs, batch_targets, names_list, nan_diagnosis, init_loss_theory, grad_report, broadcast_mismatch
+from .metrics import class_dim
 
 # %% auto 0
 __all__ = ['LEAK_CHUNK', 'RUNGS', 'rung1', 'rung2', 'rung3', 'digest', 'leak_check', 'lr_find', 'rung4', 'rung5']
 
 # %% ../nbs/10b_rungs.ipynb
 def _nbytes(ts)->int: return sum(t.numel() * t.element_size() for t in ts if torch.is_tensor(t))
+
+def _check_targets(b:_Bench, n:dict, cpu, idx):
+    "The host-side target checks of fit: every target cheap to reach, and this CPU batch; BadTargets names the sample."
+    sc = b.scan_targets(); b.check_batch(cpu, idx)
+    n['targets_checked'] = (f"all: train {sc['train']}, valid {sc['valid']} (against {b.classes} classes)" if all(sc.values()) else
+                            f"the batches the rungs load (no Task.targets, dataset .targets or TensorDataset to scan; against {b.classes} classes)")
+
+def _first_step(b:_Bench, r:RungResult, model, ps:list, batch, cpu, idx):
+    "Rung 1's forward, target checks, loss and optimizer step: (optimizer, saved activation sizes), or None when the rung failed."
+    n = r.numbers
+    if b.is_ce and b.classes: _check_targets(b, n, cpu, idx)  # num_classes known: before anything reaches the device
+    try: output, target = b.forward(model, batch)
+    except UserCodeError as e: r.fail('forward', str(e)); return None
+    n['outputs'] = describe(output)
+    try: preds = b.prediction(output)
+    except UserCodeError as e:
+        if b.task.make_metrics(): r.fail('prediction', str(e)); return None
+        preds = output  # no metrics: nothing needs the prediction
+    if b.is_ce and torch.is_tensor(target) and torch.is_tensor(preds) and target.dtype.is_floating_point and target.shape != preds.shape:
+        r.fail('target_dtype', f"the targets are {describe(target)} but cross-entropy needs int64 class indices "
+               f"(or float class probabilities shaped like the outputs {describe(preds)}): convert them with .long()"); return None
+    if b.is_ce and not b.classes and torch.is_tensor(target) and torch.is_tensor(preds) and not target.dtype.is_floating_point:
+        d = class_dim(preds, target)  # no num_classes: the output's class dimension says how many, before the loss sees a target
+        b.classes = preds.shape[d] if d is not None and preds.shape[d] > 1 else None
+        if b.classes: _check_targets(b, n, cpu, idx)
+    try: loss = b.compute_loss(output, target)
+    except UserCodeError as e:
+        r.fail('loss', str(e))
+        if torch.is_tensor(target) and target.dtype.is_floating_point == (b.is_ce) and (b.is_ce or b.is_bce or b.is_mse):
+            r.note('target_dtype', f"the targets are {describe(target)}: {'cross-entropy needs int64 class indices' if b.is_ce else 'this loss needs float targets'}")
+        return None
+    if not b.is_ce and (shape := broadcast_mismatch(preds, target)) is not None:  # the loss computed, perhaps with a warning
+        r.fail('broadcast', f"the outputs {describe(preds)} and the targets {describe(target)} broadcast to {list(shape)}: an elementwise "
+               "loss compares every output with every target, and the model learns their mean; give them one shape "
+               "(targets.view(-1, 1), or outputs.squeeze(-1))"); return None
+    if not torch.is_tensor(loss) or loss.ndim != 0:
+        r.fail('not_scalar', f"the loss is {describe(loss)}, not a scalar: use reduction='mean' (ntrain averages over the batch itself)"); return None
+    n['loss'] = float(loss.detach()) / (max(b.count(batch), 1) if b.items else 1)  # per item under loss_norm='items', as training logs it
+    if not math.isfinite(n['loss']):
+        cs, ws = nan_diagnosis(b, model, batch, idx)
+        r.fail('nan', f"the loss of the first batch is {n['loss']}:")
+        for c, w in zip(cs + [None] * len(ws), ws): r.note(c, '  ' + w)
+        return None
+    if not loss.requires_grad:
+        frozen = [k for k, p in model.named_parameters() if not p.requires_grad]
+        if frozen and len(frozen) == len(list(model.parameters())):
+            r.fail('frozen', f'every parameter has requires_grad=False (frozen): nothing can train; unfreeze them with model.requires_grad_(True)'); return None
+        r.fail('detached', 'the loss does not require grad: the graph is detached (a .detach(), .data or torch.no_grad() in the forward pass?)'); return None
+    # one optimizer step, measuring memory
+    opt = b.optimizer(model)
+    pptr = {p.data_ptr() for p in ps}
+    saved = []
+    def pack(t):
+        if t.data_ptr() not in pptr: saved.append(t.numel() * t.element_size())
+        return t
+    if b.device.type == 'cuda': torch.cuda.reset_peak_memory_stats(b.device)
+    try:
+        with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t): b.train_step(model, opt, batch)
+    except UserCodeError as e: r.fail('step', f'one optimizer step: {e}'); return None
+    return opt, saved
 
 def rung1(b:_Bench)->RungResult:
     "One batch end to end: shapes, dtypes, a finite scalar loss, one step, one validation batch, a checkpoint and a metrics write."
@@ -32,45 +93,17 @@ def rung1(b:_Bench)->RungResult:
     try: batch, idx = b.first_batch()
     except UserCodeError as e: return r.fail('data', f'the first train batch: {e}')
     n.update(inputs=describe(batch_inputs(batch)), targets=describe(batch_targets(batch)), batch_size=len(idx))
-    batch = to_device(batch, b.device)
+    cpu, batch = batch, to_device(batch, b.device)
     model.train()
-    try: preds, target = b.forward(model, batch)
-    except UserCodeError as e: return r.fail('forward', str(e))
-    n['outputs'] = describe(preds)
-    if b.is_ce and torch.is_tensor(target) and target.dtype.is_floating_point and target.shape != preds.shape:
-        return r.fail('target_dtype', f"the targets are {describe(target)} but cross-entropy needs int64 class indices "
-                      f"(or float class probabilities shaped like the outputs {describe(preds)}): convert them with .long()")
-    try: loss = b.compute_loss(preds, target)
-    except UserCodeError as e:
-        r.fail('loss', str(e))
-        if torch.is_tensor(target) and target.dtype.is_floating_point == (b.is_ce) and (b.is_ce or b.is_bce or b.is_mse):
-            r.note('target_dtype', f"the targets are {describe(target)}: {'cross-entropy needs int64 class indices' if b.is_ce else 'this loss needs float targets'}")
-        return r
-    if not torch.is_tensor(loss) or loss.ndim != 0:
-        return r.fail('not_scalar', f"the loss is {describe(loss)}, not a scalar: use reduction='mean' (ntrain averages over the batch itself)")
-    n['loss'] = float(loss.detach())
-    if not math.isfinite(n['loss']):
-        cs, ws = nan_diagnosis(b, model, batch, idx)
-        r.fail('nan', f"the loss of the first batch is {n['loss']}:")
-        for c, w in zip(cs + [None] * len(ws), ws): r.note(c, '  ' + w)
-        return r
-    if not loss.requires_grad:
-        frozen = [k for k, p in model.named_parameters() if not p.requires_grad]
-        if frozen and len(frozen) == len(list(model.parameters())):
-            return r.fail('frozen', f'every parameter has requires_grad=False (frozen): nothing can train; unfreeze them with model.requires_grad_(True)')
-        return r.fail('detached', 'the loss does not require grad: the graph is detached (a .detach(), .data or torch.no_grad() in the forward pass?)')
-    # one optimizer step, measuring memory
-    opt = b.optimizer(model)
-    pptr = {p.data_ptr() for p in ps}
-    saved = []
-    def pack(t):
-        if t.data_ptr() not in pptr: saved.append(t.numel() * t.element_size())
-        return t
-    if b.device.type == 'cuda': torch.cuda.reset_peak_memory_stats(b.device)
-    try:
-        with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
-            loss = b.train_step(model, opt, batch)
-    except UserCodeError as e: return r.fail('step', f'one optimizer step: {e}')
+    with warnings.catch_warnings(record=True) as caught:  # shown in the diagnosis: torch's warnings about shapes, dtypes ...
+        warnings.simplefilter('always')
+        stepped = _first_step(b, r, model, ps, batch, cpu, idx)
+    ws = list(dict.fromkeys(f'{w.category.__name__}: {(str(w.message).strip().splitlines() or [""])[0][:200]}' for w in caught))
+    if ws:
+        n['warnings'] = ws
+        for w in ws[:5]: r.note(None, f'warning during the step: {w}')
+    if stepped is None: return r
+    opt, saved = stepped
     mb = lambda x: round(x / 2**20, 3)
     st = [v for s in opt.state.values() for v in s.values()]
     n['memory_mb'] = dict(params=mb(_nbytes(ps)), grads=mb(_nbytes([p.grad for p in ps])), optimizer=mb(_nbytes(st)), activations=mb(sum(saved)))
@@ -116,29 +149,34 @@ def rung2(b:_Bench)->RungResult:
     r = b.rung_result(2)
     st, n = b.st, r.numbers
     model = b.model().eval()
-    first, _ = b.first_batch()
-    batches = [first]
+    batches = [b.first_batch()]
     it = b.batches(b.loader(b.task.train, len(b.first_batch()[1]), epoch=1))
     for _ in range(3):
-        try: batches.append(next(it)[0])
+        try: batches.append(next(it)[:2])
         except StopIteration: break
-    losses, counts = [], []
+    losses, counts, rows, items = [], [], [], []
     with torch.no_grad():
-        for bt in batches:
+        for bt, bidx in batches:
             b.check_stop()
+            b.check_batch(bt, bidx)
             bt = to_device(bt, b.device)
-            loss, preds, target = b.forward_loss(model, bt)
-            losses.append(float(loss)); counts.append(len(preds) if torch.is_tensor(preds) and preds.ndim else 1)
+            loss, out, target = b.forward_loss(model, bt)  # per item under loss_norm='items'
+            preds = b.prediction(out)
+            rows.append(len(batch_rows(bt)) if torch.is_tensor(batch_rows(bt)) else 1)
+            if b.task.count_items is not None:
+                with user_code('count_items'): items.append(int(b.task.count_items(bt)))
+            losses.append(float(loss)); counts.append(items[-1] if b.items else rows[-1])
             if len(losses) == 1: p0, t0, b0 = preds.float(), target, bt  # the first batch: theory and output checks
     measured = sum(l * c for l, c in zip(losses, counts)) / sum(counts)
-    n.update(measured=measured, samples=sum(counts))
+    n.update(measured=measured, samples=sum(rows), **(dict(items=sum(items)) if b.items else {}))
     expected, source = init_loss_theory(b, b0, p0, t0)
     n.update(theory=source, tolerance=st.init_tol, output_std=float(p0.std()))
     r.series['batch_losses'] = losses
-    if b.is_ce and p0.ndim > 1:
-        C, task_C = p0.shape[1], b.task.num_classes
-        rows = p0.movedim(1, -1).reshape(-1, C)
-        if bool((rows >= 0).all()) and bool(((rows.sum(-1) - 1).abs() < 1e-3).all()):
+    d = class_dim(p0, t0) if torch.is_tensor(t0) else (1 if p0.ndim > 1 else None)
+    if b.is_ce and p0.ndim > 1 and d is not None:
+        C, task_C = p0.shape[d], b.task.num_classes
+        probs = p0.movedim(d, -1).reshape(-1, C)
+        if bool((probs >= 0).all()) and bool(((probs.sum(-1) - 1).abs() < 1e-3).all()):
             r.fail('softmax', f"the model's outputs are probabilities (every row is >= 0 and sums to 1): softmax is applied before "
                    "cross-entropy, which applies log-softmax itself; return raw logits from the model (softmax applied twice)")
         if task_C and C != task_C:
@@ -160,13 +198,22 @@ def rung2(b:_Bench)->RungResult:
         if not r.ok: return r
         return r.note(None, f'initial loss {measured:.4g}, theory {expected:.4g} ({source}), within {st.init_tol:.0%}')
     r.fail(None, f'initial loss {measured:.4g} is {rel:.0%} off the theory {expected:.4g} ({source}; tolerance {st.init_tol:.0%}); likely causes:')
-    bs = sum(counts) / len(counts)
+    bs, ipb = sum(rows) / len(rows), (sum(items) / len(items) if items else None)
+    ratio = measured / expected if expected else math.inf
     if measured > expected:
-        if bs > 2 and abs(measured / expected / bs - 1) < 0.25:
+        if bs > 2 and abs(ratio / bs - 1) < 0.25:
             r.note('reduction', f"  the loss is about batch size x theory: reduction='sum' instead of 'mean' (a reduction mismatch)")
-        if n['output_std'] > 1.0 or not r.causes:
+        elif ipb and not b.items and ipb > 2 and abs(ratio / ipb - 1) < 0.25:
+            r.note('reduction', f"  the loss is about the items per batch ({ipb:.0f}) x theory: a loss summed over items (tokens) with "
+                   "loss_norm='mean'; set loss_norm='items' so that ntrain divides by the item count (a reduction mismatch)")
+        if n['output_std'] > 1.0:
             r.note('init_scale', f"  the last layer's init scale: the outputs' std at init is {n['output_std']:.3g} (near 0 to 1 is expected); "
                    "a last layer initialised too large makes confident, wrong guesses (scale its weights down, or zero them)")
+        if not r.causes:
+            r.note('unexplained', f"  not the last layer's init scale (the outputs' std at init is {n['output_std']:.3g}, in the normal range) "
+                   f"nor a plain reduction mismatch (the loss is {ratio:.3g} x theory, not the batch's {bs:.0f} samples"
+                   + (f" or {ipb:.0f} items" if ipb else '') + "): look at the loss itself (an extra term, a weighting), the targets, "
+                   "and whether the theory fits this loss (give your own with Task.expected_init_loss)")
     else:
         r.note('label_smoothing', '  a loss below theory: label smoothing or a reduction that differs from the theory, '
                'more classes assumed than the data has, or a model that is already trained (pretrained weights?)')
@@ -246,8 +293,10 @@ def rung3(b:_Bench)->RungResult:
     if torch.is_tensor(t):
         if b.is_ce and t.dtype.is_floating_point: r.note('target_dtype', f'  the targets are {describe(t)}: cross-entropy needs int64 class indices')
         if (b.is_mse or b.is_bce) and not t.dtype.is_floating_point: r.note('target_dtype', f'  the targets are {describe(t)}: this loss needs float targets')
-    with torch.no_grad(): _, preds, _ = b.forward_loss(model, batch)
-    if b.is_ce and torch.is_tensor(preds) and bool((preds >= 0).all()) and preds.ndim > 1 and bool(((preds.sum(1) - 1).abs() < 1e-3).all()):
+    with torch.no_grad(): _, out, tgt = b.forward_loss(model, batch)
+    preds = b.prediction(out)
+    d = class_dim(preds, tgt) if torch.is_tensor(tgt) else 1
+    if b.is_ce and torch.is_tensor(preds) and bool((preds >= 0).all()) and preds.ndim > 1 and d is not None and bool(((preds.sum(d) - 1).abs() < 1e-3).all()):
         r.note('softmax', '  the outputs are probabilities: softmax applied before cross-entropy keeps the loss from reaching zero')
     if len(r.causes) == 0:
         r.note('slow', f'  the loss falls but too slowly: the learning rate {lr:.2g} may be too low, or the model too small or too '
@@ -298,21 +347,25 @@ def leak_check(task, max_n:int=50000,
     return dict(overlap=len(pairs), checked_train=nt, checked_valid=nv, how=how, examples=pairs[:5])
 
 # %% ../nbs/10b_rungs.ipynb
-def _evaluate(b:_Bench, model, loader)->dict:
-    "Validation loss, batch losses, accuracy (where there are classes) and the targets seen."
+def _evaluate(b:_Bench, model, loader, within=None)->dict:
+    "Validation loss (per item under loss_norm='items'), batch losses, accuracy (where there are classes) and the targets seen."
     from ntrain.metrics import Accuracy
-    model.eval(); acc = Accuracy(); ls, ns, ts, C = [], [], [], None
+    model.eval(); acc = Accuracy(ignore_index=b.task.ignore_index); ls, ns, ts, C = [], [], [], None
     with torch.inference_mode():
         for batch, idx, real in b.batches(loader):
             b.check_stop()
+            b.check_batch(batch, idx, 'valid', within)
             batch = to_device(batch, b.device)
-            loss, preds, target = b.forward_loss(model, batch)
-            ls.append(float(loss)); ns.append(len(idx))
+            loss, out, target = b.forward_loss(model, batch)
+            ls.append(float(loss)); ns.append(b.count(batch) if b.items else len(idx))
             if b.is_ce or b.is_bce or b.task.num_classes:
-                acc.update(preds.float(), target); ts.append(target.reshape(-1).cpu())
-                C = preds.shape[1] if preds.ndim > target.ndim else 2
-    out = dict(loss=sum(l * k for l, k in zip(ls, ns)) / sum(ns), batch_losses=ls)
-    if ts:
+                preds = b.prediction(out).float()
+                acc.update(preds, target); t = target.reshape(-1).cpu()
+                ts.append(t if b.task.ignore_index is None else t[t != b.task.ignore_index])
+                d = class_dim(preds, target)
+                C = preds.shape[d] if d is not None and preds.shape[d] > 1 else 2
+    out = dict(loss=sum(l * k for l, k in zip(ls, ns)) / max(sum(ns), 1), batch_losses=ls)
+    if ts and sum(map(len, ts)):
         out['acc'] = acc.compute()['acc']
         t = torch.cat(ts).long()
         out['chance'] = max(1 / C, float(torch.bincount(t - t.min()).max()) / len(t))
@@ -365,8 +418,9 @@ def rung4(b:_Bench)->RungResult:
     nv = min(len(task.valid), st.val_max)
     val = task.valid if nv == len(task.valid) else Subset(task.valid, torch.randperm(len(task.valid), generator=g)[:nv].tolist())
     vl = b.loader(val, min(cfg.val_batch_size or 2 * cfg.batch_size, nv), shuffle=False)
+    within = val.indices if isinstance(val, Subset) else None
     model = b.model(); opt = b.optimizer(model)
-    e0 = _evaluate(b, model, vl)
+    e0 = _evaluate(b, model, vl, within)
     cls = 'acc' in e0
     metric = 'val_acc' if cls else 'val_loss'
     value = lambda e: e['acc'] if cls else e['loss']
@@ -379,13 +433,15 @@ def rung4(b:_Bench)->RungResult:
     r.series.update(train_loss=train_losses, **{metric: [start]}, val_loss_epochs=[e0['loss']])
     for ep in range(st.small_epochs):
         model.train(); pend = []
-        for batch, idx, real in b.batches(b.loader(sub, min(cfg.batch_size, k), epoch=ep)):
+        bs = min(cfg.batch_size, k)
+        for batch, idx, real in b.batches(b.loader(sub, bs, epoch=ep, drop_last=k % bs == 1)):  # no batch of one (BatchNorm)
             if b.stop_requested() and pend: train_losses += torch.stack([l.float() for l in pend]).cpu().tolist(); pend = []
             b.check_stop()
+            b.check_batch(batch, idx, 'train', sub.indices)
             pend.append(b.train_step(model, opt, to_device(batch, b.device)))
         ls = torch.stack([l.float() for l in pend]).cpu().tolist()
         train_losses += ls; last_epoch = ls
-        e = _evaluate(b, model, vl); hist.append(e)
+        e = _evaluate(b, model, vl, within); hist.append(e)
         r.series[metric].append(value(e)); r.series['val_loss_epochs'].append(e['loss'])
         b.emit('rung_eval', rung=4, epoch=ep, train_loss=sum(ls) / len(ls), val_loss=e['loss'], metric=metric, value=value(e))
     final = value(hist[-1])
@@ -394,6 +450,8 @@ def rung4(b:_Bench)->RungResult:
     progress = lambda done, total: b.emit('leak_check', rung=4, done=done, total=total)
     leak = leak_check(task, st.leak_max, progress, b.stopper)
     n['overlap'] = leak['overlap']; n['leak_check'] = leak['how']
+    if b.classes and not all(b.scanned.get(s) for s in ('train', 'valid')):  # targets not scanned whole: say what was checked
+        n['targets_checked'] = f'{b.checked_batches} batches loaded by the rungs'
     total = leak['checked_train'] + leak['checked_valid']
     b.emit('leak_check', rung=4, done=total, total=total, overlap=leak['overlap'], how=leak['how'])
     if st.lr_find:
@@ -415,7 +473,7 @@ def rung4(b:_Bench)->RungResult:
                    f'(lr {b.lr:.3g}; raise small_epochs or small_min), or labels that do not follow from the inputs')
         model.eval()
         vb = next(b.batches(vl))[0]; vb = to_device(vb, b.device)
-        with torch.no_grad(): o1, o2 = b.forward(model, vb)[0], b.forward(model, vb)[0]
+        with torch.no_grad(): o1, o2 = b.prediction(b.forward(model, vb)[0]), b.prediction(b.forward(model, vb)[0])
         if not torch.equal(o1, o2):
             r.note('eval_mode', '  two passes in eval mode give different outputs: something ignores model.eval() '
                    '(F.dropout(training=True), or a layer that reads a global flag); validation is then noisy')

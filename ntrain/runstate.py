@@ -4,7 +4,7 @@
 
 # %% ../nbs/06g_runstate.ipynb 2
 from __future__ import annotations
-import contextlib, json, os, shutil, time
+import contextlib, dataclasses, json, os, shutil, time
 from pathlib import Path
 from typing import Optional
 import torch, yaml
@@ -15,6 +15,7 @@ from .events import TextLog, record, STOP_FILE
 from .rundir import read_status, StatusFile, process_id, RunLock
 from .distributed import full_model_state_dict
 from .sharded import newest_sharded, save_sharded, load_sharded
+from .data import task_record
 from . import checkpoint as ckpt
 
 # %% auto 0
@@ -267,6 +268,8 @@ class RunDirMixin:
 
     def _open_run(self):
         "Validate what is left, then open the run's files and emit `start` or `resume`."
+        spec, args = task_record(self.task, self.cfg.task, self.cfg.task_args)  # the task as given: never digits by default
+        if (spec, args) != (self.cfg.task, self.cfg.task_args): self.cfg = dataclasses.replace(self.cfg, task=spec, task_args=args)
         cfg, rd = self.cfg, self.run_dir
         self.env_brief = dict(torch=str(torch.__version__), cuda=torch.version.cuda, device=str(self.device),
                               device_name=torch.cuda.get_device_name(self.device) if self.device.type == 'cuda' else 'CPU',

@@ -11,16 +11,18 @@ from typing import Callable, Iterable, Optional, Union
 import torch
 from torch import nn
 import torch.distributed as dist
-from .core import NtrainError, ConfigError, TaskError, dist_env, seed_all, to_device, tree_map, nearest, default_num_workers
+from .core import NtrainError, ConfigError, TaskError, dist_env, seed_all, to_device, nearest, default_num_workers
 from .config import Config
-from .data import Task, get_task, EpochSampler, make_loader, check_targets, next_batch, LoaderWatch, LoaderError, kill_workers
-from .metrics import Mean, reduce_states, compute_all, reset_all
+from .data import (Task, get_task, EpochSampler, make_loader, check_task_targets, check_batch_targets, select_rows, tensors_of,
+                         LoaderWatch, LoaderError, kill_workers)
+from .metrics import Mean, reduce_states, compute_all, reset_all, update_all, metric_names
 from .events import Events, Stopper, signals_stop, TextLog, ProgressLine, record, message
 from .device import resolve_device, Precision, enable_tf32, deterministic_mode
 from .optim import build_optimizer, build_scheduler, monitor_mode, scaled_lr
 from .rundir import default_run_dir, read_status
 from .distributed import init_distributed, Agreement, wrap_ddp, shard_model
 from .runstate import StateMixin, RunDirMixin
+from .guards import GuardsMixin
 from . import checkpoint as ckpt
 
 # %% auto 0
@@ -68,12 +70,13 @@ def _checked_len(ds, split)->int:
     if n == 0: raise TaskError(f'{split} dataset is empty')
     return n
 
-def _target_of(batch):
-    if isinstance(batch, (tuple, list)) and len(batch) > 1: return batch[1]
-    if isinstance(batch, dict): return batch.get('labels')
+def _select(output, target, mask):
+    "The real rows of the output (any nesting) and the target."
+    return select_rows(output, mask), select_rows(target, mask)
 
-def _select(preds, target, mask):
-    return tree_map(lambda t: t[mask], preds), tree_map(lambda t: t[mask], target)
+def _zero_loss(output):
+    "A zero loss still connected to every parameter that made the output: an all-padding micro-batch joins DDP's backward."
+    return sum(t.sum() for t in tensors_of(output) if t.is_floating_point()) * 0.0
 
 def _fsum_mean(losses, counts):
     tot = sum(counts)
@@ -83,18 +86,6 @@ def _improved(value, best, mode, min_delta=0.0)->bool:
     if value is None or not math.isfinite(value): return False
     if best is None: return True
     return value < best - min_delta if mode == 'min' else value > best + min_delta
-
-def _nonfinite_inputs(ds, indices)->list:
-    "Which of `indices` give a sample holding a non-finite number, in its input or its target."
-    out = []
-    for i in dict.fromkeys(int(i) for i in list(indices)[:512]):
-        try: x = ds[i]
-        except Exception: continue
-        found = []
-        tree_map(lambda t: found.append(bool(t.is_floating_point() and not torch.isfinite(t).all())), x)
-        flat = x if isinstance(x, (tuple, list)) else list(x.values()) if isinstance(x, dict) else [x]
-        if any(found) or any(isinstance(v, float) and not math.isfinite(v) for v in flat): out.append(i)
-    return out
 
 def _line(e:BaseException)->str:
     return (f'{type(e).__name__}: {e}'.splitlines() or [''])[0] if str(e) else type(e).__name__
@@ -143,8 +134,7 @@ class _Build:
                             f"(batch_size {cfg.batch_size} x {self.world} process(es) x accum {accum}) with drop_last=true: "
                             "lower batch_size or set drop_last=false")
         self.is_ce = isinstance(task.loss, nn.CrossEntropyLoss) or getattr(task.loss, '__name__', '') == 'cross_entropy'
-        if task.num_classes and self.is_ce and task.targets is not None:
-            for split in ('train', 'valid'): check_targets(task.targets(split), task.num_classes, split, getattr(task.loss, 'ignore_index', None))
+        if task.num_classes and self.is_ce: check_task_targets(task, task.num_classes, task.ignore_index)  # the ladder's check too
         pin = self.device.type == 'cuda' if cfg.pin_memory is None else cfg.pin_memory
         nw = default_num_workers() if cfg.num_workers is None else cfg.num_workers
         self.train_sampler = EpochSampler(self.n_train, cfg.batch_size, self.rank, self.world, cfg.seed, shuffle=True,
@@ -190,11 +180,23 @@ class _Build:
         self.params = [p for p in model.parameters() if p.requires_grad]
         self.train_metrics, self.val_metrics = task.make_metrics(), task.make_metrics()
         for m in self.train_metrics + self.val_metrics: m.to(self.device)
+        self._check_monitor()
         self.mode = monitor_mode(cfg.monitor, cfg.mode)
         self.es_metric = cfg.early_stop.metric or cfg.monitor
         self.es_mode = monitor_mode(self.es_metric, cfg.mode if self.es_metric == cfg.monitor else 'auto')
         self.best = dict(metric=cfg.monitor, value=None, epoch=None, step=None, path=None)
         self.es = dict(metric=self.es_metric, best=None, bad_epochs=0)
+
+    def _check_monitor(self):
+        "Refuse, before the first step, a `monitor` (or `early_stop.metric`) that names a metric the task does not log."
+        cfg = self.cfg
+        val, train = metric_names(self.val_metrics), metric_names(self.train_metrics)
+        if val is None or train is None: return  # a metric that cannot name itself before it has data: checked at the epoch's end
+        logged = {'val_loss', 'train_loss'} | {f'val_{k}' for k in val} | {f'train_{k}' for k in train}
+        fields = logged | {'lr', 'grad_norm', 'samples_per_s', 'data_wait', 'epoch_time', 'skipped_steps'}
+        for key, name in (('monitor', cfg.monitor), ('early_stop.metric', cfg.early_stop.metric)):
+            if name and name not in fields:
+                raise ConfigError(f"key '{key}': '{name}' is not a metric this task logs (it logs {', '.join(sorted(logged))}){nearest(name, logged)}")
 
     def _new_epoch_acc(self):
         # Per-epoch accumulators that live on the host. Losses are kept as a list and summed with math.fsum,
@@ -207,12 +209,9 @@ class _Build:
 class _Step:
     def train_window(self, window:list):
         "One optimizer step over the micro-batches of one accumulation window: a list of (batch, indices, real mask)."
-        cfg, task = self.cfg, self.task
+        cfg = self.cfg
         reals = [int(real.sum()) if not bool(real.all()) else len(real) for _, _, real in window]
-        if cfg.loss_norm == 'items':
-            if task.count_items is None: raise ConfigError("key 'loss_norm' is 'items' but the task has no count_items hook")
-            counts = [task.count_items(b) for b, _, _ in window]
-        else: counts = reals
+        counts = [self._count_items(b, r) for b, _, r in window] if cfg.loss_norm == 'items' else reals
         total = self._global_count(sum(counts))
         for j, (batch, idx, real) in enumerate(window): self._micro(j, len(window), batch, idx, real, reals[j], counts[j], total)
         self.scaler.unscale_(self.optimizer)
@@ -238,17 +237,16 @@ class _Step:
         sync = self.train_model.no_sync() if self.strategy == 'ddp' and not last else contextlib.nullcontext()
         with sync:
             with self.prec.autocast():
-                preds, target = task.forward(self.train_model, batch)
+                output, target = task.forward(self.train_model, batch)  # the model's whole output: a tensor, tuple, dict or object
                 if n_real != len(real):
                     m = real.to(self.device, non_blocking=cfg.non_blocking)
-                    preds, target = _select(preds, target, m)
+                    output, target = _select(output, target, m)
                 # a rank whose micro-batch is all padding still joins DDP's backward, with a zero gradient
-                loss = task.loss(preds, target) if n_real else preds.sum() * 0.0
+                loss = task.compute_loss(output, target) if n_real else _zero_loss(output)
             # 'mean': the loss is a mean over this micro-batch's samples; 'items': it is a sum over its items
             w = (count if cfg.loss_norm == 'mean' else 1) * self.world / total
             self.scaler.scale(loss * w if w != 1 else loss).backward()
-        if n_real:
-            for m in self.train_metrics: m.update(preds.detach(), target)
+        if n_real and self.train_metrics: update_all(self.train_metrics, task.prediction(output).detach(), target)
         if cfg.loss_norm == 'items': self.pending.append((loss.detach() / max(count, 1), count, None, idx))  # the loss per item, weighted by items
         else: self.pending.append((loss.detach(), n_real, None, idx))
 
@@ -261,17 +259,13 @@ class _Step:
         return t.item()
 
     def _check_batch_targets(self, batch, idx):
-        "Host-side check of a CPU batch's class targets, in the first epoch: names the first bad sample and value."
-        t = _target_of(batch)
-        if not isinstance(t, torch.Tensor) or t.device.type != 'cpu': return
-        C = self.task.num_classes
-        if t.dtype.is_floating_point:
-            raise TaskError(f"train sample {int(idx[0])}: target is {t.dtype} but cross-entropy with num_classes={C} needs integer class indices; convert the targets with .long()")
-        ignore = getattr(self.task.loss, 'ignore_index', None)  # cross-entropy skips these targets (-100 by default)
-        bad = ((t < 0) | (t >= C)) & (t != ignore) if ignore is not None else (t < 0) | (t >= C)
-        if bad.any():
-            pos = bad.nonzero()[0].tolist()
-            raise TaskError(f"train sample {int(idx[pos[0]])}: target {t[tuple(pos)].item()} is outside [0, {C}) for num_classes={C}")
+        "Host-side check of a CPU batch's class targets, in the first epoch: names the first bad sample and value (the ladder's check too)."
+        check_batch_targets(batch, idx, self.task.num_classes, self.task.ignore_index)
+
+    def _count_items(self, batch, real)->int:
+        "`count_items` of a CPU batch's real rows (the whole batch, as collated, when every row is real)."
+        if self.task.count_items is None: raise ConfigError("key 'loss_norm' is 'items' but the task has no count_items hook")
+        return self.task.count_items(batch if bool(real.all()) else select_rows(batch, real))
 
 # %% ../nbs/07_train.ipynb
 class _Measure:
@@ -304,19 +298,21 @@ class _Measure:
         was_training = self.model.training
         self.model.eval(); self._phase('validate')
         loss_m = Mean('loss').to(self.device); reset_all(self.val_metrics)
-        stopped = False
+        stopped, items = False, cfg.loss_norm == 'items'
         with torch.inference_mode():
             for batch, idx, real in self._batches(self.valid_loader, 'valid'):
                 if self._stop_agreed(): stopped = True; break
+                n = int(real.sum())
+                count = self._count_items(batch, real) if items and n else n  # on the CPU batch, as in training
                 batch = to_device(batch, self.device, cfg.non_blocking)
                 with self.prec.autocast():
-                    preds, target = task.forward(model, batch)
-                    n = int(real.sum())
-                    if n != len(real): preds, target = _select(preds, target, real.to(self.device))
-                    loss = task.loss(preds, target) if n else None
+                    output, target = task.forward(model, batch)
+                    if n != len(real): output, target = _select(output, target, real.to(self.device))
+                    loss = task.compute_loss(output, target) if n else None
                 if n:
-                    loss_m.update(loss.float(), n)
-                    for m in self.val_metrics: m.update(preds, target)
+                    if items: loss_m.add(loss.float(), count)  # a sum over the batch's items: val_loss is per item, as train_loss
+                    else: loss_m.update(loss.float(), n)
+                    if self.val_metrics: update_all(self.val_metrics, task.prediction(output), target)
                 if self.status is not None: self.status.progress()
         self.model.train(was_training)
         if stopped: return None
@@ -491,55 +487,8 @@ class _Loop:
         s = read_status(self.run_dir).get('state')
         return s if s in ('finished', 'early_stopped', 'max_steps') else None
 
-    def _on_nonfinite(self)->str:
-        "The message of a non-finite loss: the samples at fault when their inputs are non-finite, and only files that exist."
-        a = self.acc
-        bad = a['bad']
-        first = bad[0] if bad else dict(step=self.step, loss=math.nan, indices=[])
-        off = _nonfinite_inputs(self.task.train, [i for b in bad for i in b['indices']])
-        where = (f"train samples {off[:8]} hold non-finite inputs or targets: fix or drop them" if off else
-                 f"the inputs and targets of its batch (train samples {first['indices'][:8]}) are finite")
-        if self.step <= 1 and not self.resume:
-            raise TaskError(f"the loss is {first['loss']} at the first step: {where}" + ('' if off else ": check the model's output and the loss (a log of zero?)"))
-        if self.is_main:
-            ckpt.save(dict(step=self.step, epoch=self.epoch, bad=bad, model=ckpt.clean_state_dict(self.model.state_dict()),
-                           config=self.cfg.to_dict()), self.run_dir/'nan.pt')
-            with contextlib.suppress(Exception): self.saver.wait()
-        kept = [n for n in ('last.pt', 'best.pt') if (self.run_dir/'ckpt'/n).exists()]
-        self.say(f"non-finite loss for {a['streak']} micro-batches in a row (first at step {first['step']}): {where}; stopped; "
-                 f"nan.pt holds the batches' sample indices; " + (f"{' and '.join(kept)} hold the last finite weights" if kept else 'no checkpoint was saved before it'), 'error')
-        return 'nonfinite'
-
-    def _fetch(self, it, split:str, b:int):
-        "Batch `b` of the epoch from `it`: one that does not come is reported, one that fails is named (see `next_batch`)."
-        what = lambda: self._batch_desc(split, b)
-        if self._watch is not None: self._watch.arm(what)
-        try: return next_batch(it, what, self.cfg.loader_warn_s, self.cfg.loader_timeout, lambda waited: self._slow_batch(waited, what))
-        finally:
-            if self._watch is not None and self._watch.disarm() and self.status is not None: self.status.update(now=False, waiting=None)
-
-    def _batches(self, loader, split:str):
-        it, b = self._iter_loader(loader), 0
-        while True:
-            try: item = self._fetch(it, split, b)
-            except StopIteration: return
-            yield item; b += 1
-
-    def _batch_desc(self, split:str, b:int)->str:
-        s = self.train_sampler if split == 'train' else self.valid_sampler
-        try: idx = [i for _, i, _ in s.batches(s.epoch)[b]]
-        except Exception: idx = []
-        return f"{split} batch {b} of epoch {self.epoch + 1} (samples {idx[:16]}{' ...' if len(idx) > 16 else ''})"
-
-    def _slow_batch(self, waited:float, what):
-        "A batch has not come for `waited` s (called on the training thread, or by the LoaderWatch thread): a warning, and status.json shows it."
-        cfg, w = self.cfg, what()
-        t = f'; the run fails at loader_timeout={cfg.loader_timeout:g} s' if cfg.loader_timeout else '; set loader_timeout to fail the run instead'
-        self.say(f'waited {waited:.0f} s for {w}: a sample may hang (loader_warn_s={cfg.loader_warn_s:g}{t}); a second Ctrl-C exits at once', 'warning')
-        if self.status is not None: self.status.update(waiting=dict(batch=w, waited=round(waited, 1), since=time.time() - waited))
-
 # %% ../nbs/07_train.ipynb
-class Trainer(_Build, _Step, _Measure, _Records, StateMixin, RunDirMixin, _Stop, _Loop):
+class Trainer(_Build, _Step, _Measure, _Records, StateMixin, RunDirMixin, GuardsMixin, _Stop, _Loop):
     "The training engine: `Trainer(cfg, task).fit() -> RunResult`."
     def __init__(self, cfg:Config, task:Optional[Task]=None, *, run_dir=None, callbacks:Iterable[Callable]=(),
                  stop:Union[Stopper, Callable, None]=None, resume:Union[bool, str]=False, force:bool=False, init_from=None,

@@ -93,7 +93,8 @@ def test_no_theory_warns_and_the_hook_gives_one(tmp_path):
 
 def test_bad_input_is_a_one_line_ntrain_error(tmp_path):
     with pytest.raises(NtrainError, match='rungs are 1 to 5'): ladder('digits', rungs='2-7', run_dir=tmp_path)
-    with pytest.raises(NtrainError, match="did you mean 'overfit_steps'"): ladder('digits', overfit_step=3, run_dir=tmp_path)
+    with pytest.raises(NtrainError, match="did you mean 'overfit_steps'"): ladder('digits', settings=dict(overfit_step=3), run_dir=tmp_path)
+    with pytest.raises(NtrainError, match=r"settings=dict\(overfit_steps=\.\.\.\)"): ladder('digits', overfit_step=3, run_dir=tmp_path)
 
 def test_healthy_digits_passes_every_rung_and_rung_5_hands_over_to_the_trainer(tmp_path):
     recs = []

@@ -37,7 +37,7 @@ def test_records_of_a_regression_with_the_lr_range_test(tmp_path):
     recs = []
     res = ladder(model=nn.Linear(4, 1), train=TensorDataset(x[:500], y[:500]), valid=TensorDataset(x[500:], y[500:]), loss=nn.MSELoss(),
                  optimizer=lambda p: torch.optim.Adam(p, lr=0.05), rungs='1-4', force=True, run_dir=tmp_path, callbacks=[recs.append],
-                 lr_find=True, small_epochs=3, overfit_steps=200, overfit_ratio=0.05)
+                 settings=dict(lr_find=True, small_epochs=3, overfit_steps=200, overfit_ratio=0.05))
     _check_stream(recs, res, tmp_path)
     r3, r4 = res.rung(3), res.rung(4)
     steps = [r for r in recs if r['kind'] == 'rung_step']
@@ -56,7 +56,7 @@ def test_records_of_a_regression_with_the_lr_range_test(tmp_path):
 def test_records_of_a_dict_batch_task(tmp_path):
     "Hugging-Face-style dict batches and model outputs with .logits: the rungs run and every record is there."
     recs = []
-    res = ladder(task=tasks_for_tests.hf_style(), rungs='1-4', force=True, run_dir=tmp_path, callbacks=[recs.append], small_epochs=2)
+    res = ladder(task=tasks_for_tests.hf_style(), rungs='1-4', force=True, run_dir=tmp_path, callbacks=[recs.append], settings=dict(small_epochs=2))
     assert res.rung(1).verdict == 'pass' and res.rung(1).numbers['inputs'] == {'input': 'float32[64, 16]'}, res.table()
     kinds = _check_stream(recs, res, tmp_path)
     assert kinds.count('rung_step') == res.rung(3).numbers['steps'] and kinds.count('rung_eval') == 3 and 'rung_threshold' in kinds

@@ -244,7 +244,7 @@ def test_follow_then_kill_leaves_no_process(tmp_path):
     assert [r['kind'] for r in h.records()][:len(kinds)] == kinds
 
 def test_ladder_rung5_hands_the_run_to_launch(tmp_path):
-    lad = ntrain.ladder('digits', ['epochs=1', 'num_workers=0'], rungs=[5], force=True, nproc=2, run_dir=tmp_path/'lad')
+    lad = ntrain.ladder('digits', ['epochs=1', 'num_workers=0'], rungs=[5], force=True, settings=dict(nproc=2), run_dir=tmp_path/'lad')
     r = lad.rungs[0]
     assert (r.rung, r.verdict, r.numbers['status'], r.numbers['epochs']) == (5, 'pass', 'finished', 1), (r, logs(tmp_path/'lad'))
 
