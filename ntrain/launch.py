@@ -348,7 +348,8 @@ def launch(config:Union[str, Path, dict, Config]='digits', overrides=(), *, task
     fn = task if task is not None and not isinstance(task, str) else None
     if task is not None: overrides = [*overrides, f'task={task_name(task)}']
     run_dir, argv, cmd, cfg, save = _plan(config, overrides, nproc, nnodes, node_rank, rdzv_endpoint, rdzv_id, max_restarts, run_dir, resume)
-    if not resume and (run_dir/'config.yaml').exists(): raise _holds_run(run_dir, nproc)
+    host, info_path = socket.gethostname(), _launch_file(run_dir, nnodes, node_rank)
+    _refuse_busy(run_dir, info_path, host, nproc, resume)
     e = dict(os.environ, **(env or {}))
     e.setdefault('OMP_NUM_THREADS', '1')
     e['PYTHONPATH'] = os.pathsep.join(filter(None, [os.getcwd(), e.get('PYTHONPATH', '')]))  # tasks importable as from here
@@ -360,13 +361,9 @@ def launch(config:Union[str, Path, dict, Config]='digits', overrides=(), *, task
     if rdzv_endpoint and (why := rdzv_clash(rdzv_endpoint, rdzv_id or f'ntrain-{run_dir.name}')): raise ConfigError(why)
     try: run_dir.mkdir(parents=True, exist_ok=True)
     except OSError as err: raise NtrainError(f'cannot create run directory {run_dir}: {err.strerror or err}') from None
-    host, info_path = socket.gethostname(), _launch_file(run_dir, nnodes, node_rank)
     # the lock, for the instant of checking and starting: two launches of one directory cannot both start
     with RunLock(run_dir, role='launcher').acquire(wait=15):
-        if not resume and (run_dir/'config.yaml').exists(): raise _holds_run(run_dir, nproc)
-        prev = _read_json(info_path) or {}
-        if prev.get('host') == host and prev.get('pid_start') is not None and process_alive(prev.get('pid'), prev['pid_start']):
-            raise NtrainError(f"{run_dir}: its torchrun (pid {prev['pid']}) is still running; ntrain.attach({str(run_dir)!r}) gets a handle on it")
+        prev = _refuse_busy(run_dir, info_path, host, nproc, resume)
         if save is not None: _save_config(run_dir, save)
         if node_rank == 0: (run_dir/STOP_FILE).unlink(missing_ok=True)  # a stop requested before must not stop this run
         log_path = run_dir/(f'launch-node{node_rank}.log' if nnodes > 1 else 'launch.log')
@@ -390,8 +387,14 @@ def launch(config:Union[str, Path, dict, Config]='digits', overrides=(), *, task
         if tail: tail.stop()
     return h
 
-def _holds_run(run_dir, nproc)->NtrainError:
-    return NtrainError(f'run directory {run_dir} already holds a run: continue it with `ntrain resume {run_dir} --nproc {nproc}` or choose another run_dir')
+def _refuse_busy(run_dir, info_path, host, nproc, resume)->dict:
+    "Raise if `run_dir`'s torchrun still runs here (first: that is what the user must hear), or if a fresh launch would overwrite a run; the last launch's record."
+    prev = _read_json(info_path) or {}
+    if prev.get('host') == host and prev.get('pid_start') is not None and process_alive(prev.get('pid'), prev['pid_start']):
+        raise NtrainError(f"{run_dir}: its torchrun (pid {prev['pid']}) is still running; ntrain.attach({str(run_dir)!r}) gets a handle on it")
+    if not resume and (run_dir/'config.yaml').exists():
+        raise NtrainError(f'run directory {run_dir} already holds a run: continue it with `ntrain resume {run_dir} --nproc {nproc}` or choose another run_dir')
+    return prev
 
 def resume_command(run_dir, nproc:int, nnodes:int=1, rdzv_endpoint:Optional[str]=None)->str:
     "The exact command that resumes a launched run."

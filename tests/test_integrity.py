@@ -146,7 +146,7 @@ CASES.update({
     'resume run_dir elsewhere': (['resume', '{rd}', 'run_dir={tmp}/elsewhere', 'epochs=2'], 2, ["'run_dir'"], 'same'),
     'resume global batch': (['resume', '{rd}', 'batch_size=16', 'epochs=2'], 2, ["'batch_size'", '--force'], 'same'),
     'resume optimizer': (['resume', '{rd}', 'optim.name=sgd', 'epochs=2'], 2, ["'optim.name'", '--force'], 'same'),
-    'resume --force model': (['resume', '{rd}', 'task=tasks_for_tests:tokens', 'epochs=2', '--force'],
+    'resume --force model': (['resume', '{rd}', 'task=tasks_for_tests:tokens', 'monitor=val_loss', 'epochs=2', '--force'],
                              2, ["'task'", 'even with --force'], 'same'),
     'resume damaged config': (['resume', '{rd}'], 2, ['config.yaml'], 'same', _damage('config.yaml', how=b'epochs: [1, 2\n')),
     'resume no valid ckpt': (['resume', '{rd}', 'epochs=2'], 2, ['no valid checkpoint', 'last.pt damaged'], 'same', _damage('ckpt/last.pt')),
