@@ -683,4 +683,5 @@ d = { 'settings': { 'branch': 'main',
                                   'ntrain.viewmodel.console_watch': ('viewmodel.html#console_watch', 'ntrain/viewmodel.py'),
                                   'ntrain.viewmodel.run_info': ('viewmodel.html#run_info', 'ntrain/viewmodel.py'),
                                   'ntrain.viewmodel.runs': ('viewmodel.html#runs', 'ntrain/viewmodel.py'),
+                                  'ntrain.viewmodel.same_settings': ('viewmodel.html#same_settings', 'ntrain/viewmodel.py'),
                                   'ntrain.viewmodel.status_line': ('viewmodel.html#status_line', 'ntrain/viewmodel.py')}}}

@@ -14,7 +14,7 @@ from .events import Watcher, apply_record, message
 from .ladder import LadderResult, RungResult, parse_rungs, _KEY_NUMBERS, _fmt
 from .launch import LaunchResult, launch
 from .rundir import default_run_dir, read_status
-from .viewmodel import LadderView, Pump, EDITABLE, RUNG_NAMES
+from .viewmodel import LadderView, Pump, EDITABLE, RUNG_NAMES, same_settings
 from .run_panel import PngCanvas, Dashboard, dashboard, _in_kernel
 
 # %% auto 0
@@ -169,7 +169,7 @@ class Ladder:
     def _fresh_ok(self, k:int, settings:Optional[dict]=None)->bool:
         "Rung `k` passed with these settings (default: the editor's)."
         r = self.result.rung(k)
-        return r is not None and r.ok and r.numbers.get('settings') == (self.view.settings if settings is None else settings)
+        return r is not None and r.ok and same_settings(k, r.numbers.get('settings'), self.view.settings if settings is None else settings)
     def run(self, rungs='1-4', force:bool=False, nproc:Optional[int]=None)->bool:
         "Start `rungs` in the background and return at once (False, with one line in the panel, while another run goes on)."
         if self.busy:

@@ -230,11 +230,12 @@ class Dashboard:
         self.w['card'].clear_output()
         self.pump = Pump(self._tick, self.interval).start()
         return self
-    def wait(self, timeout:Optional[float]=None)->LaunchResult:
-        "Wait for the run's end, applying what comes on this thread, and return its result."
+    def wait(self, timeout:Optional[float]=None, until=None)->Optional[LaunchResult]:
+        "Wait for the run's end (or until `until(state)` is true), applying what comes on this thread; the result (None if not ended)."
         t0 = time.monotonic()
         while self.pump.alive:
             self.pump.flush()
+            if until is not None and until(self.state): return self.handle.result
             if timeout is not None and time.monotonic() - t0 > timeout: raise TimeoutError(f'{self.run_dir}: still running after {timeout:g} s')
             time.sleep(self.interval)
         if not self._final_shown: self._tick()

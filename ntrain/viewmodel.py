@@ -11,14 +11,22 @@ from .events import END_KINDS, apply_record, text_line, Watcher
 from .rundir import read_status, process_alive
 
 # %% auto 0
-__all__ = ['RUNG_NAMES', 'VERDICTS', 'EDITABLE', 'LadderView', 'RunView', 'RunList', 'run_info', 'runs', 'Pump', 'status_line',
-           'console_watch']
+__all__ = ['RUNG_NAMES', 'VERDICTS', 'EDITABLE', 'AFFECTS', 'same_settings', 'LadderView', 'RunView', 'RunList', 'run_info',
+           'runs', 'Pump', 'status_line', 'console_watch']
 
 # %% ../nbs/13_viewmodel.ipynb
 RUNG_NAMES = {1: 'one step end to end', 2: 'initial loss vs theory', 3: 'overfit one batch', 4: 'small data moves val', 5: 'full run'}
 VERDICTS = ('not run', 'running', 'pass', 'warn', 'fail', 'refused', 'stopped')
 # the editor's fields and the config keys they set
 EDITABLE = {'lr': 'optim.lr', 'batch_size': 'batch_size', 'epochs': 'epochs', 'precision': 'precision'}
+# the fields a rung's result depends on (rungs 1-4 train a fixed number of steps: `epochs` is the full run's)
+AFFECTS = {1: ('lr', 'batch_size', 'precision'), 2: ('lr', 'batch_size', 'precision'), 3: ('lr', 'batch_size', 'precision'),
+           4: ('lr', 'batch_size', 'precision'), 5: tuple(EDITABLE)}
+
+def same_settings(k:int, a:Optional[dict], b:Optional[dict])->bool:
+    "Whether rung `k` ran with settings `a` as it would with `b` (only the fields it depends on count)."
+    if a is None or b is None: return False
+    return all(a.get(f) == b.get(f) for f in AFFECTS.get(k, EDITABLE))
 
 def _blank_series()->dict:
     return dict(rung3=dict(step=[], loss=[], target=None),
@@ -49,7 +57,7 @@ class LadderView:
     def stale(self, k:int)->bool:
         "Whether rung `k`'s result was measured with settings other than the editor's."
         s = self.rungs[k]['settings']
-        return s is not None and s != self.settings
+        return s is not None and not same_settings(k, s, self.settings)
     def apply(self, rec:dict):
         "Take one record of the ladder's stream."
         k, r = rec.get('kind'), self.rungs.get(rec.get('rung'))
