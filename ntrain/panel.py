@@ -164,7 +164,6 @@ class Ladder:
         if bad: raise ConfigError(f"Ladder.edit: unknown setting '{bad[0]}' (the editor sets {', '.join(EDITABLE)})")
         with self._lock: self.view.edit(**settings)
         self._render()
-        return self
     # ------------------------------------------------------------ running
     def _fresh_ok(self, k:int, settings:Optional[dict]=None)->bool:
         "Rung `k` passed with these settings (default: the editor's)."

@@ -214,6 +214,7 @@ class Dashboard:
         "Graceful stop: every rank stops after its step and saves; waits for the end unless `wait=False`."
         self.notice = 'stop requested: every rank finishes its step and saves last.pt'
         self.handle.stop(timeout=timeout if wait else 0)
+        if wait: self.wait(timeout=30)  # apply the run's last records here: a cell that waits blocks the kernel's loop
         return self
     def kill(self)->bool:
         "SIGKILL the run (nothing saved)."
