@@ -162,7 +162,7 @@ class Dashboard:
             w['notice'].value = html.escape(self.notice)
             ended = final or d['state'] in ('finished', 'early_stopped', 'stopped', 'failed', 'non_finite')
             w['stop'].disabled, w['kill'].disabled = ended, ended or not getattr(self.handle, 'local', True)
-            w['resume'].disabled = not (ended and (self.run_dir/'ckpt').exists() and d['state'] != 'finished')
+            w['resume'].disabled = not (final and (self.run_dir/'ckpt').exists() and d['state'] not in ('finished', 'early_stopped'))
         if final and not self._final_shown: self._show_final(d)
     def _stats_html(self, d:dict)->str:
         mem = ', '.join(f'rank {k}: {v:,.0f} MiB' for k, v in sorted(d['peak_mem'].items())) or 'not recorded (a CPU run records none)'
@@ -223,7 +223,10 @@ class Dashboard:
         return ok
     def resume(self, nproc:Optional[int]=None):
         "Continue a stopped (or failed) run from its newest checkpoint, with the same process count; the dashboard follows the new run."
-        if self.handle.running: self.notice = 'the run is still running: stop it first'; return self
+        if self.handle.running:
+            if self.view.state not in ('stopped', 'failed'): self.notice = 'the run is still running: stop it first'; return self
+            try: self.handle.wait(timeout=60)  # it said stopped: its processes are exiting
+            except TimeoutError: self.notice = 'the run says stopped but its processes have not exited yet: try again'; return self
         self.handle = self.handle.resumed(nproc) if hasattr(self.handle, 'resumed') else launch(self.run_dir, resume=True, wait=False,
                                                                                                  nproc=nproc or _nproc_of(self.handle))
         with self._lock: self.view = RunView(self.stale_s)
