@@ -40,10 +40,11 @@ def test_tutorial_runs_in_a_kernel_with_restart_and_attach(tmp_path, monkeypatch
     assert not widget_state(stripped)
     cells = stripped['cells']
     def data(pred): return [o['data'] for c in cells if c['cell_type'] == 'code' and pred(''.join(c['source']).strip()) for o in c['outputs'] if 'data' in o]
+    md = lambda d: ''.join(d.get('text/markdown', ''))   # a saved notebook holds multi-line text as a list of lines
     ladder_out = data(lambda s: s.endswith('\nlad'))
-    assert any('image/png' in d and '| 3 | overfit one batch | FAIL' in d.get('text/markdown', '') for d in ladder_out), ladder_out
+    assert any('image/png' in d and '| 3 | overfit one batch | FAIL' in md(d) for d in ladder_out), ladder_out
     run_out = data(lambda s: s.endswith('\ndb'))
-    assert any('image/png' in d and 'Best val' in d.get('text/markdown', '') for d in run_out), run_out   # the final curves and the card
+    assert any('image/png' in d and 'Best val' in md(d) for d in run_out), run_out   # the final curves and the card
     assert any('image/png' in d for d in data(lambda s: s.endswith('\nh')))   # the launch cell's dashboard, updated at its end
 
 def test_readme_main_command_writes_nothing_to_stderr(tmp_path):
