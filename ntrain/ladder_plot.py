@@ -10,7 +10,18 @@ from .core import atomic_write
 from .ladder import RungResult
 
 # %% auto 0
-__all__ = ['plot_rung']
+__all__ = ['log_scale', 'plot_rung']
+
+# %% ../nbs/10d_ladder_plot.ipynb
+def log_scale(ax, which:str='y'):
+    "Put a log scale on `ax`'s `which` axis ('x' or 'y') with plain-text tick labels (`0.6`, `2`): no mathtext, so no font lookups."
+    from matplotlib.ticker import FuncFormatter, LogFormatter
+    class Plain(LogFormatter):  # matplotlib's choice of which ticks get a label, written as plain numbers
+        def __call__(self, x, pos=None): return f'{x:g}' if super().__call__(x, pos) else ''
+    (ax.set_xscale if which == 'x' else ax.set_yscale)('log')
+    axis = ax.xaxis if which == 'x' else ax.yaxis
+    axis.set_major_formatter(FuncFormatter(lambda x, pos: f'{x:g}'))
+    axis.set_minor_formatter(Plain(labelOnlyBase=False, minor_thresholds=(2, 0.4)))
 
 # %% ../nbs/10d_ladder_plot.ipynb
 def _finite(xs:list)->list: return [x if isinstance(x, float) and math.isfinite(x) else float('nan') for x in xs]
@@ -25,7 +36,7 @@ def plot_rung(r:RungResult, path)->Path:
     loss = r.series.get('loss') or r.series.get('train_loss') or []
     ax.plot(range(1, len(loss) + 1), _finite(loss), lw=1.2, label='train loss')
     if r.rung == 3 and isinstance(r.numbers.get('threshold'), float): ax.axhline(r.numbers['threshold'], ls='--', color='0.5', label='target')
-    if loss and min((l for l in loss if isinstance(l, float) and l > 0 and math.isfinite(l)), default=0) > 0: ax.set_yscale('log')
+    if loss and min((l for l in loss if isinstance(l, float) and l > 0 and math.isfinite(l)), default=0) > 0: log_scale(ax)
     ax.set_xlabel('step'); ax.set_ylabel('loss'); ax.grid(alpha=.3); ax.legend(fontsize=8)
     if two and r.numbers.get('metric') in r.series:
         m = r.numbers['metric']; ax2 = fig.add_subplot(1, 2, 2)
