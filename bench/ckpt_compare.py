@@ -123,9 +123,11 @@ def main(argv=None):
     torch.set_num_threads(int(os.environ.get('OMP_NUM_THREADS', torch.get_num_threads())))
     base = Path(a.dir) if a.dir else Path(tempfile.mkdtemp(prefix='ckpt-compare-'))
     try:
+        from e2e import meta
         res = dict(bench='ckpt_compare', command='python bench/ckpt_compare.py ' + ' '.join(sys.argv[1:] if argv is None else argv),
                    when=time.strftime('%Y-%m-%d %H:%M:%S'), loadavg_start=os.getloadavg(), cpu_count=os.cpu_count(),
-                   python=platform.python_version(), torch=torch.__version__, results=[])
+                   torch_threads=torch.get_num_threads(), dir_fs=subprocess.run(['stat', '-f', '-c', '%T', str(base)], capture_output=True, text=True).stdout.strip(),
+                   **meta(), results=[])
         for kind in a.states:
             state = ntrain_state(kind, base)
             res['results'].append(compare(kind, state, base/kind, a.reps))

@@ -21,6 +21,7 @@ Sections (what exactly is timed on each side is in bench/README.md):
   digits   `ntrain fit digits epochs=8` (the literal command, run in an empty directory) against
            bench/reference_fit.py, bench/lightning_fit.py and bench/accelerate_fit.py doing the same work:
            wall time from just before the process is started to its exit. Targets 1.05 (reference), 1.0 (others).
+  probe    bench/fixed_cost_probe.py: ntrain's fit in-process with timers around what is not a training step.
   fixed    `ntrain fit digits epochs=8 log_every=1` against reference_fit.py: the fixed cost, (first optimizer
            step - process start) + (exit - last optimizer step), ntrain's minus the reference's. Target 0.3 s.
            ntrain's step stamps are the `time` of the first and the last `step` record in metrics.jsonl (written
@@ -44,7 +45,7 @@ ROOT = Path(__file__).resolve().parents[1]
 BENCH = ROOT/'bench'
 PY = sys.executable
 BIN = Path(PY).parent
-DEFAULT_SECTIONS = ['import', 'digits', 'fixed', 'mlp', 'ttfs', 'ckpt']
+DEFAULT_SECTIONS = ['import', 'digits', 'fixed', 'probe', 'mlp', 'ttfs', 'ckpt']
 ALL_SECTIONS = DEFAULT_SECTIONS + ['loop', 'dist']
 TIMEOUT = 900
 
@@ -95,6 +96,12 @@ def machine()->dict:
     try: aff = len(os.sched_getaffinity(0))
     except AttributeError: aff = os.cpu_count()
     return dict(cpu=model, cpu_count=os.cpu_count(), affinity=aff, mem_gib=mem, platform=platform.platform())
+
+def meta()->dict:
+    "What every result file records: machine, versions, commit, load average now."
+    return dict(machine=machine(), loadavg=os.getloadavg(),
+                versions={k: version(k) for k in ('torch', 'pytorch-lightning', 'accelerate', 'ntrain', 'numpy', 'scikit-learn')} | dict(python=platform.python_version()),
+                git=dict(commit=git('rev-parse', 'HEAD'), dirty=bool(git('status', '--porcelain', '--', 'ntrain', 'nbs', 'bench'))))
 
 def fs_type(path:Path)->str:
     r = subprocess.run(['stat', '-f', '-c', '%T', str(path)], capture_output=True, text=True)
@@ -333,6 +340,20 @@ def sec_ckpt(a, work, env, log):
     res['command'] = f"python bench/ckpt_compare.py --reps {a.ckpt_reps or a.pairs}"
     return res
 
+def sec_probe(a, work, env, log):
+    "bench/fixed_cost_probe.py: where ntrain's own fixed cost goes, timed in-process; medians over --probe-repeat runs."
+    out = work/'probe.json'
+    cmd = [PY, str(BENCH/'fixed_cost_probe.py'), f'epochs={a.epochs}', '--repeat', str(a.probe_repeat), '--json', str(out)]
+    r = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=3600)
+    if r.returncode != 0 or not out.exists(): return dict(error=(r.stderr or r.stdout)[-3000:], command=' '.join(cmd))
+    runs = json.loads(out.read_text())['runs']
+    keys = sorted({k for x in runs for k in x['pieces']}, key=lambda k: -statistics.median(x['pieces'].get(k, 0.0) for x in runs))
+    med = lambda f: statistics.median(f(x) for x in runs)
+    return dict(command=f'python bench/fixed_cost_probe.py epochs={a.epochs} --repeat {a.probe_repeat}', repeats=len(runs),
+                pieces={k: med(lambda x: x['pieces'].get(k, 0.0)) for k in keys}, wall=med(lambda x: x['wall']),
+                first_step=med(lambda x: x['first_step']), last_step=med(lambda x: x['last_step']), main_end=med(lambda x: x['main_end']),
+                exit_after_main=med(lambda x: x['exit_after_main']))
+
 def sec_loop(a, work, env, log):
     out = work/'loop.json'
     cmd = [PY, str(BENCH/'loop_bench.py'), '--pairs', str(a.pairs), '--out', str(out), '--no-digits-run']
@@ -350,13 +371,23 @@ def sec_dist(a, work, env, log):
     if r.returncode != 0 or not p.exists(): return dict(error=(r.stderr or r.stdout)[-3000:], command=' '.join(cmd))
     return json.loads(p.read_text())
 
-SECTIONS = dict(import_=sec_import, digits=sec_digits, fixed=sec_fixed, mlp=sec_mlp, ttfs=sec_ttfs, ckpt=sec_ckpt, loop=sec_loop, dist=sec_dist)
+SECTIONS = dict(import_=sec_import, digits=sec_digits, fixed=sec_fixed, probe=sec_probe, mlp=sec_mlp, ttfs=sec_ttfs, ckpt=sec_ckpt, loop=sec_loop, dist=sec_dist)
 
 
 # ---------------------------------------------------------------- RESULTS.md
 def f3(x): return '-' if x is None else f'{x:.3f}'
 def fs(x): return '-' if x is None else f'{x:.2f} s'
 def ms(x): return '-' if x is None else f'{x*1e3:.1f} ms'
+
+def where_table(s:dict)->list:
+    "Medians of each side's stamps, in seconds after its process was started."
+    L = ['', 'Where the time goes (medians, seconds after the process was started; `-`: not known on that side):', '',
+         '| side | interpreter up | imports done | start record | first step | last step to exit | finished record to exit | script end to exit |',
+         '|---|---|---|---|---|---|---|---|']
+    for k, v in s['sides'].items():
+        g = lambda m: fs(v.get(m, {}).get('median'))
+        L.append(f"| {k} | {g('at_script')} | {g('at_imported')} | {g('at_start_record')} | {g('ttfs')} | {g('tail')} | {g('finished_to_exit')} | {g('end_to_exit')} |")
+    return L
 
 def render(res:dict, gpu_text:str|None=None)->str:
     L = []
@@ -406,6 +437,8 @@ def render(res:dict, gpu_text:str|None=None)->str:
             L.append(f"Epochs run per side: {ep}; best val_acc (median): " + ', '.join(f"{k} {f3(v['best_val_acc'])}" for k, v in s['sides'].items())
                      + ('' if s.get('same_epochs') else ' **(the sides ran different numbers of epochs in some rounds)**')
                      + '; failed runs: ' + ', '.join(f"{k} {v['failed']}" for k, v in s['sides'].items()))
+            L += where_table(s)
+            L += ['', '(ntrain runs with its log_every here, so its first and last step are not stamped: see the fixed-cost table.)']
     if 'fixed' in S:
         s = S['fixed']; L += ['', '## Fixed cost against the reference script' + la('fixed'), '']
         if 'error' in s: L.append(f"FAILED: {s['error'][-500:]}")
@@ -418,12 +451,17 @@ def render(res:dict, gpu_text:str|None=None)->str:
                   f"| start to first step, ntrain - reference | {fs(s['ttfs_minus_reference']['median'])} | {fs(s['ttfs_minus_reference']['q1'])} to {fs(s['ttfs_minus_reference']['q3'])} | | |",
                   f"| last step to exit, ntrain - reference | {fs(s['tail_minus_reference']['median'])} | {fs(s['tail_minus_reference']['q1'])} to {fs(s['tail_minus_reference']['q3'])} | | |",
                   f"| wall ratio (log_every=1) | {f3(s['wall_ratio']['median'])} | {f3(s['wall_ratio']['q1'])}-{f3(s['wall_ratio']['q3'])} | | |"]
-            L += ['', 'Where the time goes (medians, seconds after the process was started):', '',
-                  '| side | interpreter up | imports done | start record | first step | last step to exit | finished record to exit | script end to exit |',
-                  '|---|---|---|---|---|---|---|---|']
-            for k, v in s['sides'].items():
-                g = lambda m: fs(v.get(m, {}).get('median'))
-                L.append(f"| {k} | {g('at_script')} | {g('at_imported')} | {g('at_start_record')} | {g('ttfs')} | {g('tail')} | {g('finished_to_exit')} | {g('end_to_exit')} |")
+            L += where_table(s)
+    if 'probe' in S:
+        s = S['probe']; L += ['', "## Where ntrain's fixed cost goes (in-process timers)" + la('probe'), '']
+        if 'error' in s: L.append(f"FAILED: {s['error'][-500:]}")
+        else:
+            L.append(f"`{s['command']}`: `ntrain fit digits` run by `ntrain.cli.main` in a fresh process with timers around the pieces "
+                     f"that are not training steps; medians of {s['repeats']} runs. Wall {fs(s['wall'])}; first optimizer step at "
+                     f"{fs(s['first_step'])}, last at {fs(s['last_step'])}; main() returned at {fs(s['main_end'])}; the interpreter's "
+                     f"exit then took {fs(s['exit_after_main'])}. Pieces nest (setup holds get_task and _build_model; _open_run holds "
+                     "env_record, which holds pip_freeze; [in _end_epoch] is inside the training loop, [in result] after it).")
+            L += ['', '| piece | seconds (median) |', '|---|---|'] + [f'| {k} | {v:.3f} |' for k, v in s['pieces'].items() if v >= 0.002]
     if 'ttfs' in S:
         s = S['ttfs']; L += ['', '## Time to the first optimizer step' + la('ttfs'), '']
         if 'error' in s: L.append(f"FAILED: {s['error'][-500:]}")
@@ -479,7 +517,11 @@ def render(res:dict, gpu_text:str|None=None)->str:
             q = s['ratio_time_per_step_2proc_over_1proc']
             L.append(f"median {f3(q['median'])}, IQR {f3(q['q1'])}-{f3(q['q3'])} ({len(s['pairs'])} pairs)")
     L += ['', '## The GPU path (bench/gpu.sh)', '']
-    if gpu_text: L += ['```', gpu_text.rstrip(), '```']
+    if gpu_text:
+        if 'CUDA available: 0' in gpu_text:
+            L += ['No device was lent: what follows is a CPU rehearsal of gpu.sh (the CUDA-only parts skip, the rest runs tiny '
+                  'versions of itself). Its figures are not GPU results.', '']
+        L += ['```', gpu_text.rstrip(), '```']
     else: L.append(res.get('gpu_note') or 'No device was lent for this run; `bench/gpu.sh` is ready (see bench/README.md).')
     return '\n'.join(L) + '\n'
 
@@ -493,6 +535,7 @@ def main(argv=None):
     p.add_argument('--ckpt-reps', type=int, default=None, help='rounds for ckpt_compare (default --pairs)')
     p.add_argument('--epochs', type=int, default=8, help='digits epochs (the issue: 8)')
     p.add_argument('--mlp-epochs', type=int, default=3)
+    p.add_argument('--probe-repeat', type=int, default=5, help='runs of fixed_cost_probe.py')
     p.add_argument('--omp-threads', type=int, default=None, help='set OMP_NUM_THREADS for every side (default: as this shell has it)')
     p.add_argument('--no-launch', action='store_true', help='ttfs: leave out the 2-process launches')
     p.add_argument('--workdir', default=None, help='where the runs go (default: a temporary directory)')

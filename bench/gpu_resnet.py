@@ -32,8 +32,19 @@ sys.path.insert(0, str(HERE))
 from resnet50 import resnet50
 
 
+def env_info()->dict:
+    "The machine and versions, for every record (the lent machine may have no git: then commit is None)."
+    import platform
+    try: commit = subprocess.run(['git', 'rev-parse', 'HEAD'], cwd=ROOT, capture_output=True, text=True, timeout=10).stdout.strip() or None
+    except Exception: commit = None
+    return dict(python=platform.python_version(), torch=torch.__version__, cuda=torch.version.cuda, cpu_count=os.cpu_count(),
+                gpu=torch.cuda.get_device_name() if torch.cuda.is_available() else None, commit=commit)
+
+_ENV = None
 def emit(out:Path, rec:dict):
-    rec = dict(rec, time=time.time())
+    global _ENV
+    if _ENV is None: _ENV = env_info()
+    rec = dict(rec, loadavg=os.getloadavg(), **_ENV, time=time.time())
     with open(out/'resnet50.jsonl', 'a') as f: f.write(json.dumps(rec) + '\n')
     print(json.dumps(rec), flush=True)
 
@@ -72,7 +83,7 @@ def throughput(a):
         if cuda: torch.cuda.synchronize()
         dt = time.perf_counter() - t1
         rec = dict(kind='throughput', variant=name, device=torch.cuda.get_device_name() if cuda else 'cpu', batch=B, image_size=S,
-                   steps=steps, images_per_s=steps * B / dt, warmup_s=t1 - t0, torch=torch.__version__,
+                   steps=steps, images_per_s=steps * B / dt, warmup_s=t1 - t0,
                    max_mem_gib=torch.cuda.max_memory_allocated() / 2**30 if cuda else None)
         emit(out, rec)
         del model, opt, fwd

@@ -13,7 +13,9 @@ the epoch ends read losses back) is made per precision, and every sync is put in
   grad_scaler inside torch's GradScaler (fp16 only; GradScaler.step syncs by design)
   validate, save, setup, other: outside the training loop
 
-Prints one line per precision and writes DIR/sync_audit.json. Exit status 0 (the verdict is in the output).
+A sync raised on a thread with no Python frame (autograd's device threads, during backward) cannot be placed:
+it is printed to stderr instead, and gpu.sh counts those lines. Prints one line per precision and writes
+DIR/sync_audit.json. Exit status 0 (the verdict is in the output).
 Without CUDA it says so and does nothing. `--resnet` also audits bench_tasks.resnet50_synth (bf16, channels_last).
 """
 import argparse, collections, json, sys, tempfile, threading, time, traceback, warnings
@@ -81,14 +83,14 @@ def main(argv=None):
         results.append(r)
         print(f"sync audit, digits {prec}: {r['verdict']}; syncs by place {r['syncs']}"
               + ('  (fp16: GradScaler syncs by design)' if prec == 'fp16' else ''), flush=True)
-        (out/'sync_audit.json').write_text(json.dumps(results, indent=1))
+        (out/'sync_audit.json').write_text(json.dumps(dict(torch=torch.__version__, gpu=torch.cuda.get_device_name(), results=results), indent=1))
     if a.resnet:
         from bench_tasks import resnet50_synth
         r = audit('resnet50 bf16 channels_last', ['epochs=1', 'log_every=1000', 'early_stop.patience=null', 'device=cuda', 'precision=bf16',
                                                    'channels_last=true', 'batch_size=128'], task=resnet50_synth(128 * 6, 256))
         results.append(r)
         print(f"sync audit, resnet50 bf16 channels_last: {r['verdict']}; syncs by place {r['syncs']}", flush=True)
-        (out/'sync_audit.json').write_text(json.dumps(results, indent=1))
+        (out/'sync_audit.json').write_text(json.dumps(dict(torch=torch.__version__, gpu=torch.cuda.get_device_name(), results=results), indent=1))
     for r in results:
         if r['step_syncs']: print(f"  {r['run']}: first sync in the step: {r['examples'].get('step')}")
 
