@@ -131,7 +131,7 @@ def make_trainer(epochs:int, num_workers:int, run_dir:Path)->Trainer:
 
 
 def time_ntrain(epochs:int, num_workers:int, mode:str)->tuple:
-    with tempfile.TemporaryDirectory() as d:
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as d:
         t = make_trainer(epochs + 1, num_workers, Path(d)/'run')
         def one_epoch():
             t._new_epoch_acc()
@@ -147,6 +147,7 @@ def time_ntrain(epochs:int, num_workers:int, mode:str)->tuple:
         n = t.step - s0
         for lg in t.loggers: lg.close()
         for f in getattr(t, "_logs", []): f.close()
+        if t.status is not None: t.status.close()  # its rate-limited writer (a timer thread) must not write into a removed directory
         del t
     return n, dt
 
