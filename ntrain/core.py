@@ -4,9 +4,9 @@
 
 # %% ../nbs/00_core.ipynb 2
 from __future__ import annotations
-import os, sys, json, random, platform, subprocess, hashlib, difflib, tempfile, contextlib, socket
+import os, sys, json, random, platform, subprocess, hashlib, difflib, tempfile, contextlib, socket, threading
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping, Optional
 import numpy as np
 import torch
 
@@ -14,7 +14,7 @@ import torch
 __all__ = ['NtrainError', 'ConfigError', 'TaskError', 'CheckpointError', 'nearest', 'dist_env', 'is_main', 'cpu_count',
            'default_num_workers', 'seed_all', 'tree_map', 'to_device', 'fsync_dir', 'temp_beside', 'atomic_write',
            'atomic_write_text', 'open_append', 'sha256_file', 'gpu_names', 'git_state', 'pip_freeze', 'env_record',
-           'env_warnings']
+           'write_env_record', 'env_warnings']
 
 # %% ../nbs/00_core.ipynb
 class NtrainError(Exception):
@@ -153,14 +153,22 @@ def git_state(path='.')->dict:
     if commit is None: return dict(commit=None, dirty=None)
     return dict(commit=commit, dirty=bool(_run(['git', 'status', '--porcelain', '--untracked-files=no'], cwd=path)))
 
-def pip_freeze()->list:
-    "Installed distributions as `name==version`, sorted, without running pip."
+_FREEZE = ("import json; from importlib import metadata; print(json.dumps(sorted({f\"{d.metadata['Name']}=={d.version}\" "
+           "for d in metadata.distributions() if d.metadata['Name']}, key=str.lower)))")
+
+def pip_freeze(child:bool=False)->list:
+    "Installed distributions as `name==version`, sorted, without running pip; `child`: list them in a child process, leaving this interpreter free."
+    if child:
+        try:
+            out = subprocess.run([sys.executable, '-c', _FREEZE], capture_output=True, text=True, timeout=60)
+            if out.returncode == 0: return json.loads(out.stdout)
+        except (OSError, subprocess.SubprocessError, ValueError): pass  # then in this process
     from importlib import metadata
     return sorted({f"{d.metadata['Name']}=={d.version}" for d in metadata.distributions() if d.metadata['Name']}, key=str.lower)
 
 # %% ../nbs/00_core.ipynb
-def env_record(freeze:bool=True)->dict:
-    "What a run needs to be reproduced: versions, hardware, code state and packages."
+def env_record(freeze:bool=True, child:bool=False)->dict:
+    "What a run needs to be reproduced: versions, hardware, code state and packages (`child`: listed by a child process)."
     from ntrain import __version__
     cuda = torch.cuda.is_available()
     rec = dict(torch=torch.__version__, cuda=torch.version.cuda, cudnn=torch.backends.cudnn.version() if cuda else None,
@@ -168,8 +176,21 @@ def env_record(freeze:bool=True)->dict:
                torch_gpus=[torch.cuda.get_device_name(i) for i in range(torch.cuda.device_count())] if cuda else [],
                cpu=platform.processor() or platform.machine(), cpu_count=cpu_count(), python=sys.version.split()[0],
                platform=platform.platform(), hostname=socket.gethostname(), ntrain=__version__, **git_state())
-    if freeze: rec['pip_freeze'] = pip_freeze()
+    if freeze: rec['pip_freeze'] = pip_freeze(child)
     return rec
+
+def write_env_record(path, extra:Optional[dict]=None, background:bool=True)->Optional[threading.Thread]:
+    """Write `env_record()`, updated with `extra`, to `path` as JSON. `background`: in a thread whose slow parts (git,
+    nvidia-smi, the package list) run in child processes, so a run's first step does not wait; `join()` the thread
+    before reading the file. A failure to write is kept as the thread's `error`."""
+    def write():
+        try:
+            rec = env_record(child=background); rec.update(extra or {})
+            atomic_write_text(path, json.dumps(rec, indent=1))
+        except Exception as e: threading.current_thread().error = e
+    if not background: write(); return None
+    t = threading.Thread(target=write, name='ntrain-env-record'); t.error = None; t.start()
+    return t
 
 def env_warnings(rec:dict)->list:
     "Warnings a user should see about their environment."

@@ -232,6 +232,10 @@ class Launch:
         return True
     def __repr__(self):
         return f"Launch(pid {self.pid}, {'running' if self.running else self.result.status}, {self.run_dir})"
+    def _ipython_display_(self):
+        "Shown in a notebook cell, a Launch is its live dashboard (the widgets load only then)."
+        from ntrain.run_panel import _display_launch
+        _display_launch(self)
 
 # %% ../nbs/12_launch.ipynb
 def task_name(task)->str:

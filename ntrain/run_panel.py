@@ -264,5 +264,3 @@ def _display_launch(self):
     "A `Launch` shown in a cell displays as its dashboard (JupyterLab); elsewhere as its one-line repr."
     if not _in_kernel(): print(repr(self)); return
     dashboard(self)._ipython_display_()
-
-Launch._ipython_display_ = _display_launch

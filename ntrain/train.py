@@ -525,8 +525,8 @@ class Trainer(_Build, _Step, _Measure, _Records, StateMixin, RunDirMixin, Guards
         self._fresh_optimizer, self._logger_factories, self._unwritable = False, [], set()  # set while validating a resume; the loggers; files that failed
         self.keep_bytes = None  # bytes of metrics.jsonl a resume keeps
         self.complete, self.generation, self.env_brief, self.refusal = False, 0, {}, None
-        self.text_logs, self.loggers = [], []
-        self._last_draw, self._draw_cost = -1e9, 0.0
+        self.text_logs, self.loggers, self._env_writer = [], [], None
+        self._last_draw, self._draw_cost = time.perf_counter(), 1.5  # a first guess at a draw's cost (matplotlib's import): no redraw in a run's first 30 s
         from ntrain import faults
         if faults.requested(): faults.install(self)  # ntrain's own tests only: see the faults notebook
 
@@ -564,10 +564,12 @@ class Trainer(_Build, _Step, _Measure, _Records, StateMixin, RunDirMixin, Guards
             finally:
                 for lg in self.loggers + self.text_logs + ([self.jsonl] if self.jsonl else []): lg.close()
                 if self._watch is not None: self._watch.close()
+                if self._env_writer is not None: self._env_writer.join(60)
                 if self.lock is not None: self.lock.release()  # held for the whole run: every file is written by now
 
     def result(self, status:str)->RunResult:
         "The RunResult; writes the end record, the final status.json, curves.png and the run card."
+        if self.is_main: self._join_env()  # env.json is complete before the run says it ended
         sps = [r['samples_per_s'] for r in self.history if r.get('samples_per_s')]
         res = RunResult(run_dir=str(self.run_dir), status=status, history=self.history, best=dict(self.best),
                         epochs_run=len(self.history), steps=self.step, global_batch=self.global_batch,
