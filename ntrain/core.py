@@ -4,7 +4,7 @@
 
 # %% ../nbs/00_core.ipynb 2
 from __future__ import annotations
-import os, sys, json, random, platform, subprocess, hashlib, difflib, tempfile, contextlib, socket, threading
+import os, sys, json, random, platform, subprocess, hashlib, difflib, tempfile, contextlib, socket
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Optional
 import numpy as np
@@ -13,8 +13,8 @@ import torch
 # %% auto 0
 __all__ = ['NtrainError', 'ConfigError', 'TaskError', 'CheckpointError', 'nearest', 'dist_env', 'is_main', 'cpu_count',
            'default_num_workers', 'seed_all', 'tree_map', 'to_device', 'fsync_dir', 'temp_beside', 'atomic_write',
-           'atomic_write_text', 'open_append', 'sha256_file', 'gpu_names', 'git_state', 'pip_freeze', 'env_record',
-           'write_env_record', 'env_warnings']
+           'atomic_write_text', 'open_append', 'sha256_file', 'gpu_names', 'git_state', 'pip_freeze', 'EnvProbe',
+           'env_record', 'env_warnings']
 
 # %% ../nbs/00_core.ipynb
 class NtrainError(Exception):
@@ -136,61 +136,73 @@ def sha256_file(path, chunk:int=1<<20, size:int|None=None)->str:
     return h.hexdigest()
 
 # %% ../nbs/00_core.ipynb
-def _run(cmd, cwd=None, timeout=10)->str|None:
-    try:
-        r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=cwd)
-        return r.stdout.strip() if r.returncode == 0 else None
-    except (OSError, subprocess.SubprocessError): return None
+def _spawn(cmd, cwd=None)->Optional[subprocess.Popen]:
+    "Start `cmd` with its output captured (None when it cannot start)."
+    try: return subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, text=True)
+    except OSError: return None
 
-def gpu_names()->list:
-    "GPU names as `nvidia-smi` reports them (empty when it is absent)."
-    out = _run(['nvidia-smi', '--query-gpu=name', '--format=csv,noheader'])
-    return [l.strip() for l in out.splitlines() if l.strip()] if out else []
+def _collect(p:Optional[subprocess.Popen], timeout=10)->Optional[str]:
+    "The stripped output of a process `_spawn` started; None when it failed or ran past `timeout` (then it is killed)."
+    if p is None: return None
+    try: out, _ = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired: p.kill(); p.communicate(); return None
+    return out.strip() if p.returncode == 0 else None
 
-def git_state(path='.')->dict:
-    "Commit and dirty state of the git tree holding `path`, if any."
-    commit = _run(['git', 'rev-parse', 'HEAD'], cwd=path)
-    if commit is None: return dict(commit=None, dirty=None)
-    return dict(commit=commit, dirty=bool(_run(['git', 'status', '--porcelain', '--untracked-files=no'], cwd=path)))
+def _run(cmd, cwd=None, timeout=10)->Optional[str]: return _collect(_spawn(cmd, cwd), timeout)
 
+_GPUS = ['nvidia-smi', '--query-gpu=name', '--format=csv,noheader']
+_GIT = (['git', 'rev-parse', 'HEAD'], ['git', 'status', '--porcelain', '--untracked-files=no'])
 _FREEZE = ("import json; from importlib import metadata; print(json.dumps(sorted({f\"{d.metadata['Name']}=={d.version}\" "
            "for d in metadata.distributions() if d.metadata['Name']}, key=str.lower)))")
 
-def pip_freeze(child:bool=False)->list:
-    "Installed distributions as `name==version`, sorted, without running pip; `child`: list them in a child process, leaving this interpreter free."
-    if child:
-        try:
-            out = subprocess.run([sys.executable, '-c', _FREEZE], capture_output=True, text=True, timeout=60)
-            if out.returncode == 0: return json.loads(out.stdout)
-        except (OSError, subprocess.SubprocessError, ValueError): pass  # then in this process
+def _gpu_list(out)->list: return [l.strip() for l in out.splitlines() if l.strip()] if out else []
+def _git(commit, status)->dict: return dict(commit=None, dirty=None) if commit is None else dict(commit=commit, dirty=bool(status))
+
+def gpu_names()->list:
+    "GPU names as `nvidia-smi` reports them (empty when it is absent)."
+    return _gpu_list(_run(_GPUS))
+
+def git_state(path='.')->dict:
+    "Commit and dirty state of the git tree holding `path`, if any."
+    commit = _run(_GIT[0], cwd=path)
+    return _git(commit, _run(_GIT[1], cwd=path) if commit else None)
+
+def pip_freeze()->list:
+    "Installed distributions as `name==version`, sorted, without running pip."
     from importlib import metadata
     return sorted({f"{d.metadata['Name']}=={d.version}" for d in metadata.distributions() if d.metadata['Name']}, key=str.lower)
 
-# %% ../nbs/00_core.ipynb
-def env_record(freeze:bool=True, child:bool=False)->dict:
-    "What a run needs to be reproduced: versions, hardware, code state and packages (`child`: listed by a child process)."
-    from ntrain import __version__
-    cuda = torch.cuda.is_available()
-    rec = dict(torch=torch.__version__, cuda=torch.version.cuda, cudnn=torch.backends.cudnn.version() if cuda else None,
-               cuda_available=cuda, gpus=gpu_names(),
-               torch_gpus=[torch.cuda.get_device_name(i) for i in range(torch.cuda.device_count())] if cuda else [],
-               cpu=platform.processor() or platform.machine(), cpu_count=cpu_count(), python=sys.version.split()[0],
-               platform=platform.platform(), hostname=socket.gethostname(), ntrain=__version__, **git_state())
-    if freeze: rec['pip_freeze'] = pip_freeze(child)
-    return rec
+class EnvProbe:
+    """`env_record` in two halves. Made, it starts the slow parts (git, nvidia-smi, the package list) as child
+    processes, from the calling thread; `record()` collects them. A run starts the probe before it builds its model and
+    data and collects it when it opens its files, so nothing waits. No threads: a DataLoader that forks its workers
+    later must not inherit a lock that a thread holds (the worker would deadlock)."""
+    def __init__(self, freeze:bool=True, path='.'):
+        self.freeze = freeze
+        self.procs = dict(gpus=_spawn(_GPUS), commit=_spawn(_GIT[0], path), status=_spawn(_GIT[1], path),
+                          freeze=_spawn([sys.executable, '-c', _FREEZE]) if freeze else None)
+    def record(self, timeout:float=60)->dict:
+        "What a run needs to be reproduced: versions, hardware, code state and packages."
+        from ntrain import __version__
+        got = {k: _collect(p, timeout) for k, p in self.procs.items()}
+        cuda = torch.cuda.is_available()
+        rec = dict(torch=torch.__version__, cuda=torch.version.cuda, cudnn=torch.backends.cudnn.version() if cuda else None,
+                   cuda_available=cuda, gpus=_gpu_list(got['gpus']),
+                   torch_gpus=[torch.cuda.get_device_name(i) for i in range(torch.cuda.device_count())] if cuda else [],
+                   cpu=platform.processor() or platform.machine(), cpu_count=cpu_count(), python=sys.version.split()[0],
+                   platform=platform.platform(), hostname=socket.gethostname(), ntrain=__version__, **_git(got['commit'], got['status']))
+        if self.freeze:
+            try: rec['pip_freeze'] = json.loads(got['freeze'])
+            except (TypeError, ValueError): rec['pip_freeze'] = pip_freeze()  # the child failed: list them here
+        return rec
+    def close(self):
+        "Stop what is still running (a run that ended before it opened its files)."
+        for p in self.procs.values():
+            if p is not None and p.poll() is None: p.kill(); p.wait()
 
-def write_env_record(path, extra:Optional[dict]=None, background:bool=True)->Optional[threading.Thread]:
-    """Write `env_record()`, updated with `extra`, to `path` as JSON. `background`: in a thread whose slow parts (git,
-    nvidia-smi, the package list) run in child processes, so a run's first step does not wait; `join()` the thread
-    before reading the file. A failure to write is kept as the thread's `error`."""
-    def write():
-        try:
-            rec = env_record(child=background); rec.update(extra or {})
-            atomic_write_text(path, json.dumps(rec, indent=1))
-        except Exception as e: threading.current_thread().error = e
-    if not background: write(); return None
-    t = threading.Thread(target=write, name='ntrain-env-record'); t.error = None; t.start()
-    return t
+def env_record(freeze:bool=True)->dict:
+    "What a run needs to be reproduced: versions, hardware, code state and packages."
+    return EnvProbe(freeze).record()
 
 def env_warnings(rec:dict)->list:
     "Warnings a user should see about their environment."

@@ -4,13 +4,13 @@
 
 # %% ../nbs/06a_device.ipynb 2
 from __future__ import annotations
-import contextlib, os
+import contextlib, os, sys
 from dataclasses import dataclass
 import torch
 from .core import ConfigError, dist_env
 
 # %% auto 0
-__all__ = ['resolve_device', 'resolve_precision', 'Precision', 'enable_tf32', 'deterministic_mode']
+__all__ = ['resolve_device', 'resolve_precision', 'Precision', 'enable_tf32', 'peak_memory_mib', 'deterministic_mode']
 
 # %% ../nbs/06a_device.ipynb
 def resolve_device(name:str='auto')->torch.device:
@@ -57,6 +57,14 @@ class Precision:
 def enable_tf32(device:torch.device):
     "TF32 matmuls and convolutions on Ampere and newer GPUs (a no-op elsewhere)."
     if device.type == 'cuda': torch.backends.cuda.matmul.allow_tf32 = torch.backends.cudnn.allow_tf32 = True
+
+def peak_memory_mib(device:torch.device)->float:
+    "This process's peak memory in MiB: on a GPU the caching allocator's peak allocation; on the CPU the process's peak resident set."
+    if device.type == 'cuda': return torch.cuda.max_memory_allocated(device) / 2**20
+    try: import resource
+    except ImportError: return float('nan')  # Windows: not measured
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux, bytes on macOS
+    return rss / (2**20 if sys.platform == 'darwin' else 2**10)
 
 # %% ../nbs/06a_device.ipynb
 @contextlib.contextmanager

@@ -12,7 +12,7 @@ from .core import dist_env
 from . import checkpoint as ckpt
 
 # %% auto 0
-__all__ = ['init_distributed', 'under_torchrun', 'Agreement', 'wrap_ddp', 'shard_model', 'full_model_state_dict']
+__all__ = ['init_distributed', 'under_torchrun', 'Agreement', 'gather_floats', 'wrap_ddp', 'shard_model', 'full_model_state_dict']
 
 # %% ../nbs/06e_distributed.ipynb
 def init_distributed(backend:str):
@@ -52,6 +52,14 @@ class Agreement:
     def drain(self):
         "Wait for the reduction in flight (before the process group goes away, or a blocking `now`)."
         if self._work is not None: self._work[0].wait(); self._work = None
+
+def gather_floats(value:float, group=None, distributed:bool=True)->list:
+    "Every rank's `value`, in rank order (an all_gather of CPU tensors on `group`, a gloo group)."
+    if not distributed: return [float(value)]
+    t = torch.tensor([float(value)], dtype=torch.float64)
+    out = [torch.zeros_like(t) for _ in range(dist.get_world_size(group))]
+    dist.all_gather(out, t, group=group)
+    return [o.item() for o in out]
 
 # %% ../nbs/06e_distributed.ipynb
 def wrap_ddp(module:nn.Module, device:torch.device)->nn.Module:

@@ -165,11 +165,11 @@ class Dashboard:
             w['resume'].disabled = not (final and (self.run_dir/'ckpt').exists() and d['state'] not in ('finished', 'early_stopped'))
         if final and not self._final_shown: self._show_final(d)
     def _stats_html(self, d:dict)->str:
-        mem = ', '.join(f'rank {k}: {v:,.0f} MiB' for k, v in sorted(d['peak_mem'].items())) or 'not recorded (a CPU run records none)'
+        mem = ', '.join(f'rank {k}: {v:,.0f} MiB' for k, v in sorted(d['peak_mem'].items())) or 'not recorded yet (each epoch record carries it)'
         rows = [('samples/s', f"{d['samples_per_s']:,.0f}" if d.get('samples_per_s') else '-'),
                 ('data wait', f"{d['data_wait']:.0%}" if d.get('data_wait') is not None else '-'),
                 ('epoch', f"{(d.get('epoch') or 0)}/{d.get('epochs') or '?'}"), ('restarts', str(d['restarts'])),
-                ('peak device memory', mem)]
+                ('peak memory', mem)]
         out = ' &nbsp; '.join(f'<b>{k}</b> {html.escape(v)}' for k, v in rows)
         if d['warnings']: out += '<br>' + '<br>'.join(f'warning: {html.escape(t)}' for t in d['warnings'][-3:])
         if d.get('outcome') and d['outcome']['exit_code'] not in (0, 75):

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Optional
 import torch, yaml
 import torch.distributed as dist
-from .core import NtrainError, CheckpointError, write_env_record, atomic_write_text, atomic_write, fsync_dir, open_append, dist_env
+from .core import NtrainError, CheckpointError, env_record, atomic_write_text, atomic_write, fsync_dir, open_append, dist_env
 from .loggers import JSONLLogger, make_loggers, resolve_loggers
 from .events import TextLog, record, STOP_FILE
 from .rundir import read_status, StatusFile, process_id, RunLock
@@ -287,8 +287,9 @@ class RunDirMixin:
                 atomic_write_text(rd/'config.yaml', cfg.to_yaml())
                 self.jsonl = JSONLLogger(rd/'metrics.jsonl', keep_bytes=self.keep_bytes)
                 sinks.append(self.jsonl)
-            if not self.resume:  # in a thread: git, nvidia-smi and the package list do not hold up the first step
-                self._env_writer = write_env_record(rd/'env.json', self.env_brief)
+            if not self.resume:  # the probe started before setup (git, nvidia-smi, the package list): done by now
+                rec = self._env_probe.record() if self._env_probe is not None else env_record(); rec.update(self.env_brief)
+                atomic_write_text(rd/'env.json', json.dumps(rec, indent=1))
             self.text_logs.append(self._text_log(rd/'log.txt'))
             self.loggers = [make(rd) for make in self._logger_factories] + self.extra_loggers
             sinks += self.text_logs + self.loggers
@@ -334,14 +335,6 @@ class RunDirMixin:
                 if '"kind": "resume"' in line:
                     with contextlib.suppress(ValueError): g = max(g, int(json.loads(line).get('generation') or 0))
         return g + 1
-
-    def _join_env(self):
-        "Wait for env.json (written in the background since the run opened its files); a failure to write it is a warning."
-        t, self._env_writer = self._env_writer, None
-        if t is None: return
-        t.join(60)
-        if t.is_alive(): self.say('env.json: the environment record is not written after 60 s; the run card goes without it', 'warning')
-        elif t.error is not None: self.say(f'cannot write env.json: {getattr(t.error, "strerror", None) or t.error}; the run goes on', 'warning')
 
     def _maybe_draw(self, force=False):
         "Redraw curves.png during a run, at most as often as keeps drawing under ~5% of its time; none in its first 30 s (a short run draws once, at its end)."

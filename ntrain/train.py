@@ -11,16 +11,16 @@ from typing import Callable, Iterable, Optional, Union
 import torch
 from torch import nn
 import torch.distributed as dist
-from .core import NtrainError, ConfigError, TaskError, dist_env, seed_all, to_device, nearest, default_num_workers
+from .core import EnvProbe, NtrainError, ConfigError, TaskError, dist_env, seed_all, to_device, nearest, default_num_workers
 from .config import Config
 from .data import (Task, get_task, EpochSampler, make_loader, check_task_targets, check_batch_targets, select_rows, tensors_of,
                          LoaderWatch, LoaderError, kill_workers)
 from .metrics import Mean, reduce_states, compute_all, reset_all, update_all, metric_names
 from .events import Events, Stopper, signals_stop, TextLog, ProgressLine, record, message
-from .device import resolve_device, Precision, enable_tf32, deterministic_mode
+from .device import resolve_device, Precision, enable_tf32, deterministic_mode, peak_memory_mib
 from .optim import build_optimizer, build_scheduler, monitor_mode, scaled_lr
 from .rundir import default_run_dir, read_status
-from .distributed import init_distributed, Agreement, wrap_ddp, shard_model
+from .distributed import init_distributed, Agreement, wrap_ddp, shard_model, gather_floats
 from .runstate import StateMixin, RunDirMixin
 from .guards import GuardsMixin
 from . import checkpoint as ckpt
@@ -358,6 +358,8 @@ class _Records:
                    data_wait=a['data_wait'] / max(a['time'], 1e-9), epoch_time=a['time'], time=time.time())
         if a['grad_norms']: rec['grad_norm'] = math.fsum(a['grad_norms']) / len(a['grad_norms'])
         if self.scaler.is_enabled(): rec['skipped_steps'] = a['skipped']
+        mem = gather_floats(peak_memory_mib(self.device), self.ctl_group, self.distributed)  # what the dashboard shows per rank
+        rec['peak_mem'] = {str(r): round(m, 1) for r, m in enumerate(mem)}
         return rec
 
     def layout_record(self, kind:str, **extra)->dict:
@@ -525,7 +527,7 @@ class Trainer(_Build, _Step, _Measure, _Records, StateMixin, RunDirMixin, Guards
         self._fresh_optimizer, self._logger_factories, self._unwritable = False, [], set()  # set while validating a resume; the loggers; files that failed
         self.keep_bytes = None  # bytes of metrics.jsonl a resume keeps
         self.complete, self.generation, self.env_brief, self.refusal = False, 0, {}, None
-        self.text_logs, self.loggers, self._env_writer = [], [], None
+        self.text_logs, self.loggers, self._env_probe = [], [], None
         self._last_draw, self._draw_cost = time.perf_counter(), 1.5  # a first guess at a draw's cost (matplotlib's import): no redraw in a run's first 30 s
         from ntrain import faults
         if faults.requested(): faults.install(self)  # ntrain's own tests only: see the faults notebook
@@ -538,6 +540,7 @@ class Trainer(_Build, _Step, _Measure, _Records, StateMixin, RunDirMixin, Guards
             try:
                 try:
                     self._setup_process()
+                    if self.is_main: self._env_probe = EnvProbe()  # collected when the run opens its files
                     self._claim_run_dir()
                     self.setup()
                     if self.refusal is not None: raise self.refusal
@@ -564,12 +567,11 @@ class Trainer(_Build, _Step, _Measure, _Records, StateMixin, RunDirMixin, Guards
             finally:
                 for lg in self.loggers + self.text_logs + ([self.jsonl] if self.jsonl else []): lg.close()
                 if self._watch is not None: self._watch.close()
-                if self._env_writer is not None: self._env_writer.join(60)
+                if self._env_probe is not None: self._env_probe.close()
                 if self.lock is not None: self.lock.release()  # held for the whole run: every file is written by now
 
     def result(self, status:str)->RunResult:
         "The RunResult; writes the end record, the final status.json, curves.png and the run card."
-        if self.is_main: self._join_env()  # env.json is complete before the run says it ended
         sps = [r['samples_per_s'] for r in self.history if r.get('samples_per_s')]
         res = RunResult(run_dir=str(self.run_dir), status=status, history=self.history, best=dict(self.best),
                         epochs_run=len(self.history), steps=self.step, global_batch=self.global_batch,

@@ -14,7 +14,7 @@ import pytest
 import torch
 
 GOLDEN = Path(__file__).parent/'golden'
-TIMING = {'time', 'samples_per_s', 'data_wait', 'epoch_time'}
+TIMING = {'time', 'samples_per_s', 'data_wait', 'epoch_time', 'peak_mem'}  # measurements, not numerics
 ARGS = ['digits', 'deterministic=true', 'epochs=4']
 CASES = {'digits_1proc': ['fit'], 'digits_2proc': ['launch', '--nproc', '2']}
 RTOL = 1e-6
@@ -42,6 +42,10 @@ def run(case, rd):
     r = subprocess.run([sys.executable, '-m', 'ntrain', verb, *ARGS, f'run_dir={rd}', *flags], env=env,
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, f'exit {r.returncode}\n{r.stdout[-3000:]}\n{r.stderr[-3000:]}'
+    world = int(flags[flags.index('--nproc') + 1]) if '--nproc' in flags else 1
+    for line in (Path(rd)/'metrics.jsonl').read_text().splitlines():  # each epoch names every rank's peak memory (this CPU: its resident set)
+        rec = json.loads(line)
+        if rec.get('kind') == 'epoch': assert sorted(rec['peak_mem']) == [str(i) for i in range(world)] and min(rec['peak_mem'].values()) > 10, rec
     return records(rd)
 
 def close(a, b)->bool:
