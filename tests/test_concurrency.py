@@ -46,7 +46,7 @@ def refused_line(err, pid=None):
     return lines[0]
 
 def test_two_fits_on_one_directory_exactly_one_wins(tmp_path):
-    for k in range(3):
+    for k in range(2):  # twice: the race goes either way
         rd = tmp_path/f'run{k}'
         a, b = start('fit', 'digits', *SLOW, f'run_dir={rd}'), start('fit', 'digits', *SLOW, f'run_dir={rd}')
         (ca, oa, ea), (cb, ob, eb) = finish(a), finish(b)

@@ -61,7 +61,7 @@ def test_stop_leaves_the_rung_stopped(tmp_path):
     lad.show(); lad.w['run14'].click()
     until(lambda: len(lad.state['series']['rung3']['loss']) > 3, 60, 'rung 3 under way')
     t0 = time.monotonic(); lad.w['stop'].click(); lad.wait(60)
-    assert time.monotonic() - t0 < 10
+    assert time.monotonic() - t0 < 30  # a loaded 2-core machine: seconds, not the rung's whole length
     st = lad.state
     assert st['rungs'][2]['verdict'] == 'stopped' and st['rungs'][3]['verdict'] == 'not run', [r['verdict'] for r in st['rungs']]
     assert "data-verdict='stopped'" in badge(lad, 3)
