@@ -20,14 +20,18 @@ def _exit_code(res)->int:
     from ntrain.distributed import under_torchrun
     return 0 if res.status == 'stopped' and under_torchrun() else res.exit_code
 
-def _finish(code:int):
-    "Leave the process: under torchrun, tear the process group down cleanly first (see DEVELOPERS.md on the gloo abort)."
-    import torch.distributed as dist
+def _finish(code:int, fast:bool=False):
+    "Leave the process: under torchrun, tear the process group down cleanly first (see DEVELOPERS.md on the gloo abort); `fast`: see above."
+    import atexit, torch.distributed as dist
     sys.stdout.flush(); sys.stderr.flush()
     if dist.is_available() and dist.is_initialized():
         try: dist.barrier(); dist.destroy_process_group()
         except Exception: pass
-        os._exit(code)  # only here, in the CLI, after success and after every file was flushed and closed
+        fast = True  # only here, in the CLI, after success and after every file was flushed and closed
+    if fast:
+        atexit._run_exitfuncs()
+        sys.stdout.flush(); sys.stderr.flush()
+        os._exit(code)
     return code
 
 # %% ../nbs/09_cli.ipynb
@@ -249,6 +253,7 @@ def parser():
 
 # %% ../nbs/09_cli.ipynb
 def main(argv=None):
+    "The `ntrain` command. With `argv` None (the command line) it leaves with `os._exit` once done (see above); with a list, through `SystemExit`."
     p = parser()
     a, extra = p.parse_known_args(argv)  # key=value overrides may come after the --flags too
     bad = [x for x in extra if x.startswith('-') or '=' not in x or not hasattr(a, 'overrides')]
@@ -260,4 +265,4 @@ def main(argv=None):
         code = e.exit_code
     except KeyboardInterrupt:
         print('ntrain: interrupted', file=sys.stderr); code = 130
-    sys.exit(_finish(code))
+    sys.exit(_finish(code, fast=argv is None))

@@ -19,8 +19,8 @@ from .metrics import default_metrics
 __all__ = ['IN_MEMORY', 'default_forward', 'hf_forward', 'default_prediction', 'map_output', 'tensors_of', 'select_rows', 'Task',
            'loss_ignore_index', 'get_task', 'task_record', 'is_in_memory', 'sample_seed', 'sample_rng', 'sample_key',
            'KeyedDataset', 'EpochSampler', 'KeyedCollate', 'KeyedLoader', 'make_loader', 'LoaderError', 'next_batch',
-           'LoaderWatch', 'kill_workers', 'check_targets', 'cheap_targets', 'check_task_targets', 'batch_target',
-           'check_batch_targets']
+           'LoaderWatch', 'close_loaders', 'kill_workers', 'check_targets', 'cheap_targets', 'check_task_targets',
+           'batch_target', 'check_batch_targets']
 
 # %% ../nbs/03_data.ipynb
 def default_forward(model, batch):
@@ -434,6 +434,16 @@ class LoaderWatch:
                 self.warned += 1
                 with contextlib.suppress(Exception): self.on_slow(waited, what)
     def close(self): self._stop.set()
+
+def close_loaders(*loaders):
+    """Shut down the persistent workers of `loaders` now, gracefully (milliseconds). Left to the garbage collector, a
+    finished run's workers go when its `Trainer` is collected, and in a cycle torch's shutdown can find its queues
+    already finalized and wait out a 5 s timeout per worker."""
+    for ld in loaders:
+        it = getattr(ld, '_iterator', None)
+        if it is None or not hasattr(it, '_shutdown_workers'): continue
+        with contextlib.suppress(Exception): it._shutdown_workers()
+        ld._iterator = None
 
 def kill_workers(*loaders):
     "SIGKILL the DataLoader workers of `loaders` now (a second Ctrl-C, a stuck worker: nothing is left behind)."

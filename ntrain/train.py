@@ -14,7 +14,7 @@ import torch.distributed as dist
 from .core import EnvProbe, NtrainError, ConfigError, TaskError, dist_env, seed_all, to_device, nearest, default_num_workers
 from .config import Config
 from .data import (Task, get_task, EpochSampler, make_loader, check_task_targets, check_batch_targets, select_rows, tensors_of,
-                         LoaderWatch, LoaderError, kill_workers)
+                         LoaderWatch, LoaderError, kill_workers, close_loaders)
 from .metrics import Mean, reduce_states, compute_all, reset_all, update_all, metric_names
 from .events import Events, Stopper, signals_stop, TextLog, ProgressLine, record, message
 from .device import resolve_device, Precision, enable_tf32, deterministic_mode, peak_memory_mib
@@ -568,6 +568,7 @@ class Trainer(_Build, _Step, _Measure, _Records, StateMixin, RunDirMixin, Guards
                 for lg in self.loggers + self.text_logs + ([self.jsonl] if self.jsonl else []): lg.close()
                 if self._watch is not None: self._watch.close()
                 if self._env_probe is not None: self._env_probe.close()
+                close_loaders(self.train_loader, self.valid_loader)  # persistent workers go now, not at some later gc
                 if self.lock is not None: self.lock.release()  # held for the whole run: every file is written by now
 
     def result(self, status:str)->RunResult:
