@@ -312,6 +312,8 @@ class Ladder:
             if timeout is not None and time.monotonic() - t0 > timeout: raise TimeoutError(f'the ladder is still running after {timeout:g} s')
             self._tick(); time.sleep(min(self.interval, 0.1))
         self._tick(final=True)
+        if self._want5 and self.dashboard is not None:  # rung 5's dashboard has read the run's end too
+            self.dashboard.wait(None if timeout is None else max(1.0, timeout - (time.monotonic() - t0)))
         return self.result
     def _drained(self)->bool: return self.q.empty()
     # ------------------------------------------------------------ the pump
