@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator, Optional, Union
 
 # %% auto 0
-__all__ = ['RUN_KINDS', 'LADDER_KINDS', 'KINDS', 'END_KINDS', 'STOP_FILE', 'record', 'message', 'Events', 'Stopper',
+__all__ = ['RUN_KINDS', 'LADDER_KINDS', 'KINDS', 'END_KINDS', 'MEASURED', 'STOP_FILE', 'record', 'message', 'Events', 'Stopper',
            'request_stop_file', 'signals_stop', 'apply_record', 'Watcher', 'watch', 'text_line', 'TextLog',
            'ProgressLine']
 
@@ -36,6 +36,7 @@ LADDER_KINDS = {
 }
 KINDS = {**RUN_KINDS, **LADDER_KINDS}
 END_KINDS = ('finished', 'stopped', 'failed')
+MEASURED = ('time', 'samples_per_s', 'data_wait', 'epoch_time', 'peak_mem')  # fields that measure the machine, not the training: they differ between identical runs
 
 def record(kind:str, **fields)->dict:
     "A record of a known `kind`, stamped with the time."

@@ -13,13 +13,13 @@ from .core import NtrainError, atomic_write_text
 from .config import Config, load_config, apply_overrides
 from .card import config_key, ntrain_home
 from .loggers import read_metrics
-from .events import Events, TextLog, watch
+from .events import Events, TextLog, watch, MEASURED
 
 # %% auto 0
 __all__ = ['TIMING_FIELDS', 'metric_records', 'compare_states', 'compare_runs', 'describe_diff', 'ResumeCheck', 'check_resume']
 
 # %% ../nbs/11_resume_check.ipynb
-TIMING_FIELDS = ('time', 'samples_per_s', 'data_wait', 'epoch_time')
+TIMING_FIELDS = MEASURED
 
 def metric_records(run_dir)->list:
     "The `step`, `epoch` and `val` records of a run's metrics.jsonl, without their timing fields."

@@ -12,10 +12,11 @@ import ntrain
 from ntrain import checkpoint as ckpt
 from ntrain.events import watch, apply_record
 from ntrain.loggers import read_metrics
+from ntrain.events import MEASURED
 
 TESTS = Path(__file__).parent
 ROOT = TESTS.parent
-TIMING = {'time', 'samples_per_s', 'data_wait', 'epoch_time'}
+TIMING = set(MEASURED)  # measurements, not numerics
 EXACT = dict(epochs=2, num_workers=0, deterministic=True, log_every=1, ckpt_every=5, quiet=True)
 
 def strip(recs, kinds=('step', 'epoch', 'val')):

@@ -12,9 +12,10 @@ import json, math, os, subprocess, sys, warnings
 from pathlib import Path
 import pytest
 import torch
+from ntrain.events import MEASURED
 
 GOLDEN = Path(__file__).parent/'golden'
-TIMING = {'time', 'samples_per_s', 'data_wait', 'epoch_time', 'peak_mem'}  # measurements, not numerics
+TIMING = set(MEASURED)  # measurements, not numerics
 ARGS = ['digits', 'deterministic=true', 'epochs=4']
 CASES = {'digits_1proc': ['fit'], 'digits_2proc': ['launch', '--nproc', '2']}
 RTOL = 1e-6

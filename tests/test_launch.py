@@ -14,9 +14,10 @@ from ntrain.core import NtrainError
 from ntrain.events import END_KINDS, STOP_FILE, apply_record, record, watch
 from ntrain.launch import Launch, attach, launch, launch_command
 from ntrain.rundir import process_start_time, read_status, write_status
+from ntrain.events import MEASURED
 
 TIMEOUT = 240
-TIMING = {'time', 'samples_per_s', 'data_wait', 'epoch_time'}
+TIMING = set(MEASURED)  # measurements, not numerics
 ENV = dict(PYTHONUNBUFFERED='1', NTRAIN_DIST_TIMEOUT='60')
 
 def lines(p)->list: return [json.loads(l) for l in Path(p).read_text().splitlines() if l.strip()]
