@@ -67,7 +67,7 @@ def dashboard_pair(i, tmp, epochs):
     out = {}
     for side in (('unwatched', 'watched') if i % 2 == 0 else ('watched', 'unwatched')):
         rd = Path(tmp)/f'{side}{i}'
-        h = ntrain.launch('digits', [f'epochs={epochs}', 'early_stop.patience=0'], nproc=2, run_dir=rd, wait=False, echo=False)
+        h = ntrain.launch('digits', [f'epochs={epochs}', 'early_stop.patience=null'], nproc=2, run_dir=rd, wait=False, echo=False)
         if side == 'watched':
             d = ntrain.dashboard(h); d.wait(900)
             out['dashboard_state'] = d.state['state']
@@ -80,7 +80,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--pairs', type=int, default=20)
     ap.add_argument('--parts', nargs='+', default=['rung3', 'dashboard'], choices=['rung3', 'dashboard'])
-    ap.add_argument('--epochs', type=int, default=6, help='epochs of the launched run in part dashboard')
+    ap.add_argument('--epochs', type=int, default=10, help='epochs of the launched run in part dashboard')
     ap.add_argument('--out', default=str(ROOT/'bench'/'results'/'notebook.json'))
     a = ap.parse_args()
     import torch, ntrain
