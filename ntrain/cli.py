@@ -117,7 +117,7 @@ def cmd_launch(a, resume:bool=False)->int:
     "`ntrain launch` (and `ntrain resume --nproc`): start torchrun, follow its log, stop it on Ctrl-C, exit with the run's code."
     from ntrain.launch import launch, launch_command, LogTail
     kw = dict(nproc=a.nproc, nnodes=a.nnodes, node_rank=a.node_rank, rdzv_endpoint=a.rdzv_endpoint, rdzv_id=a.rdzv_id,
-              max_restarts=a.max_restarts, resume=resume)
+              max_restarts=a.max_restarts, resume=resume, force_resume=resume and bool(getattr(a, 'force', False)))
     what = a.run_dir if resume else a.config
     if a.dry_run:
         c = launch_command(what, a.overrides, **kw); print(c['command']); print(c['srun']); return 0

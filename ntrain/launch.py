@@ -61,7 +61,7 @@ def _check_counts(nproc, nnodes, node_rank, max_restarts):
         if not isinstance(v, int) or isinstance(v, bool) or v < lo: raise ConfigError(f'{flag} must be an integer >= {lo}, got {v!r}')
     if not isinstance(node_rank, int) or not 0 <= node_rank < nnodes: raise ConfigError(f'--node-rank must be in [0, {nnodes}) for --nnodes {nnodes}, got {node_rank!r}')
 
-def _plan(config, overrides, nproc, nnodes, node_rank, rdzv_endpoint, rdzv_id, max_restarts, run_dir, resume)->tuple:
+def _plan(config, overrides, nproc, nnodes, node_rank, rdzv_endpoint, rdzv_id, max_restarts, run_dir, resume, force_resume=False)->tuple:
     "The run directory, ntrain's argv, the torchrun command, the run's Config, and a config to save first (a dict or Config given)."
     _check_counts(nproc, nnodes, node_rank, max_restarts)
     save = None
@@ -69,7 +69,7 @@ def _plan(config, overrides, nproc, nnodes, node_rank, rdzv_endpoint, rdzv_id, m
         run_dir = Path(run_dir or config)
         if not (run_dir/'config.yaml').exists(): raise NtrainError(f'{run_dir}: not a run directory (no config.yaml)')
         cfg = load_config(run_dir/'config.yaml', overrides)
-        argv = ['resume', str(run_dir), *overrides]
+        argv = ['resume', str(run_dir), *overrides] + (['--force'] if force_resume else [])  # every worker resumes as told
     else:
         cfg = load_config(config, overrides)  # fails here, with one line, on a bad key: before anything starts
         if nnodes > 1 and not (run_dir or cfg.run_dir): raise ConfigError('multi-node runs need run_dir=PATH on a filesystem every node shares')
@@ -85,10 +85,10 @@ def _save_config(run_dir:Path, cfg:Config):
 
 def launch_command(config:Union[str, Path, dict, Config]='digits', overrides=(), *, nproc:int=2, nnodes:int=1, node_rank:int=0,
                    rdzv_endpoint:Optional[str]=None, rdzv_id:Optional[str]=None, max_restarts:int=0, run_dir=None,
-                   resume:bool=False, task=None)->dict:
+                   resume:bool=False, task=None, force_resume:bool=False)->dict:
     "The dry run of `launch`: dict(command=the torchrun command line, srun=the same run as an srun line, argv=the command as a list)."
     if task is not None: overrides = [*overrides, f'task={task_name(task)}']
-    run_dir, argv, cmd, _, save = _plan(config, overrides, nproc, nnodes, node_rank, rdzv_endpoint, rdzv_id, max_restarts, run_dir, resume)
+    run_dir, argv, cmd, _, save = _plan(config, overrides, nproc, nnodes, node_rank, rdzv_endpoint, rdzv_id, max_restarts, run_dir, resume, force_resume)
     if save is not None: _save_config(run_dir, save)
     return dict(command=shlex.join(cmd), srun=srun_line(argv, nproc, nnodes), argv=cmd)
 
@@ -346,12 +346,13 @@ def _read_json(p:Path)->Optional[dict]:
 
 def launch(config:Union[str, Path, dict, Config]='digits', overrides=(), *, task=None, nproc:int=2, nnodes:int=1, node_rank:int=0,
            rdzv_endpoint:Optional[str]=None, rdzv_id:Optional[str]=None, max_restarts:int=0, run_dir=None,
-           resume:bool=False, wait:bool=True, env:Optional[dict]=None, echo:bool=True, force:bool=False)->Launch:
+           resume:bool=False, wait:bool=True, env:Optional[dict]=None, echo:bool=True, force:bool=False, force_resume:bool=False)->Launch:
     """Run `ntrain fit CONFIG` (or `ntrain resume RUN_DIR`) under torchrun in a new session; a `Launch` handle (ended, with `.result`, when `wait`).
-    `task`: 'module:function', or a function of an importable module. `force`: start more processes than CPUs or GPUs."""
+    `task`: 'module:function', or a function of an importable module. `force`: start more processes than CPUs or GPUs.
+    `force_resume`: the workers resume with `--force` (a change of state that `ntrain resume --force` accepts)."""
     fn = task if task is not None and not isinstance(task, str) else None
     if task is not None: overrides = [*overrides, f'task={task_name(task)}']
-    run_dir, argv, cmd, cfg, save = _plan(config, overrides, nproc, nnodes, node_rank, rdzv_endpoint, rdzv_id, max_restarts, run_dir, resume)
+    run_dir, argv, cmd, cfg, save = _plan(config, overrides, nproc, nnodes, node_rank, rdzv_endpoint, rdzv_id, max_restarts, run_dir, resume, force_resume)
     host, info_path = socket.gethostname(), _launch_file(run_dir, nnodes, node_rank)
     _refuse_busy(run_dir, info_path, host, nproc, resume)
     e = dict(os.environ, **(env or {}))

@@ -336,3 +336,15 @@ def test_a_second_ctrl_c_kills_the_run(tmp_path):
     assert p.returncode == 1 and took < 20, (p.returncode, took, out + logs(rd))
     assert 'killing the run' in out
     wait_for(lambda: not procs_with(f'run_dir={rd}'), 15, 'every process of the run gone')
+
+def test_resume_force_reaches_every_worker(tmp_path, capsys):
+    "`ntrain resume RUN --nproc N --force`: each worker's own resume gets --force, or it refuses what the user forced."
+    from ntrain.config import load_config
+    rd = tmp_path/'run'; rd.mkdir()
+    (rd/'config.yaml').write_text(load_config('digits').to_yaml())
+    forced = launch_command(rd, nproc=2, resume=True, force_resume=True)['argv']
+    plain = launch_command(rd, nproc=2, resume=True)['argv']
+    assert forced[-3:] == ['resume', str(rd), '--force'] and '--force' not in plain, (forced, plain)
+    from ntrain.cli import main
+    with pytest.raises(SystemExit) as e: main(['resume', str(rd), '--nproc', '2', '--force', '--dry-run'])
+    assert e.value.code == 0 and capsys.readouterr().out.splitlines()[0].endswith(f'resume {rd} --force')
