@@ -516,6 +516,20 @@ def render(res:dict, gpu_text:str|None=None)->str:
         else:
             q = s['ratio_time_per_step_2proc_over_1proc']
             L.append(f"median {f3(q['median'])}, IQR {f3(q['q1'])}-{f3(q['q3'])} ({len(s['pairs'])} pairs)")
+    nb = BENCH/'results'/'notebook.json'
+    if nb.exists() and not rehearsal:
+        n = json.loads(nb.read_text()); P = n['parts']
+        L += ['', '## The notebook (bench/notebook_bench.py)', '',
+              f"Command: `{n['command']}`; when {n['when']}; load {tuple(round(x, 2) for x in n['load_start'])} -> {tuple(round(x, 2) for x in n['load_end'])}.", '',
+              '| what | ratio median | IQR | target | verdict | pairs | without | with |', '|---|---|---|---|---|---|---|---|']
+        if 'rung3' in P:
+            r = P['rung3']; q = r['ratio']
+            L.append(f"| rung 3 with the panel's live plot / plain `ladder()` (rung 3's seconds) | **{f3(q['median'])}** | {f3(q['iqr'][0])}-{f3(q['iqr'][1])} | "
+                     f"{q['target']} | {q['verdict']} | {q['n']} | {fs(r['plain_median_s'])} | {fs(r['panel_median_s'])} ({r['redraws_median']:.0f} redraws) |")
+        if 'dashboard' in P:
+            r = P['dashboard']; q = r['ratio']
+            L.append(f"| a 2-process run watched by the dashboard / waited on (start to finished record) | **{f3(q['median'])}** | {f3(q['iqr'][0])}-{f3(q['iqr'][1])} | "
+                     f"{q['target']} | {q['verdict']} | {q['n']} | {fs(r['unwatched_median_s'])} | {fs(r['watched_median_s'])} |")
     L += ['', '## The GPU path (bench/gpu.sh)', '']
     if gpu_text:
         if 'CUDA available: 0' in gpu_text:
