@@ -99,7 +99,8 @@ def draw_ladder(fig, st:dict):
     else:
         ax = fig.add_subplot(1, 1, 1); ax.text(0.5, 0.5, 'the live plot shows rung 3, rung 4 and the LR range test as they run', ha='center', va='center', fontsize=9)
         ax.set_axis_off(); return
-    ax.grid(alpha=.3); ax.legend(fontsize=7); fig.tight_layout()
+    ax.grid(alpha=.3); ax.legend(fontsize=7)
+    fig.subplots_adjust(left=0.07, right=0.985, bottom=0.17, top=0.88, wspace=0.22)
 
 # %% ../nbs/13b_ladder_panel.ipynb
 _BADGE = {'not run': '#9e9e9e', 'running': '#1565c0', 'pass': '#2e7d32', 'warn': '#f9a825', 'fail': '#c62828', 'refused': '#757575', 'stopped': '#6a1b9a'}
@@ -113,8 +114,8 @@ def _ladder_params()->set:
 
 class Ladder:
     "The sanity ladder as a panel: `ntrain.ladder`'s arguments, run in the background; `run`, `stop`, `wait`, `result`, `state`."
-    def __init__(self, *args, run_dir=None, interval:float=0.25, plot_every:float=0.5, **kwargs):
-        self.args, self.kwargs, self.interval, self.plot_every = args, kwargs, interval, plot_every
+    def __init__(self, *args, run_dir=None, interval:float=0.25, plot_every:float=0.5, plot_budget:float=0.05, **kwargs):
+        self.args, self.kwargs, self.interval, self.plot_every, self.plot_budget = args, kwargs, interval, plot_every, plot_budget
         base = self.config()
         self.run_dir = Path(run_dir or base.run_dir or default_run_dir(base.name))
         self.view = LadderView(dict(lr=base.optim.lr, batch_size=base.batch_size, epochs=base.epochs, precision=base.precision))
@@ -122,6 +123,7 @@ class Ladder:
         self.q, self._lock, self._stop, self._thread, self._want5, self._halt = queue.SimpleQueue(), threading.RLock(), threading.Event(), None, False, None
         self._edits5 = {}
         self.pump, self.widget, self.w, self.canvas, self.png, self.plot_points, self._plot_at = None, None, {}, None, None, [], 0.0
+        self._draw_cost = 0.05  # seconds per redraw, measured at each (a first guess until then)
         self._display_id, self._rendered = None, -1
     # ------------------------------------------------------------ the config
     def _config_arg(self):
@@ -181,6 +183,7 @@ class Ladder:
         top = max(k for k in wanted if k <= 4) if any(k <= 4 for k in wanted) else 0
         need = [k for k in range(1, 5) if k in wanted or (not force and k < max(wanted) and not self._fresh_ok(k))]
         self._stop.clear(); self._halt = None; self._want5 = 5 in wanted; self._edits5 = dict(self.view.settings)
+        self._plot_at = time.monotonic()  # the first redraw waits as the others do
         with self._lock:
             self.view.begin(dict(self.view.settings))
             if self._want5: self.handle = self.dashboard = None  # a new run gets a new dashboard
@@ -371,9 +374,11 @@ class Ladder:
         d, now = self.state, time.monotonic()
         pts = sum(len(d['series'][n][c]) for n, c in (('rung3', 'loss'), ('rung4', 'value'), ('lr_find', 'loss')))
         plot = None
-        if d['plot'] and (final or now - self._plot_at >= self.plot_every) and (not self.plot_points or pts != self.plot_points[-1] or final):
+        gap = max(self.plot_every, self._draw_cost / self.plot_budget)  # see "Threads": a share of the rung's time
+        if d['plot'] and (final or now - self._plot_at >= gap) and (not self.plot_points or pts != self.plot_points[-1] or final):
             if self.canvas is None: self.canvas = PngCanvas()
-            plot = self.png = self.canvas.draw(draw_ladder, d); self._plot_at = now; self.plot_points.append(pts)
+            t0 = time.perf_counter(); plot = self.png = self.canvas.draw(draw_ladder, d)
+            self._draw_cost = time.perf_counter() - t0; self._plot_at = time.monotonic(); self.plot_points.append(pts)
         if d['version'] == self._rendered and plot is None and not final: return
         w = self.w
         with self.widget.hold_sync():
@@ -420,6 +425,7 @@ class Ladder:
     def show(self):
         "Build the widgets (if not yet) and return the panel's root widget."
         if self.widget is None: self._build()
+        if self.canvas is None: self.canvas = PngCanvas()  # matplotlib's import now, not in a rung's first redraw
         return self.widget
     def __repr__(self):
         d = self.view.to_dict()

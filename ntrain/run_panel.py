@@ -52,7 +52,7 @@ def draw_run(fig, d:dict):
     if d.get('epochs'): ax2.set_xlim(0.5, d['epochs'] + 0.5)
     ax2.set_xlabel('epoch'); ax2.set_ylabel(m); ax2.grid(alpha=.3)
     fig.suptitle(f"{d['state']}  " + (f"step {d['step']}/{d['total_steps']}" if d.get('total_steps') else ''), fontsize=9)
-    fig.tight_layout()
+    fig.subplots_adjust(left=0.07, right=0.985, bottom=0.16, top=0.86, wspace=0.25)  # fixed margins: a tight_layout lays out twice per redraw
 
 # %% ../nbs/13a_run_panel.ipynb
 def _in_kernel()->bool:
@@ -82,11 +82,12 @@ def failing_lines(run_dir, n:int=12)->list:
 
 class Dashboard:
     "The live panel of a run handle (a `Launch`, or an in-kernel run): renders a `RunView` fed from the run's files."
-    def __init__(self, handle, stale_s:float=60.0, interval:float=0.25, plot_every:float=0.5, log_lines:int=6):
-        self.handle, self.stale_s, self.interval, self.plot_every, self.log_lines = handle, stale_s, interval, plot_every, log_lines
+    def __init__(self, handle, stale_s:float=60.0, interval:float=0.25, plot_every:float=0.5, log_lines:int=6, plot_budget:float=0.025):
+        self.handle, self.stale_s, self.interval, self.plot_every, self.log_lines, self.plot_budget = handle, stale_s, interval, plot_every, log_lines, plot_budget
         self.view, self.canvas, self._lock = RunView(stale_s), None, threading.Lock()
         self.widget, self.w, self.notice, self.png, self.card = None, {}, '', None, None
         self.plot_points, self._plot_at, self._logs_at, self._display_id, self._final_shown = [], 0.0, 0.0, None, False
+        self._draw_cost = 0.05  # seconds per redraw, measured at each
         self._build()
         self.pump = Pump(self._tick, interval).start()
     # ------------------------------------------------------------ state
@@ -144,9 +145,11 @@ class Dashboard:
         pts = len(d['curves']['step']) + len(d['curves']['epoch'])
         stale = f" &middot; <span class='ntrain-stale'>no progress for {d['stale_for']} s</span>" if d.get('stale_for') else ''
         plot = None
-        if self.png is None or final or (now - self._plot_at >= self.plot_every and (not self.plot_points or pts != self.plot_points[-1])):
+        gap = max(self.plot_every, self._draw_cost / self.plot_budget)  # redrawing takes under `plot_budget` of a core from the run it shows
+        if self.png is None or final or (now - self._plot_at >= gap and (not self.plot_points or pts != self.plot_points[-1])):
             if self.canvas is None: self.canvas = PngCanvas()
-            plot = self.canvas.draw(draw_run, d); self._plot_at = now; self.plot_points.append(pts); self.png = plot
+            t0 = time.perf_counter(); plot = self.canvas.draw(draw_run, d); self._draw_cost = time.perf_counter() - t0
+            self._plot_at = now; self.plot_points.append(pts); self.png = plot
         logs = None
         if final or now - self._logs_at >= 1.0:
             logs = self._logs_html(d); self._logs_at = now

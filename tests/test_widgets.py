@@ -25,7 +25,7 @@ def test_no_notebook_in_nbs_holds_widget_state():
 
 def test_run_buttons_live_plot_and_one_run_at_a_time(tmp_path):
     # a low lr makes rung 3 take a few seconds: the plot must be redrawn at least twice while it runs
-    lad = ntrain.Ladder('digits', ['optim.lr=0.0004'], run_dir=tmp_path/'lad')
+    lad = ntrain.Ladder('digits', ['optim.lr=0.0004'], run_dir=tmp_path/'lad', plot_budget=0.5)  # redraws every 0.5 s at most (the default budget waits 20 redraws' time)
     lad.show()
     lad.w['run3'].click()                                           # rung 3 runs 1-2 first (no fresh pass yet)
     seen = []
