@@ -15,7 +15,7 @@ from .ladder import LadderResult, RungResult, parse_rungs, _KEY_NUMBERS, _fmt
 from .launch import LaunchResult, launch
 from .rundir import default_run_dir, read_status
 from .viewmodel import LadderView, Pump, EDITABLE, RUNG_NAMES, same_settings
-from .run_panel import PngCanvas, Dashboard, dashboard, _in_kernel
+from .run_panel import PngCanvas, Dashboard, dashboard, _in_kernel, publish_panel
 
 # %% auto 0
 __all__ = ['InKernelRun', 'draw_ladder', 'Ladder']
@@ -180,7 +180,6 @@ class Ladder:
         if 5 in wanted and h is not None and h.running:
             return self._refuse(f"refused: rung 5's run is still going ({h.run_dir}); stop it first")
         if nproc is not None: self.nproc = nproc
-        top = max(k for k in wanted if k <= 4) if any(k <= 4 for k in wanted) else 0
         need = [k for k in range(1, 5) if k in wanted or (not force and k < max(wanted) and not self._fresh_ok(k))]
         self._stop.clear(); self._halt = None; self._want5 = 5 in wanted; self._edits5 = dict(self.view.settings)
         self._plot_at = time.monotonic()  # the first redraw waits as the others do
@@ -411,13 +410,7 @@ class Ladder:
         out = {'text/plain': repr(self), 'text/markdown': self.table()}
         if self.png: out['image/png'] = base64.b64encode(self.png).decode()
         return out
-    def _publish(self, update:bool=False):
-        from IPython.display import display, update_display
-        data = dict(self.widget._repr_mimebundle_() or {}, **self._static())
-        if update:
-            if _in_kernel(): update_display(data, raw=True, display_id=self._display_id)
-        elif _in_kernel(): display(data, raw=True, display_id=self._display_id)
-        else: display(data, raw=True)  # nbdev's executor, a plain IPython: no later updates
+    def _publish(self, update:bool=False): publish_panel(self.widget, self._static(), self._display_id, update)
     def _ipython_display_(self):
         if self.widget is None: self._build()
         if self._display_id is None: self._display_id = f'ntrain-ladder-{id(self)}'

@@ -14,7 +14,7 @@ from .rundir import read_status
 from .viewmodel import RunView, Pump, status_line, _fmt_s
 
 # %% auto 0
-__all__ = ['PngCanvas', 'draw_run', 'failing_lines', 'Dashboard', 'dashboard']
+__all__ = ['PngCanvas', 'draw_run', 'failing_lines', 'publish_panel', 'Dashboard', 'dashboard']
 
 # %% ../nbs/13a_run_panel.ipynb
 class PngCanvas:
@@ -79,6 +79,15 @@ def failing_lines(run_dir, n:int=12)->list:
     for p in bad + [rd/'launch.log', rd/'log.txt']:
         if p.exists() and (lines := _tail(p, n, 16384)): return [f'--- {p.name}'] + lines
     return []
+
+def publish_panel(widget, static:dict, display_id:Optional[str], update:bool=False):
+    "Show a panel (or update where it is shown): its widget view, with the PNG and text that a saved notebook keeps."
+    from IPython.display import display, update_display
+    data = dict(widget._repr_mimebundle_() or {}, **static)
+    if update:
+        if _in_kernel(): update_display(data, raw=True, display_id=display_id)
+    elif _in_kernel(): display(data, raw=True, display_id=display_id)
+    else: display(data, raw=True)  # nbdev's executor, a plain IPython: no later updates
 
 class Dashboard:
     "The live panel of a run handle (a `Launch`, or an in-kernel run): renders a `RunView` fed from the run's files."
@@ -202,13 +211,7 @@ class Dashboard:
         if self.png: out['image/png'] = base64.b64encode(self.png).decode()
         out['text/markdown'] = self.card or f"**run** `{self.run_dir}`: {self.view.state}\n\n{status_line(self.view.to_dict())}"
         return out
-    def _publish(self, update:bool=False):
-        from IPython.display import display, update_display
-        data = dict(self.widget._repr_mimebundle_() or {}, **self._static())
-        if update:
-            if _in_kernel(): update_display(data, raw=True, display_id=self._display_id)
-        elif _in_kernel(): display(data, raw=True, display_id=self._display_id)
-        else: display(data, raw=True)  # nbdev's executor, a plain IPython: no later updates
+    def _publish(self, update:bool=False): publish_panel(self.widget, self._static(), self._display_id, update)
     def _ipython_display_(self):
         if self._display_id is None: self._display_id = f'ntrain-run-{id(self)}'
         self._publish()
