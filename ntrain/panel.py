@@ -15,7 +15,7 @@ from .ladder import LadderResult, RungResult, parse_rungs, _KEY_NUMBERS, _fmt
 from .launch import LaunchResult, launch
 from .rundir import default_run_dir, read_status
 from .viewmodel import LadderView, Pump, EDITABLE, RUNG_NAMES, same_settings
-from .run_panel import PngCanvas, Dashboard, dashboard, _in_kernel, publish_panel
+from .run_panel import PngCanvas, PlotClock, Dashboard, dashboard, _in_kernel, publish_panel
 
 # %% auto 0
 __all__ = ['InKernelRun', 'draw_ladder', 'Ladder']
@@ -122,8 +122,8 @@ class Ladder:
         self.nproc, self.result, self.handle, self.dashboard, self.error = 2, LadderResult(run_dir=str(self.run_dir)), None, None, None
         self.q, self._lock, self._stop, self._thread, self._want5, self._halt = queue.SimpleQueue(), threading.RLock(), threading.Event(), None, False, None
         self._edits5 = {}
-        self.pump, self.widget, self.w, self.canvas, self.png, self.plot_points, self._plot_at = None, None, {}, None, None, [], 0.0
-        self._draw_cost = 0.05  # seconds per redraw, measured at each (a first guess until then)
+        self.pump, self.widget, self.w, self.canvas, self.png, self.plot_points = None, None, {}, None, None, []
+        self.clock = PlotClock(plot_every, plot_budget)  # see "Threads": a share of the rung's time
         self._display_id, self._rendered = None, -1
     # ------------------------------------------------------------ the config
     def _config_arg(self):
@@ -182,7 +182,7 @@ class Ladder:
         if nproc is not None: self.nproc = nproc
         need = [k for k in range(1, 5) if k in wanted or (not force and k < max(wanted) and not self._fresh_ok(k))]
         self._stop.clear(); self._halt = None; self._want5 = 5 in wanted; self._edits5 = dict(self.view.settings)
-        self._plot_at = time.monotonic()  # the first redraw waits as the others do
+        self.clock.restart(time.monotonic())  # the first redraw waits as the others do
         with self._lock:
             self.view.begin(dict(self.view.settings))
             if self._want5: self.handle = self.dashboard = None  # a new run gets a new dashboard
@@ -373,11 +373,10 @@ class Ladder:
         d, now = self.state, time.monotonic()
         pts = sum(len(d['series'][n][c]) for n, c in (('rung3', 'loss'), ('rung4', 'value'), ('lr_find', 'loss')))
         plot = None
-        gap = max(self.plot_every, self._draw_cost / self.plot_budget)  # see "Threads": a share of the rung's time
-        if d['plot'] and (final or now - self._plot_at >= gap) and (not self.plot_points or pts != self.plot_points[-1] or final):
+        if d['plot'] and (final or self.clock.due(now)) and (not self.plot_points or pts != self.plot_points[-1] or final):
             if self.canvas is None: self.canvas = PngCanvas()
             t0 = time.perf_counter(); plot = self.png = self.canvas.draw(draw_ladder, d)
-            self._draw_cost = time.perf_counter() - t0; self._plot_at = time.monotonic(); self.plot_points.append(pts)
+            self.clock.drew(time.perf_counter() - t0, time.monotonic()); self.plot_points.append(pts)
         if d['version'] == self._rendered and plot is None and not final: return
         w = self.w
         with self.widget.hold_sync():

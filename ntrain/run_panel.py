@@ -14,7 +14,7 @@ from .rundir import read_status
 from .viewmodel import RunView, Pump, status_line, _fmt_s
 
 # %% auto 0
-__all__ = ['PngCanvas', 'draw_run', 'failing_lines', 'publish_panel', 'Dashboard', 'dashboard']
+__all__ = ['PngCanvas', 'PlotClock', 'draw_run', 'failing_lines', 'publish_panel', 'Dashboard', 'dashboard']
 
 # %% ../nbs/13a_run_panel.ipynb
 class PngCanvas:
@@ -28,6 +28,19 @@ class PngCanvas:
         self.fig.clear(); fn(self.fig, *args)
         buf = io.BytesIO(); self.fig.canvas.print_png(buf); self.draws += 1
         return buf.getvalue()
+
+class PlotClock:
+    "When a live plot may be redrawn: `every` seconds apart at least, and far enough apart that redrawing takes at most `budget` of a core."
+    def __init__(self, every:float=0.5, budget:float=0.05, guess:float=0.05):
+        self.every, self.budget, self.cost, self.at, self.draws = every, budget, guess, 0.0, 0
+    @property
+    def gap(self)->float: return max(self.every, self.cost / self.budget)
+    def due(self, now:float)->bool: return now - self.at >= self.gap
+    def restart(self, now:float): self.at = now  # the next redraw waits a whole gap from `now`
+    def drew(self, seconds:float, now:float):
+        "Count a redraw that took `seconds`. The first one is not a redraw's cost: it loads fonts and fills matplotlib's caches."
+        if self.draws: self.cost = seconds
+        self.draws += 1; self.at = now
 
 def _xy(xs, ys)->tuple:
     pts = [(x, y) for x, y in zip(xs, ys) if x is not None and isinstance(y, (int, float)) and math.isfinite(y)]
@@ -95,8 +108,8 @@ class Dashboard:
         self.handle, self.stale_s, self.interval, self.plot_every, self.log_lines, self.plot_budget = handle, stale_s, interval, plot_every, log_lines, plot_budget
         self.view, self.canvas, self._lock = RunView(stale_s), None, threading.Lock()
         self.widget, self.w, self.notice, self.png, self.card = None, {}, '', None, None
-        self.plot_points, self._plot_at, self._logs_at, self._display_id, self._final_shown = [], 0.0, 0.0, None, False
-        self._draw_cost = 0.05  # seconds per redraw, measured at each
+        self.plot_points, self._logs_at, self._display_id, self._final_shown = [], 0.0, None, False
+        self.clock = PlotClock(plot_every, plot_budget)  # redrawing takes under `plot_budget` of a core from the run it shows
         self._build()
         self.pump = Pump(self._tick, interval).start()
     # ------------------------------------------------------------ state
@@ -154,11 +167,10 @@ class Dashboard:
         pts = len(d['curves']['step']) + len(d['curves']['epoch'])
         stale = f" &middot; <span class='ntrain-stale'>no progress for {d['stale_for']} s</span>" if d.get('stale_for') else ''
         plot = None
-        gap = max(self.plot_every, self._draw_cost / self.plot_budget)  # redrawing takes under `plot_budget` of a core from the run it shows
-        if self.png is None or final or (now - self._plot_at >= gap and (not self.plot_points or pts != self.plot_points[-1])):
+        if self.png is None or final or (self.clock.due(now) and (not self.plot_points or pts != self.plot_points[-1])):
             if self.canvas is None: self.canvas = PngCanvas()
-            t0 = time.perf_counter(); plot = self.canvas.draw(draw_run, d); self._draw_cost = time.perf_counter() - t0
-            self._plot_at = now; self.plot_points.append(pts); self.png = plot
+            t0 = time.perf_counter(); plot = self.canvas.draw(draw_run, d); self.clock.drew(time.perf_counter() - t0, now)
+            self.plot_points.append(pts); self.png = plot
         logs = None
         if final or now - self._logs_at >= 1.0:
             logs = self._logs_html(d); self._logs_at = now

@@ -24,8 +24,10 @@ def test_no_notebook_in_nbs_holds_widget_state():
     assert not bad, f'widget state in committed notebooks (run python tests/strip_widgets.py on them): {bad}'
 
 def test_run_buttons_live_plot_and_one_run_at_a_time(tmp_path):
-    # a low lr makes rung 3 take a few seconds: the plot must be redrawn at least twice while it runs
-    lad = ntrain.Ladder('digits', ['optim.lr=0.0004'], run_dir=tmp_path/'lad', plot_budget=0.5)  # redraws every 0.5 s at most (the default budget waits 20 redraws' time)
+    # a low lr makes rung 3 take a few seconds (~200 steps): the plot must be redrawn at least twice while it runs. The
+    # default pace (twice a second at most, 5% of a core) may draw only once in so short a rung on a loaded machine:
+    # here a redraw may follow as soon as the last one is done
+    lad = ntrain.Ladder('digits', ['optim.lr=0.0002'], run_dir=tmp_path/'lad', plot_every=0.1, plot_budget=1.0)
     lad.show()
     lad.w['run3'].click()                                           # rung 3 runs 1-2 first (no fresh pass yet)
     seen = []
