@@ -35,7 +35,7 @@ Sections (what exactly is timed on each side is in bench/README.md):
   ckpt     bench/ckpt_compare.py (saves and loads of the same state: ntrain, bare torch.save/torch.load,
            Lightning's checkpoint IO, Accelerate's save and save_state).
   loop     (optional) bench/loop_bench.py: the in-loop ratio, train-only and full-epoch modes. Target 0.97.
-  dist     (optional) bench/dist_bench.py: the per-step cost of DDP on 2 processes against 1.
+  dist     (optional) bench/dist_bench.py: time per step at 1, 2 and 4 processes, ntrain against the reference script.
 """
 from __future__ import annotations
 import argparse, json, os, platform, shutil, statistics, subprocess, sys, tempfile, time
@@ -365,9 +365,9 @@ def sec_loop(a, work, env, log):
     return res
 
 def sec_dist(a, work, env, log):
-    cmd = [PY, str(BENCH/'dist_bench.py'), '--pairs', str(max(2, a.pairs // 4))]
-    r = subprocess.run(cmd, cwd=work, env=dict(env, OMP_NUM_THREADS='1'), capture_output=True, text=True, timeout=7200)
-    p = work/'bench'/'results'/'dist.json'
+    p = work/'dist.json'
+    cmd = [PY, str(BENCH/'dist_bench.py'), '--pairs', str(max(2, a.pairs // 4)), '--out', str(p)]
+    r = subprocess.run(cmd, cwd=ROOT, env=dict(env, OMP_NUM_THREADS='1'), capture_output=True, text=True, timeout=7200)
     if r.returncode != 0 or not p.exists(): return dict(error=(r.stderr or r.stdout)[-3000:], command=' '.join(cmd))
     return json.loads(p.read_text())
 
@@ -511,11 +511,21 @@ def render(res:dict, gpu_text:str|None=None)->str:
             for x in s['results']:
                 L.append(f"| {x['mode']} | {x['num_workers']} | **{f3(x['ratio_median'])}** | {f3(x['ratio_q1'])}-{f3(x['ratio_q3'])} | 0.97 | {x['verdict']} |")
     if 'dist' in S:
-        s = S['dist']; L += ['', '## DDP on 2 CPU processes against 1 (time per step)' + la('dist'), '']
+        s = S['dist']; L += ['', '## Scale: time per optimizer step at 1, 2 and 4 processes (bench/dist_bench.py)' + la('dist'), '']
         if 'error' in s: L.append(f"FAILED: {s['error'][-500:]}")
+        elif 'overhead' not in s: L.append('(an older dist.json: rerun `python bench/e2e.py --sections dist`)')
         else:
-            q = s['ratio_time_per_step_2proc_over_1proc']
-            L.append(f"median {f3(q['median'])}, IQR {f3(q['q1'])}-{f3(q['q3'])} ({len(s['pairs'])} pairs)")
+            st = s['settings']
+            L += [f"`{s['command']}`: digits CNN, {st['epochs']} epochs, batch {st['batch_size_per_process']} per process, num_workers 0, "
+                  f"{st['precision']}, gloo; time per step from each run's epoch records (training only, after the first epoch). "
+                  f"{s['machine']['affinity']} CPUs: 4 processes run two to a core.", '',
+                  '| processes | ntrain ms/step | reference ms/step | ntrain / reference (median) | IQR | ntrain: / 1 process | reference: / 1 process |',
+                  '|---|---|---|---|---|---|---|']
+            for n, q in s['overhead'].items():
+                sp = s['seconds_per_step']; sc = lambda side: s['scale'][side].get(n)
+                cell = lambda x: f"{f3(x['median'])} ({f3(x['q1'])}-{f3(x['q3'])})" if x else '1'
+                L.append(f"| {n} | {sp[f'ntrain_{n}']['median']*1e3:.2f} | {sp[f'reference_{n}']['median']*1e3:.2f} | **{f3(q['median'])}** | "
+                         f"{f3(q['q1'])}-{f3(q['q3'])} | {cell(sc('ntrain'))} | {cell(sc('reference'))} |")
     nb = BENCH/'results'/'notebook.json'
     if nb.exists() and not rehearsal:
         n = json.loads(nb.read_text()); P = n['parts']

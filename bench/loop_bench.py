@@ -15,8 +15,11 @@ Modes (what the timed region holds, on both sides):
          epoch's pending losses (`flush`), against the reference loop's inner loop.
   full   each epoch as a real run does it: training, then validation, then checkpointing. ntrain: `train_epoch()` and
          `_end_epoch(validate())` (epoch record to metrics.jsonl, best/last/prev checkpoints with sha256 manifest,
-         status.json, rate-limited curves.png). Bare: the reference loop's validation expression and its `save_checkpoint`
-         (torch.save of model/optimizer/scheduler/scaler/RNG state to a temporary file, then os.replace).
+         status.json, rate-limited curves.png). Bare (`--bare-epoch-end reference`, the default): bench/reference_fit.py's
+         epoch end: validation loss and accuracy, an epoch record appended to metrics.jsonl, and its `save_checkpoint`
+         of last.pt (and best.pt when accuracy improved): torch.save of model/optimizer/scheduler/scaler/RNG state to a
+         temporary file, fsync, os.replace, fsync of the directory, the durability the issue asks of the reference side.
+         `--bare-epoch-end light` is the definition before 2026-11-30: the loss only, last.pt by os.replace, no fsync.
 Same on both sides: ntrain.examples.digits() data split and Digits datasets (shift augmentation 1 on train),
 DigitsCNN(32), AdamW lr 3e-3 wd 0.01, OneCycle pct_start 0.15 over the same total steps, clip_grad 1.0,
 zero_grad(set_to_none=True), fp32, batch 64 drop_last shuffle, validation batch 128, the same num_workers,
@@ -37,6 +40,7 @@ from ntrain.examples import digits, DigitsCNN
 from ntrain.train import Trainer
 
 BS, LR, WD, PCT, CLIP = 64, 3e-3, 0.01, 0.15, 1.0
+EPOCH_END = 'reference'  # --bare-epoch-end
 
 
 # ------------------------------------------------------------------ the bare loop (the reference loop)
@@ -61,7 +65,8 @@ class Bare:
         self.sched = torch.optim.lr_scheduler.OneCycleLR(self.opt, max_lr=LR, total_steps=total_steps, pct_start=PCT)
         self.scaler = torch.amp.GradScaler('cpu', enabled=False)
         self.loss_fn = nn.CrossEntropyLoss()
-        self.ckdir, self.epoch, self.steps = ckdir, 0, 0
+        self.ckdir, self.epoch, self.steps, self.best = ckdir, 0, 0, None
+        self.log = open(ckdir/'metrics.jsonl', 'a')
         self.cfg = dict(batch_size=BS, lr=LR, epochs=epochs)
 
     def train_epoch(self):
@@ -81,6 +86,26 @@ class Bare:
                 self.steps += 1
 
     def end_epoch(self):
+        if EPOCH_END == 'light': return self.end_epoch_light()
+        model, device, loss_fn = self.model, self.device, self.loss_fn
+        model.eval()
+        with torch.inference_mode():  # bench/reference_fit.py's epoch end: loss and accuracy, an epoch record, last (and best) durable
+            tot = torch.zeros(3, dtype=torch.float64, device=device)
+            for x, y in self.val_dl:
+                x, y = x.to(device, non_blocking=True), y.to(device, non_blocking=True)
+                out = model(x); l = loss_fn(out, y)
+                tot += torch.stack([l.double() * len(y), (out.argmax(1) == y).sum().double(), torch.tensor(len(y), dtype=torch.float64)])
+            val_loss, val_acc = (tot[0] / tot[2]).item(), (tot[1] / tot[2]).item()
+        improved = self.best is None or val_acc > self.best
+        if improved: self.best = val_acc
+        self.log.write(json.dumps(dict(kind='epoch', epoch=self.epoch, step=self.steps, val_loss=val_loss, val_acc=val_acc,
+                                       lr=self.sched.get_last_lr()[0], time=time.time())) + '\n'); self.log.flush()
+        self.save_checkpoint(self.epoch, val_loss, durable=True)
+        if improved: self.save_checkpoint(self.epoch, val_loss, 'best.pt', durable=True)
+        self.epoch += 1
+
+    def end_epoch_light(self):
+        "The definition before 2026-11-30: validation loss only, last.pt by os.replace without fsync."
         model, device, loss_fn = self.model, self.device, self.loss_fn
         model.eval()
         with torch.inference_mode():
@@ -88,8 +113,8 @@ class Bare:
         self.save_checkpoint(self.epoch, val_loss)
         self.epoch += 1
 
-    def save_checkpoint(self, epoch, val_loss):
-        path = str(self.ckdir/'last.pt')
+    def save_checkpoint(self, epoch, val_loss, name='last.pt', durable=False):
+        path = str(self.ckdir/name)
         state = {
             'model': self.model.state_dict(), 'optimizer': self.opt.state_dict(),
             'scheduler': self.sched.state_dict(), 'scaler': self.scaler.state_dict(),
@@ -99,8 +124,14 @@ class Bare:
             'config': self.cfg,
         }
         tmp = path + '.tmp'
-        torch.save(state, tmp)
+        with open(tmp, 'wb') as f:
+            torch.save(state, f)
+            if durable: f.flush(); os.fsync(f.fileno())
         os.replace(tmp, path)
+        if durable:
+            fd = os.open(self.ckdir, os.O_RDONLY)
+            try: os.fsync(fd)
+            finally: os.close(fd)
 
 
 def time_bare(epochs:int, num_workers:int, mode:str)->tuple:
@@ -115,7 +146,7 @@ def time_bare(epochs:int, num_workers:int, mode:str)->tuple:
             if mode == 'full': b.end_epoch()
         dt = time.perf_counter() - t0
         n = b.steps - s0
-        del b
+        b.log.close(); del b
     return n, dt
 
 
@@ -206,16 +237,22 @@ def main(argv=None):
     p.add_argument('--workers', type=int, nargs='+', default=[0, 1])
     p.add_argument('--modes', nargs='+', default=['train', 'full'], choices=['train', 'full'])
     p.add_argument('--threads', type=int, default=1, help='torch.set_num_threads on both sides')
+    p.add_argument('--bare-epoch-end', choices=['reference', 'light'], default='reference',
+                   help="full mode, the bare side's epoch end: reference_fit.py's (loss and accuracy, an epoch record, last/best "
+                        "saved atomically and fsynced: the issue's same durability) or 'light' (loss only, last.pt without fsync: "
+                        "the definition before 2026-11-30)")
     p.add_argument('--no-digits-run', action='store_true')
     p.add_argument('--only-digits-run', action='store_true', help='only the digits default runs, merged into an existing --out')
     p.add_argument('--out', default=str(ROOT/'bench'/'results'/'loop.json'))
     a = p.parse_args(argv)
     torch.set_num_threads(a.threads)
+    global EPOCH_END; EPOCH_END = a.bare_epoch_end
     out = dict(bench='loop_bench', command='PYTHONPATH=. python bench/loop_bench.py ' + ' '.join(sys.argv[1:] if argv is None else argv),
                when=time.strftime('%Y-%m-%d %H:%M:%S'), torch=torch.__version__, python=platform.python_version(),
                cpu=platform.processor() or platform.machine(), cpu_count=os.cpu_count(), threads=a.threads,
                ntrain_commit=subprocess.run(['git', 'rev-parse', 'HEAD'], cwd=ROOT, capture_output=True, text=True).stdout.strip(),
-               target='ntrain steps/s >= 0.97 x bare steps/s (median of per-pair ratios)', loadavg_start=os.getloadavg(), results=[])
+               target='ntrain steps/s >= 0.97 x bare steps/s (median of per-pair ratios)', bare_epoch_end=a.bare_epoch_end,
+               loadavg_start=os.getloadavg(), results=[])
     for mode in ([] if a.only_digits_run else a.modes):
         for nw in a.workers:
             print(f'mode {mode}, num_workers {nw}: {a.pairs} pairs of {a.epochs} epochs', flush=True)

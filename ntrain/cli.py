@@ -121,9 +121,9 @@ def cmd_launch(a, resume:bool=False)->int:
     what = a.run_dir if resume else a.config
     if a.dry_run:
         c = launch_command(what, a.overrides, **kw); print(c['command']); print(c['srun']); return 0
-    h = launch(what, a.overrides, wait=False, force=bool(getattr(a, 'force', False)) and not resume, **kw)
-    p = h.preflight
-    print(f"pre-flight: the task imports in a fresh process; {p.get('n_train')} train and {p.get('n_valid')} valid samples", flush=True)
+    h = launch(what, a.overrides, wait=False, force=bool(getattr(a, 'force', False)) and not resume, preflight_here=True, **kw)
+    p = h.preflight  # imported in this process: a fresh one, as each rank's is
+    print(f"pre-flight: the task imports; {p.get('n_train')} train and {p.get('n_valid')} valid samples", flush=True)
     print(f'run directory: {h.run_dir}  (torchrun pid {h.pid}; log {h.log_path})', flush=True)
     asked = []
     def on_signal(signum, frame):

@@ -264,32 +264,49 @@ def code_fingerprint(fn)->Optional[str]:
     code = getattr(fn, '__code__', None)
     return hashlib.sha256(marshal.dumps(_plain_code(code))).hexdigest()[:16] if code is not None else None
 
+def _task_info(cfg:Config)->dict:
+    "What the pre-flight reports of `cfg`'s task imported in this process: n_train, n_valid, cpus, gpus and the function's fingerprint."
+    from ntrain.data import get_task
+    from ntrain.core import cpu_count
+    t = get_task(cfg.task, **cfg.task_args)
+    n = []
+    for split in ('train', 'valid'):
+        try: n.append(len(getattr(t, split)))
+        except TypeError: raise TaskError(f"task '{cfg.task}': its {split} dataset has no len(): ntrain needs a map-style dataset") from None
+    import torch
+    mod, _, fn = cfg.task.partition(':')
+    cuda = cfg.device.startswith('cuda') or (cfg.device == 'auto' and torch.cuda.is_available())
+    return dict(n_train=n[0], n_valid=n[1], cpus=cpu_count(), gpus=torch.cuda.device_count() if cuda else 0,
+                fingerprint=code_fingerprint(getattr(sys.modules.get(mod), fn, None)))
+
+def _first_line(e:BaseException)->str: return f"{type(e).__name__}: {(str(e).splitlines() or [''])[0]}"
+
 _PREFLIGHT = r"""
 import json, sys
 def out(**kw): print('\nNTRAIN-PREFLIGHT ' + json.dumps(kw), flush=True)
 spec = '?'
 try:
     from ntrain.config import Config
-    from ntrain.core import NtrainError, cpu_count
+    from ntrain.core import NtrainError
+    from ntrain.launch import _task_info, _first_line
     cfg = Config.from_dict(json.loads(sys.stdin.read())); spec = cfg.task
-    from ntrain.data import get_task
-    from ntrain.launch import code_fingerprint
-    t = get_task(cfg.task, **cfg.task_args)
-    mod, _, fn = cfg.task.partition(':')
-    n = []
-    for split in ('train', 'valid'):
-        try: n.append(len(getattr(t, split)))
-        except TypeError: raise NtrainError(f"task '{spec}': its {split} dataset has no len(): ntrain needs a map-style dataset")
-    import torch
-    cuda = cfg.device.startswith('cuda') or (cfg.device == 'auto' and torch.cuda.is_available())
-    out(n_train=n[0], n_valid=n[1], cpus=cpu_count(), gpus=torch.cuda.device_count() if cuda else 0,
-        fingerprint=code_fingerprint(getattr(sys.modules.get(mod), fn, None)))
+    out(**_task_info(cfg))
 except NtrainError as e: out(error=str(e))
-except BaseException as e: out(error=f"task '{spec}' fails in a fresh process: {type(e).__name__}: {(str(e).splitlines() or [''])[0]}")
+except BaseException as e: out(error=f"task '{spec}' fails in a fresh process: {_first_line(e)}")
 """
 
-def preflight(cfg:Config, env:Optional[dict]=None, timeout:float=600)->dict:
-    "Import `cfg`'s task in a fresh process, as each rank will: dict(n_train, n_valid, cpus, gpus, fingerprint), or a TaskError in one line."
+def preflight(cfg:Config, env:Optional[dict]=None, timeout:float=600, here:bool=False)->dict:
+    """Import `cfg`'s task in a fresh process, as each rank will: dict(n_train, n_valid, cpus, gpus, fingerprint), or a TaskError in one line.
+    `here`: import it in this process instead, with the working directory first on `sys.path` as each rank has it, for a process
+    that is itself fresh and holds none of the user's code (the `ntrain` command): it saves starting Python and torch once more."""
+    if here:
+        cwd = os.getcwd(); sys.path.insert(0, cwd)
+        try: return _task_info(cfg)
+        except NtrainError as e: raise TaskError(str(e)) from None
+        except Exception as e: raise TaskError(f"task '{cfg.task}' fails to import: {_first_line(e)}") from None
+        finally:
+            sys.path.remove(cwd)
+            import gc; gc.collect()  # the task's data sets: this process only waits for the run
     try:
         r = subprocess.run([sys.executable, '-c', _PREFLIGHT], input=json.dumps(cfg.to_dict()), capture_output=True, text=True,
                            env=env, timeout=timeout, start_new_session=True)
@@ -346,10 +363,12 @@ def _read_json(p:Path)->Optional[dict]:
 
 def launch(config:Union[str, Path, dict, Config]='digits', overrides=(), *, task=None, nproc:int=2, nnodes:int=1, node_rank:int=0,
            rdzv_endpoint:Optional[str]=None, rdzv_id:Optional[str]=None, max_restarts:int=0, run_dir=None,
-           resume:bool=False, wait:bool=True, env:Optional[dict]=None, echo:bool=True, force:bool=False, force_resume:bool=False)->Launch:
+           resume:bool=False, wait:bool=True, env:Optional[dict]=None, echo:bool=True, force:bool=False, force_resume:bool=False,
+           preflight_here:bool=False)->Launch:
     """Run `ntrain fit CONFIG` (or `ntrain resume RUN_DIR`) under torchrun in a new session; a `Launch` handle (ended, with `.result`, when `wait`).
     `task`: 'module:function', or a function of an importable module. `force`: start more processes than CPUs or GPUs.
-    `force_resume`: the workers resume with `--force` (a change of state that `ntrain resume --force` accepts)."""
+    `force_resume`: the workers resume with `--force` (a change of state that `ntrain resume --force` accepts).
+    `preflight_here`: the pre-flight imports the task in this process, not a fresh one (see `preflight`)."""
     fn = task if task is not None and not isinstance(task, str) else None
     if task is not None: overrides = [*overrides, f'task={task_name(task)}']
     run_dir, argv, cmd, cfg, save = _plan(config, overrides, nproc, nnodes, node_rank, rdzv_endpoint, rdzv_id, max_restarts, run_dir, resume, force_resume)
@@ -358,7 +377,7 @@ def launch(config:Union[str, Path, dict, Config]='digits', overrides=(), *, task
     e = dict(os.environ, **(env or {}))
     e.setdefault('OMP_NUM_THREADS', '1')
     e['PYTHONPATH'] = os.pathsep.join(filter(None, [os.getcwd(), e.get('PYTHONPATH', '')]))  # tasks importable as from here
-    pre = preflight(cfg, env=e)  # the task imports in a fresh process; the data set's size; this machine's CPUs and GPUs
+    pre = preflight(cfg, env=e, here=preflight_here)  # the task imports as in each rank; the data set's size; this machine's CPUs and GPUs
     _check_layout(cfg, pre, nproc, nnodes, force)
     if fn is not None and pre.get('fingerprint') and code_fingerprint(fn) != pre['fingerprint']:
         print(f"ntrain: warning: task {task_name(fn)} in this process differs from what a fresh import of it finds, which is what torchrun's "

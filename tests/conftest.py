@@ -23,3 +23,11 @@ def logs(rd)->str:
 @pytest.fixture
 def cli():
     return run_cli
+
+@pytest.fixture
+def one_thread():
+    "In-process training on one torch thread (the 2-core machine also runs the test's own loaders); restored after."
+    import torch
+    n = torch.get_num_threads(); torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(n)

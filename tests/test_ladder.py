@@ -9,13 +9,8 @@ from ntrain.core import NtrainError
 from ntrain.ladder import ladder
 from ntrain.gallery import BROKEN
 
-pytestmark = pytest.mark.timeout(300)
+pytestmark = [pytest.mark.timeout(300), pytest.mark.usefixtures('one_thread')]
 
-@pytest.fixture(autouse=True)
-def _one_thread():
-    n = torch.get_num_threads(); torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(n)
 
 def test_healthy_digits_passes_rungs_1_to_4(tmp_path):
     res = ladder('digits', run_dir=tmp_path)

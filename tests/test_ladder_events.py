@@ -9,13 +9,8 @@ import tasks_for_tests
 from ntrain.events import watch
 from ntrain.ladder import ladder
 
-pytestmark = pytest.mark.timeout(180)
+pytestmark = [pytest.mark.timeout(180), pytest.mark.usefixtures('one_thread')]
 
-@pytest.fixture(autouse=True)
-def _one_thread():
-    n = torch.get_num_threads(); torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(n)
 
 def _json(x): return json.loads(json.dumps(x, default=str))
 

@@ -18,13 +18,8 @@ from ntrain.core import NtrainError, ConfigError, TaskError
 from ntrain.loggers import read_metrics
 from ntrain.user_tasks import USER_TASKS, USER_BROKEN, PAD, token_lm, regression, off_by_one, tuple_aux
 
-pytestmark = pytest.mark.timeout(300)
+pytestmark = [pytest.mark.timeout(300), pytest.mark.usefixtures('one_thread')]
 
-@pytest.fixture(autouse=True)
-def _one_thread():
-    n = torch.get_num_threads(); torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(n)
 
 def one_line(e)->str:
     s = str(e)
