@@ -151,7 +151,7 @@ def _collect(p:Optional[subprocess.Popen], timeout=10)->Optional[str]:
 def _run(cmd, cwd=None, timeout=10)->Optional[str]: return _collect(_spawn(cmd, cwd), timeout)
 
 _GPUS = ['nvidia-smi', '--query-gpu=name', '--format=csv,noheader']
-_GIT = (['git', 'rev-parse', 'HEAD'], ['git', 'status', '--porcelain', '--untracked-files=no'])
+_GIT = (['git', 'rev-parse', 'HEAD'], ['git', '--no-optional-locks', 'status', '--porcelain', '--untracked-files=no'])  # no index.lock: the user's own git never finds the repository busy
 _FREEZE = ("import json; from importlib import metadata; print(json.dumps(sorted({f\"{d.metadata['Name']}=={d.version}\" "
            "for d in metadata.distributions() if d.metadata['Name']}, key=str.lower)))")
 
