@@ -47,10 +47,12 @@ BATCH, LR, WD, PCT, CLIP, LOG_EVERY = 64, 3e-3, 0.01, 0.15, 1.0, 10
 # ---------------------------------------------------------------- data (copied from ntrain.examples.digits)
 def digits_split(val_fraction:float=0.2, split_seed:int=0):
     "(x_train, y_train), (x_valid, y_valid): the digits images in [0, 1] as (N, 1, 8, 8) float32, ntrain's seeded split."
-    from sklearn.datasets import load_digits
-    d = load_digits()
-    x = torch.tensor(d.images, dtype=torch.float32).unsqueeze(1) / 16.0
-    y = torch.tensor(d.target, dtype=torch.long)
+    # the file sklearn.datasets.load_digits reads, read as it reads it, without importing scikit-learn (as ntrain does)
+    import importlib.util
+    f = os.path.join(os.path.dirname(importlib.util.find_spec('sklearn').origin), 'datasets', 'data', 'digits.csv.gz')
+    d = np.loadtxt(f, delimiter=',')
+    x = torch.tensor(d[:, :-1].reshape(-1, 8, 8), dtype=torch.float32).unsqueeze(1) / 16.0
+    y = torch.tensor(d[:, -1].astype(np.int64), dtype=torch.long)
     g = torch.Generator(); g.manual_seed(split_seed)
     perm = torch.randperm(len(x), generator=g)
     n_val = int(len(x) * val_fraction)

@@ -121,8 +121,8 @@ def cmd_launch(a, resume:bool=False)->int:
     what = a.run_dir if resume else a.config
     if a.dry_run:
         c = launch_command(what, a.overrides, **kw); print(c['command']); print(c['srun']); return 0
-    h = launch(what, a.overrides, wait=False, force=bool(getattr(a, 'force', False)) and not resume, preflight_here=True, **kw)
-    p = h.preflight  # imported in this process: a fresh one, as each rank's is
+    h = launch(what, a.overrides, wait=False, force=bool(getattr(a, 'force', False)) and not resume, own_process=True, **kw)
+    p = h.preflight  # imported in this process (a fresh one, as each rank's is), which then forked torchrun's agent
     print(f"pre-flight: the task imports; {p.get('n_train')} train and {p.get('n_valid')} valid samples", flush=True)
     print(f'run directory: {h.run_dir}  (torchrun pid {h.pid}; log {h.log_path})', flush=True)
     asked = []

@@ -354,6 +354,47 @@ def rdzv_clash(endpoint:str, rdzv_id:str, wait:float=30)->Optional[str]:
             'end with it; choose another port, or the same --rdzv-id on every node of one run')
 
 # %% ../nbs/12_launch.ipynb
+class _Forked:
+    "A child forked by this process, with the parts of `subprocess.Popen` that `Launch` uses: pid, poll, wait, returncode."
+    def __init__(self, pid:int): self.pid, self.returncode, self._lock = pid, None, threading.Lock()
+    def _reap(self, flags:int)->Optional[int]:
+        with self._lock:
+            if self.returncode is None:
+                try: pid, st = os.waitpid(self.pid, flags)
+                except ChildProcessError: pid, st = self.pid, 255 << 8  # reaped elsewhere: its status is lost
+                if pid: self.returncode = os.waitstatus_to_exitcode(st)
+            return self.returncode
+    def poll(self)->Optional[int]: return self._reap(os.WNOHANG)
+    def wait(self)->int: return self._reap(0)
+
+def _fork_torchrun(cmd:list, log_path:Path, env:dict)->_Forked:
+    "Run `cmd` (`python -m torch.distributed.run ARGS`) in a child forked from this process, in a new session, its output appended to `log_path`."
+    import torch.distributed.run as torchrun, warnings, traceback
+    assert cmd[1:3] == ['-m', 'torch.distributed.run'], cmd
+    log = os.open(log_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    sys.stdout.flush(); sys.stderr.flush()
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', DeprecationWarning)  # 3.12+: "fork() may lead to deadlocks" (BLAS threads; the child runs no BLAS)
+        pid = os.fork()
+    if pid:
+        os.close(log)
+        return _Forked(pid)
+    code = 1
+    try:  # the child: torchrun's agent, as `python -m torch.distributed.run` would run it
+        os.setsid()
+        for s in (signal.SIGINT, signal.SIGTERM): signal.signal(s, signal.SIG_DFL)
+        null = os.open(os.devnull, os.O_RDONLY); os.dup2(null, 0); os.dup2(log, 1); os.dup2(log, 2)
+        os.closerange(3, 1 << 16)  # no descriptor of the launcher's (its pipes, its files) stays open in the agent
+        os.environ.clear(); os.environ.update(env)
+        sys.argv = [cmd[0], '-m', 'torch.distributed.run', *cmd[3:]]
+        torchrun.main(cmd[3:]); code = 0
+    except SystemExit as e: code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+    except BaseException: traceback.print_exc()
+    finally:
+        try: sys.stdout.flush(); sys.stderr.flush()
+        finally: os._exit(code)
+
+# %% ../nbs/12_launch.ipynb
 def _launch_file(run_dir:Path, nnodes:int, node_rank:int)->Path:
     return run_dir/('launch.json' if nnodes == 1 else f'launch-node{node_rank}.json')
 
@@ -364,11 +405,12 @@ def _read_json(p:Path)->Optional[dict]:
 def launch(config:Union[str, Path, dict, Config]='digits', overrides=(), *, task=None, nproc:int=2, nnodes:int=1, node_rank:int=0,
            rdzv_endpoint:Optional[str]=None, rdzv_id:Optional[str]=None, max_restarts:int=0, run_dir=None,
            resume:bool=False, wait:bool=True, env:Optional[dict]=None, echo:bool=True, force:bool=False, force_resume:bool=False,
-           preflight_here:bool=False)->Launch:
+           own_process:bool=False)->Launch:
     """Run `ntrain fit CONFIG` (or `ntrain resume RUN_DIR`) under torchrun in a new session; a `Launch` handle (ended, with `.result`, when `wait`).
     `task`: 'module:function', or a function of an importable module. `force`: start more processes than CPUs or GPUs.
     `force_resume`: the workers resume with `--force` (a change of state that `ntrain resume --force` accepts).
-    `preflight_here`: the pre-flight imports the task in this process, not a fresh one (see `preflight`)."""
+    `own_process`: this process is a fresh one that runs nothing else (the `ntrain` command): the pre-flight imports the task here
+    (see `preflight`), and torchrun's agent is forked from it rather than started anew."""
     fn = task if task is not None and not isinstance(task, str) else None
     if task is not None: overrides = [*overrides, f'task={task_name(task)}']
     run_dir, argv, cmd, cfg, save = _plan(config, overrides, nproc, nnodes, node_rank, rdzv_endpoint, rdzv_id, max_restarts, run_dir, resume, force_resume)
@@ -377,7 +419,7 @@ def launch(config:Union[str, Path, dict, Config]='digits', overrides=(), *, task
     e = dict(os.environ, **(env or {}))
     e.setdefault('OMP_NUM_THREADS', '1')
     e['PYTHONPATH'] = os.pathsep.join(filter(None, [os.getcwd(), e.get('PYTHONPATH', '')]))  # tasks importable as from here
-    pre = preflight(cfg, env=e, here=preflight_here)  # the task imports as in each rank; the data set's size; this machine's CPUs and GPUs
+    pre = preflight(cfg, env=e, here=own_process)  # the task imports as in each rank; the data set's size; this machine's CPUs and GPUs
     _check_layout(cfg, pre, nproc, nnodes, force)
     if fn is not None and pre.get('fingerprint') and code_fingerprint(fn) != pre['fingerprint']:
         print(f"ntrain: warning: task {task_name(fn)} in this process differs from what a fresh import of it finds, which is what torchrun's "
@@ -393,8 +435,10 @@ def launch(config:Union[str, Path, dict, Config]='digits', overrides=(), *, task
         log_path = run_dir/(f'launch-node{node_rank}.log' if nnodes > 1 else 'launch.log')
         status_before = read_status(run_dir).get('updated')
         e['NTRAIN_LAUNCHED_AT'] = repr(time.time())  # a stop file older than this is stale: the workers ignore it
-        with open_append(log_path, binary=True) as logf:
-            proc = subprocess.Popen(cmd, stdout=logf, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=e, start_new_session=True)
+        if own_process: proc = _fork_torchrun(cmd, log_path, e)
+        else:
+            with open_append(log_path, binary=True) as logf:
+                proc = subprocess.Popen(cmd, stdout=logf, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=e, start_new_session=True)
         info = dict(pid=proc.pid, pid_start=process_start_time(proc.pid), host=host, node_rank=node_rank, nnodes=nnodes,
                     log=log_path.name, max_restarts=max_restarts, command=cmd, started=time.time(), status_before=status_before, nproc=nproc,
                     rdzv_endpoint=rdzv_endpoint)
