@@ -181,21 +181,29 @@ def _read_record(path)->tuple:
         return 'bad', 'its integrity record is damaged', None
     return 'ok', rec, size - len(comment)
 
-def integrity(path)->tuple:
-    "(state, why, record) of a checkpoint file; state is 'verified', 'unrecorded', 'damaged' or 'missing'."
-    path = Path(path)
+def _expected(path:Path)->tuple:
+    "(state, why, record, bytes covered, what holds the record) before any hashing: state is 'check', 'unrecorded', 'damaged' or 'missing'."
     try: kind, rec, end = _read_record(path)
-    except FileNotFoundError: return 'missing', f'{path}: missing', None
-    except OSError as e: return 'damaged', f'{path}: cannot read it: {e.strerror or e}', None
-    if kind == 'bad': return 'damaged', f'{path}: {rec} (the file is damaged)', None
+    except FileNotFoundError: return 'missing', f'{path}: missing', None, None, None
+    except OSError as e: return 'damaged', f'{path}: cannot read it: {e.strerror or e}', None, None, None
+    if kind == 'bad': return 'damaged', f'{path}: {rec} (the file is damaged)', None, None, None
     what = 'its integrity record'
     if kind == 'none':
         rec = read_manifest(path.parent).get(path.name)  # written before checkpoints carried records
         if not isinstance(rec, dict) or not isinstance(rec.get('size'), int):
-            return 'unrecorded', f'{path}: carries no integrity record (written by another tool, or by ntrain before checkpoints carried one)', None
+            return 'unrecorded', f'{path}: carries no integrity record (written by another tool, or by ntrain before checkpoints carried one)', None, None, None
         end, what = path.stat().st_size, 'the manifest'
-    if end != rec['size']: return 'damaged', f"{path}: {end} bytes, {what} says {rec['size']} (truncated or overwritten)", None
-    if sha256_file(path, size=end) != rec.get('sha256'): return 'damaged', f'{path}: sha256 does not match {what} (the file is damaged)', None
+    if end != rec['size']: return 'damaged', f"{path}: {end} bytes, {what} says {rec['size']} (truncated or overwritten)", None, None, None
+    return 'check', '', rec, end, what
+
+def _mismatch(path, what)->str: return f'{path}: sha256 does not match {what} (the file is damaged)'
+
+def integrity(path)->tuple:
+    "(state, why, record) of a checkpoint file; state is 'verified', 'unrecorded', 'damaged' or 'missing'."
+    path = Path(path)
+    state, why, rec, end, what = _expected(path)
+    if state != 'check': return state, why, rec
+    if sha256_file(path, size=end) != rec.get('sha256'): return 'damaged', _mismatch(path, what), None
     return 'verified', '', rec
 
 def verify(path)->Optional[str]:
@@ -203,22 +211,38 @@ def verify(path)->Optional[str]:
     state, why, _ = integrity(path)
     return why if state in ('damaged', 'missing') else None
 
+class _Hashing(threading.Thread):
+    "sha256 of a file's first `size` bytes, on a thread (hashlib and file reads release the GIL): `result()` waits for it."
+    def __init__(self, path, size:int):
+        super().__init__(name='ntrain-sha256', daemon=True); self.path, self.size, self.hex, self.err = path, size, None, None; self.start()
+    def run(self):
+        try: self.hex = sha256_file(self.path, size=self.size)
+        except OSError as e: self.err = e
+    def result(self)->Optional[str]: self.join(); return self.hex
+
 def load(path, map_location='cpu', check:bool=True)->dict:
-    "Load a checkpoint with weights_only=True after checking its integrity record; one-line errors for damage or pickled code."
+    """Load a checkpoint with weights_only=True after checking its integrity record; one-line errors for damage or pickled code.
+    The sha256 is computed on a thread while torch.load reads the file; whatever torch.load made of it, a mismatch is the error."""
     path = Path(path)
+    hashing = None
     if check:
-        state, why, _ = integrity(path)
+        state, why, rec, end, what = _expected(path)
         if state == 'missing': raise CheckpointError(f'{path}: no such checkpoint')
         if state == 'damaged': raise CheckpointError(why)
-    try: return torch.load(path, map_location=map_location, weights_only=True)
-    except FileNotFoundError: raise CheckpointError(f'{path}: no such checkpoint') from None
-    except IsADirectoryError: raise CheckpointError(f'{path}: a directory, not a checkpoint file') from None
-    except Exception as e:
-        try: bad = torch.serialization.get_unsafe_globals_in_checkpoint(str(path))
-        except Exception: bad = []
-        if bad: raise CheckpointError(f"{path}: refusing to unpickle code; it needs the globals {', '.join(bad)} "
-                                      "(ntrain loads with weights_only=True only)") from None
-        raise CheckpointError(f'{path}: cannot load: {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ""}') from None
+        if state == 'check': hashing = _Hashing(path, end)
+    try: out, err = torch.load(path, map_location=map_location, weights_only=True), None
+    except Exception as e: out, err = None, e
+    if hashing is not None:
+        if hashing.result() is None: raise CheckpointError(f'{path}: cannot read it: {hashing.err.strerror or hashing.err}')
+        if hashing.hex != rec.get('sha256'): raise CheckpointError(_mismatch(path, what))
+    if err is None: return out
+    if isinstance(err, FileNotFoundError): raise CheckpointError(f'{path}: no such checkpoint') from None
+    if isinstance(err, IsADirectoryError): raise CheckpointError(f'{path}: a directory, not a checkpoint file') from None
+    try: bad = torch.serialization.get_unsafe_globals_in_checkpoint(str(path))
+    except Exception: bad = []
+    if bad: raise CheckpointError(f"{path}: refusing to unpickle code; it needs the globals {', '.join(bad)} "
+                                  "(ntrain loads with weights_only=True only)") from None
+    raise CheckpointError(f'{path}: cannot load: {type(err).__name__}: {str(err).splitlines()[0] if str(err) else ""}') from None
 
 # %% ../nbs/06_checkpoint.ipynb
 def _warn(text:str): print(f'ntrain: warning: {text}', file=sys.stderr)

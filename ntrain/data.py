@@ -12,15 +12,15 @@ import numpy as np
 import torch
 from torch import nn
 from torch.utils.data import Dataset, DataLoader, Sampler, default_collate, TensorDataset, Subset
-from .core import TaskError, ConfigError, nearest, default_num_workers
+from .core import NtrainError, TaskError, ConfigError, nearest, default_num_workers
 from .metrics import default_metrics
 
 # %% auto 0
 __all__ = ['IN_MEMORY', 'default_forward', 'hf_forward', 'default_prediction', 'map_output', 'tensors_of', 'select_rows', 'Task',
            'loss_ignore_index', 'get_task', 'task_record', 'is_in_memory', 'sample_seed', 'sample_rng', 'sample_key',
-           'KeyedDataset', 'EpochSampler', 'KeyedCollate', 'KeyedLoader', 'make_loader', 'LoaderError', 'next_batch',
-           'LoaderWatch', 'close_loaders', 'kill_workers', 'check_targets', 'cheap_targets', 'check_task_targets',
-           'batch_target', 'check_batch_targets']
+           'KeyedDataset', 'EpochSampler', 'KeyedCollate', 'KeyedLoader', 'make_loader', 'LoaderError', 'worker_lost',
+           'next_batch', 'LoaderWatch', 'close_loaders', 'kill_workers', 'check_targets', 'cheap_targets',
+           'check_task_targets', 'batch_target', 'check_batch_targets']
 
 # %% ../nbs/03_data.ipynb
 def default_forward(model, batch):
@@ -349,7 +349,7 @@ def _sample_error(e:BaseException)->Optional[str]:
     w = re.search(r'in DataLoader worker process (\d+)', text)
     return f"{split} sample {i}: {lines[-1] if lines else type(e).__name__}" + (f' (in DataLoader worker {w.group(1)})' if w else '')
 
-def _worker_error(e:BaseException, what:str, inner=None)->Optional[str]:
+def _worker_error(e:BaseException, what:str, inner=None, when:Optional[str]=None)->Optional[str]:
     "One line for a DataLoader worker that died (its pid and the signal that killed it), or None."
     m = re.search(r'DataLoader worker \(pid\(?s?\)? ([\d, ]+)\) (is killed by signal: ([^.]+)|exited unexpectedly)', str(e))
     if not m: return None
@@ -361,7 +361,14 @@ def _worker_error(e:BaseException, what:str, inner=None)->Optional[str]:
         if code is not None and code < 0:
             pids, how = str(w.pid), f'was killed by signal {signal.Signals(-code).name}'; break
         if code: pids, how = str(w.pid), f'exited with status {code}'
-    return f'DataLoader worker (pid {pids}) {how} while the loop waited for {what} (the sample at fault is among the batches in flight)'
+    return f'DataLoader worker (pid {pids}) {how} {when or f"while the loop waited for {what}"} (the sample at fault is among the batches in flight)'
+
+def worker_lost(e:BaseException)->Optional[LoaderError]:
+    """The one-line LoaderError for torch's "DataLoader worker (pid N) is killed by signal" raised outside a fetch, or None.
+    torch's SIGCHLD handler raises it on the main thread at whatever the loop is doing then (a forward, a backward, a save)."""
+    if not isinstance(e, RuntimeError) or isinstance(e, NtrainError): return None
+    line = _worker_error(e, '', when='while the loop was training')
+    return None if line is None else LoaderError(line)
 
 def _quiet(inner):
     "Take `inner`'s workers out of torch's SIGCHLD watch, which would raise about their death again, at any later moment."

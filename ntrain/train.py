@@ -14,7 +14,7 @@ import torch.distributed as dist
 from .core import EnvProbe, NtrainError, ConfigError, TaskError, dist_env, seed_all, to_device, nearest, default_num_workers
 from .config import Config
 from .data import (Task, get_task, EpochSampler, make_loader, check_task_targets, check_batch_targets, select_rows, tensors_of,
-                         LoaderWatch, LoaderError, kill_workers, close_loaders)
+                         LoaderWatch, LoaderError, kill_workers, close_loaders, worker_lost)
 from .metrics import Mean, reduce_states, compute_all, reset_all, update_all, metric_names
 from .events import Events, Stopper, signals_stop, TextLog, ProgressLine, record, message
 from .device import resolve_device, Precision, enable_tf32, deterministic_mode, peak_memory_mib
@@ -557,12 +557,15 @@ class Trainer(_Build, _Step, _Measure, _Records, StateMixin, RunDirMixin, Guards
                 self.saver.wait()  # the last save is on disk before the run says it ended
                 return self.result(status)
             except BaseException as e:  # the run directory says how it ended, whatever ended it
-                if not isinstance(e, Exception) or isinstance(e, LoaderError): kill_workers(self.train_loader, self.valid_loader)  # a second Ctrl-C, a stuck worker: at once
+                lost = worker_lost(e)  # a worker's death that torch's SIGCHLD handler raised outside a fetch: one line too
+                err = lost or e
+                if not isinstance(err, Exception) or isinstance(err, LoaderError): kill_workers(self.train_loader, self.valid_loader)  # a second Ctrl-C, a stuck worker: at once
                 elif self.saver.busy:  # let the save in flight land; the first error wins
                     with contextlib.suppress(Exception): self.saver.wait()
                 self.events.release()
-                with contextlib.suppress(Exception): self.emit(record('failed', epoch=self.epoch, step=self.step, reason=_line(e), status='failed'))
-                if self.status is not None: self.status.update(state='failed', message=_line(e)); self.status.close()
+                with contextlib.suppress(Exception): self.emit(record('failed', epoch=self.epoch, step=self.step, reason=_line(err), status='failed'))
+                if self.status is not None: self.status.update(state='failed', message=_line(err)); self.status.close()
+                if lost is not None: raise lost from None
                 raise
             finally:
                 for lg in self.loggers + self.text_logs + ([self.jsonl] if self.jsonl else []): lg.close()
