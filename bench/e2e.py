@@ -411,7 +411,8 @@ def render(res:dict, gpu_text:str|None=None)->str:
     L.append('Ratios are ntrain / other per round (alternating order), median and IQR; lower is better except in the in-loop '
              'table. A median at or better than the target is `meets`; an IQR that spans it, `tie`; otherwise `loses`.')
     S = res['sections']
-    la = lambda s: f" (load {tuple(round(x, 2) for x in S[s].get('loadavg_start', ()))} -> {tuple(round(x, 2) for x in S[s].get('loadavg_end', ()))}, {S[s].get('wall_s', 0):.0f} s)"
+    la = lambda s: (f" (load {tuple(round(x, 2) for x in S[s].get('loadavg_start', ()))} -> {tuple(round(x, 2) for x in S[s].get('loadavg_end', ()))}, {S[s].get('wall_s', 0):.0f} s)"
+                    + (f"\n\n*{S[s]['note']}*" if S[s].get('note') else ''))  # a section merged from another run says which
 
     def comp_table(sec, metric_label='wall time'):
         rows = ['| ntrain | against | ratio median | IQR | target | verdict | ntrain median | other median |', '|---|---|---|---|---|---|---|---|']
