@@ -397,6 +397,7 @@ def render(res:dict, gpu_text:str|None=None)->str:
     if rehearsal:
         L += ['> **REHEARSAL.** These figures come from a run with few pairs on a machine loaded by other jobs. They only',
               '> prove that the suite runs end to end. They are noise, not results: do not quote them.', '']
+    if res.get('preamble'): L += [res['preamble'], '']  # written by hand after a merge of runs: what changed between them
     m, v = res['machine'], res['versions']
     L.append(f"Command: `{res['command']}`  ")
     L.append(f"When: {res['when']} (wall {res.get('wall_s', 0)/60:.1f} min); commit {res['git']['commit'][:10]}"
