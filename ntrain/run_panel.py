@@ -31,7 +31,7 @@ class PngCanvas:
 
 class PlotClock:
     "When a live plot may be redrawn: `every` seconds apart at least, and far enough apart that redrawing takes at most `budget` of a core."
-    def __init__(self, every:float=0.5, budget:float=0.05, guess:float=0.05):
+    def __init__(self, every:float=0.5, budget:float=0.05, guess:float=0.1):  # `guess`: a redraw's cost until one is measured (70-140 ms here)
         self.every, self.budget, self.cost, self.at, self.draws = every, budget, guess, 0.0, 0
     @property
     def gap(self)->float: return max(self.every, self.cost / self.budget)
@@ -215,7 +215,7 @@ class Dashboard:
         card = self.run_dir/'run.md'
         self.card = card.read_text() if card.exists() else None
         if self.card:
-            self.w['card'].clear_output()
+            self.w['card'].outputs = ()  # not clear_output(): outside a kernel IPython's prints terminal escapes
             self.w['card'].append_display_data(Markdown(self.card))
         if self._display_id is not None: self._publish(update=True)
     def _static(self)->dict:
@@ -249,7 +249,7 @@ class Dashboard:
                                                                                                  nproc=nproc or _nproc_of(self.handle))
         with self._lock: self.view = RunView(self.stale_s)
         self.notice, self._final_shown, self.card = 'resumed from the newest checkpoint', False, None
-        self.w['card'].clear_output()
+        self.w['card'].outputs = ()  # not clear_output(): outside a kernel IPython's prints terminal escapes
         self.pump = Pump(self._tick, self.interval).start()
         return self
     def wait(self, timeout:Optional[float]=None, until=None)->Optional[LaunchResult]:
