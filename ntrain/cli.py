@@ -12,7 +12,7 @@ from .config import load_config, describe_keys
 
 # %% auto 0
 __all__ = ['cmd_fit', 'cmd_resume', 'cmd_report', 'cmd_env', 'cmd_keys', 'cmd_ladder', 'cmd_launch', 'cmd_check_resume',
-           'cmd_runs', 'cmd_watch', 'cmd_stop', 'parser', 'main']
+           'cmd_runs', 'cmd_watch', 'cmd_stop', 'parser', 'main', 'run_verb']
 
 # %% ../nbs/09_cli.ipynb
 def _exit_code(res)->int:
@@ -20,18 +20,19 @@ def _exit_code(res)->int:
     from ntrain.distributed import under_torchrun
     return 0 if res.status == 'stopped' and under_torchrun() else res.exit_code
 
-def _finish(code:int, fast:bool=False):
-    "Leave the process: under torchrun, tear the process group down cleanly first (see DEVELOPERS.md on the gloo abort); `fast`: see above."
+def _finish(code:int, fast:bool=False, leave:bool=True):
+    """Leave the process: under torchrun, tear the process group down cleanly first (see DEVELOPERS.md on the gloo abort); `fast`: see above.
+    `leave=False`: all of that but the leaving, for a rank that `launch` forked, which returns to torchrun's agent instead."""
     import atexit, torch.distributed as dist
     sys.stdout.flush(); sys.stderr.flush()
     if dist.is_available() and dist.is_initialized():
         try: dist.barrier(); dist.destroy_process_group()
         except Exception: pass
         fast = True  # only here, in the CLI, after success and after every file was flushed and closed
-    if fast:
+    if fast or not leave:
         atexit._run_exitfuncs()
         sys.stdout.flush(); sys.stderr.flush()
-        os._exit(code)
+        if leave: os._exit(code)
     return code
 
 # %% ../nbs/09_cli.ipynb
@@ -254,6 +255,10 @@ def parser():
 # %% ../nbs/09_cli.ipynb
 def main(argv=None):
     "The `ntrain` command. With `argv` None (the command line) it leaves with `os._exit` once done (see above); with a list, through `SystemExit`."
+    sys.exit(_finish(run_verb(argv), fast=argv is None))
+
+def run_verb(argv=None)->int:
+    "Parse `argv` (the command line's when None) and run its verb: the exit status, with an error said in one line on stderr."
     p = parser()
     a, extra = p.parse_known_args(argv)  # key=value overrides may come after the --flags too
     bad = [x for x in extra if x.startswith('-') or '=' not in x or not hasattr(a, 'overrides')]
@@ -265,4 +270,4 @@ def main(argv=None):
         code = e.exit_code
     except KeyboardInterrupt:
         print('ntrain: interrupted', file=sys.stderr); code = 130
-    sys.exit(_finish(code, fast=argv is None))
+    return code

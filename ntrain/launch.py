@@ -16,7 +16,8 @@ from .train import EXIT_CODES
 
 # %% auto 0
 __all__ = ['LaunchResult', 'run_outcome', 'torchrun_command', 'srun_line', 'launch_command', 'Launch', 'task_name',
-           'code_fingerprint', 'preflight', 'rdzv_clash', 'launch', 'resume_command', 'attach', 'LogTail']
+           'code_fingerprint', 'preflight', 'rdzv_clash', 'fork_workers', 'launch', 'resume_command', 'attach',
+           'LogTail']
 
 # %% ../nbs/12_launch.ipynb
 @dataclass
@@ -367,8 +368,41 @@ class _Forked:
     def poll(self)->Optional[int]: return self._reap(os.WNOHANG)
     def wait(self)->int: return self._reap(0)
 
-def _fork_torchrun(cmd:list, log_path:Path, env:dict)->_Forked:
-    "Run `cmd` (`python -m torch.distributed.run ARGS`) in a child forked from this process, in a new session, its output appended to `log_path`."
+def fork_workers(env:dict)->bool:
+    "Whether torchrun's agent may fork the workers from the launcher: Linux, a torch built without CUDA, ROCm or XPU, and not `NTRAIN_FORK_WORKERS=0` in `env`."
+    import torch
+    gpu = torch.version.cuda or getattr(torch.version, 'hip', None) or getattr(torch.version, 'xpu', None)
+    return sys.platform.startswith('linux') and not gpu and env.get('NTRAIN_FORK_WORKERS', '1') != '0'
+
+def _forked_rank(*argv):
+    "One rank, forked from torchrun's agent, made to look like a fresh `python -u -m ntrain ARGV`, then run: it returns when the rank ends well, or leaves with the rank's exit status."
+    import atexit, torch
+    atexit._clear()                                      # the launcher's exit handlers are not this rank's
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    for s in (signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT): signal.signal(s, signal.SIG_DFL)  # the agent's handlers
+    for f in (sys.stdout, sys.stderr): f.reconfigure(line_buffering=True, write_through=True)   # python -u
+    n = os.environ.get('OMP_NUM_THREADS', '')
+    if n.isdigit() and int(n) > 0: torch.set_num_threads(int(n))
+    sys.argv = [str(Path(__file__).with_name('__main__.py')), *argv]
+    sys.path[:0] = [p for p in dict.fromkeys([os.getcwd(), *os.environ.get('PYTHONPATH', '').split(os.pathsep)]) if p and p not in sys.path]
+    from ntrain.cli import run_verb, _finish
+    code = _finish(run_verb(list(argv)), leave=False)
+    if code: os._exit(code)                              # torchrun sees a failed rank by its exit status, as from `python -m ntrain`
+
+def _agent(targs:list):
+    "torchrun's agent, as `torch.distributed.run.main(targs)` runs it, with the workers forked from this process instead of started as `python -m ntrain`."
+    import torch.distributed.run as torchrun, uuid
+    from torch.distributed.launcher.api import elastic_launch
+    args = torchrun.parse_args(targs)
+    assert args.module and args.training_script == 'ntrain', targs
+    if args.standalone: args.rdzv_backend, args.rdzv_endpoint, args.rdzv_id = 'c10d', 'localhost:0', str(uuid.uuid4())  # as torchrun's run()
+    args.start_method = 'fork'
+    config, _, _ = torchrun.config_from_args(args)
+    elastic_launch(config=config, entrypoint=_forked_rank)(*args.training_script_args)
+
+def _fork_torchrun(cmd:list, log_path:Path, env:dict, workers:bool=False)->_Forked:
+    """Run `cmd` (`python -m torch.distributed.run ARGS`) in a child forked from this process, in a new session, its output appended to `log_path`.
+    `workers`: the agent forks the workers too (see `fork_workers`)."""
     import torch.distributed.run as torchrun, warnings, traceback
     assert cmd[1:3] == ['-m', 'torch.distributed.run'], cmd
     log = os.open(log_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
@@ -387,7 +421,11 @@ def _fork_torchrun(cmd:list, log_path:Path, env:dict)->_Forked:
         os.closerange(3, 1 << 16)  # no descriptor of the launcher's (its pipes, its files) stays open in the agent
         os.environ.clear(); os.environ.update(env)
         sys.argv = [cmd[0], '-m', 'torch.distributed.run', *cmd[3:]]
-        torchrun.main(cmd[3:]); code = 0
+        if workers:
+            warnings.simplefilter('ignore', DeprecationWarning)  # 3.12+: fork() with the agent's store threads running; the ranks never touch them
+            _agent(cmd[3:])
+        else: torchrun.main(cmd[3:])
+        code = 0
     except SystemExit as e: code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
     except BaseException: traceback.print_exc()
     finally:
@@ -435,13 +473,14 @@ def launch(config:Union[str, Path, dict, Config]='digits', overrides=(), *, task
         log_path = run_dir/(f'launch-node{node_rank}.log' if nnodes > 1 else 'launch.log')
         status_before = read_status(run_dir).get('updated')
         e['NTRAIN_LAUNCHED_AT'] = repr(time.time())  # a stop file older than this is stale: the workers ignore it
-        if own_process: proc = _fork_torchrun(cmd, log_path, e)
+        forked = own_process and fork_workers(e)
+        if own_process: proc = _fork_torchrun(cmd, log_path, e, workers=forked)
         else:
             with open_append(log_path, binary=True) as logf:
                 proc = subprocess.Popen(cmd, stdout=logf, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=e, start_new_session=True)
         info = dict(pid=proc.pid, pid_start=process_start_time(proc.pid), host=host, node_rank=node_rank, nnodes=nnodes,
                     log=log_path.name, max_restarts=max_restarts, command=cmd, started=time.time(), status_before=status_before, nproc=nproc,
-                    rdzv_endpoint=rdzv_endpoint)
+                    rdzv_endpoint=rdzv_endpoint, workers='forked' if forked else 'fresh')
         atomic_write_text(info_path, json.dumps(info, indent=1))
     h = Launch(run_dir, cmd, proc=proc, pid_start=info['pid_start'], host=host, log_path=log_path, node_rank=node_rank,
                nnodes=nnodes, max_restarts=max_restarts, status_before=status_before)

@@ -110,6 +110,7 @@ def run_alive(run_dir)->Optional[bool]:
 # %% ../nbs/06c_rundir.ipynb
 LOCK_FILE = '.lock'
 _held = {}  # real path of each run directory this process holds -> its RunLock
+os.register_at_fork(after_in_child=_held.clear)  # lockf locks are a process's own: a child forked while one is held holds none
 
 def _hostname()->str: return socket.gethostname()
 
