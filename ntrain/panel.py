@@ -115,7 +115,7 @@ def _ladder_params()->set:
 class Ladder:
     "The sanity ladder as a panel: `ntrain.ladder`'s arguments, run in the background; `run`, `stop`, `wait`, `result`, `state`."
     def __init__(self, *args, run_dir=None, interval:float=0.25, plot_every:float=0.5, plot_budget:float=0.05, **kwargs):
-        self.args, self.kwargs, self.interval, self.plot_every, self.plot_budget = args, kwargs, interval, plot_every, plot_budget
+        self.args, self.kwargs, self.interval = args, kwargs, interval
         base = self.config()
         self.run_dir = Path(run_dir or base.run_dir or default_run_dir(base.name))
         self.view = LadderView(dict(lr=base.optim.lr, batch_size=base.batch_size, epochs=base.epochs, precision=base.precision))

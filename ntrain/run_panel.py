@@ -105,7 +105,7 @@ def publish_panel(widget, static:dict, display_id:Optional[str], update:bool=Fal
 class Dashboard:
     "The live panel of a run handle (a `Launch`, or an in-kernel run): renders a `RunView` fed from the run's files."
     def __init__(self, handle, stale_s:float=60.0, interval:float=0.25, plot_every:float=0.5, log_lines:int=6, plot_budget:float=0.025):
-        self.handle, self.stale_s, self.interval, self.plot_every, self.log_lines, self.plot_budget = handle, stale_s, interval, plot_every, log_lines, plot_budget
+        self.handle, self.stale_s, self.interval, self.log_lines = handle, stale_s, interval, log_lines
         self.view, self.canvas, self._lock = RunView(stale_s), None, threading.Lock()
         self.widget, self.w, self.notice, self.png, self.card = None, {}, '', None, None
         self.plot_points, self._logs_at, self._display_id, self._final_shown = [], 0.0, None, False
