@@ -252,6 +252,12 @@ def parser():
     return p
 
 # %% ../nbs/09_cli.ipynb
+def _wants_plotter(a)->bool:
+    "Whether this command line forks a plotter: `fit` or `resume` training in this process, on rank 0, with no other thread yet."
+    import threading
+    here = a.cmd == 'fit' or (a.cmd == 'resume' and a.nproc is None)
+    return here and int(os.environ.get('RANK', 0)) == 0 and threading.active_count() == 1
+
 def main(argv=None):
     "The `ntrain` command. With `argv` None (the command line) it leaves with `os._exit` once done (see above); with a list, through `SystemExit`."
     p = parser()
@@ -259,10 +265,13 @@ def main(argv=None):
     bad = [x for x in extra if x.startswith('-') or '=' not in x or not hasattr(a, 'overrides')]
     if bad: p.error(f"unrecognized arguments: {' '.join(bad)}")
     if extra: a.overrides = list(a.overrides) + extra
+    from ntrain.card import start_plotter, stop_plotter
+    if argv is None and _wants_plotter(a): start_plotter()
     try: code = a.fn(a)
     except NtrainError as e:
         print(f'ntrain: error: {e}', file=sys.stderr)
         code = e.exit_code
     except KeyboardInterrupt:
         print('ntrain: interrupted', file=sys.stderr); code = 130
+    finally: stop_plotter()
     sys.exit(_finish(code, fast=argv is None))
