@@ -182,6 +182,7 @@ def _serve(req:int, ans:int, parent:int)->int:
     for name in os.listdir('/proc/self/fd'):  # every other descriptor: the caller's pipes, the parent's files
         if int(name) > 2 and int(name) not in (req, ans):
             with contextlib.suppress(OSError): os.close(int(name))
+    with contextlib.suppress(OSError): os.nice(10)  # the parent's setup (and its environment probe's children) first
     from matplotlib.figure import Figure  # the import this process is for
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     with os.fdopen(req, 'rb') as f:
@@ -199,7 +200,7 @@ class Plotter:
     "A forked child that draws curves.png for this process (see above); `Plotter.start()` is None where there can be none."
     def __init__(self, pid:int, req:int, ans:int):
         self.pid, self.req, self.ans = pid, req, ans
-        self.alive, self.pending, self.last, self._buf = True, False, None, b''
+        self.alive, self.pending, self.last, self._buf, self._target = True, False, None, b'', None
         self.cost, self.served, self.failed = 0.2, 0, 0  # cost: the last draw's seconds in the child (a guess until one is measured)
 
     @classmethod
@@ -230,7 +231,7 @@ class Plotter:
         try:
             while msg: msg = msg[os.write(self.req, msg):]
         except OSError: self._gone(); return False
-        self.pending = True
+        self.pending, self._target = True, Path(path or Path(run_dir)/'curves.png')
         return True
 
     def answer(self, timeout:float=0.0)->Optional[dict]:
@@ -272,13 +273,17 @@ class Plotter:
         if self.req < 0: return
         for fd in (self.req, self.ans):
             with contextlib.suppress(OSError): os.close(fd)
-        self.req = self.ans = -1; self.alive = self.pending = False
+        self.req = self.ans = -1; drawing, self.alive, self.pending = self.pending, False, False
         end = time.monotonic() + wait
         with contextlib.suppress(ChildProcessError):
             while not os.waitpid(self.pid, os.WNOHANG)[0]:
                 if time.monotonic() >= end:
                     with contextlib.suppress(ProcessLookupError): os.kill(self.pid, signal.SIGKILL)
-                    os.waitpid(self.pid, 0); break
+                    os.waitpid(self.pid, 0)
+                    if drawing and self._target is not None:  # killed mid-draw: its temporary file stays behind
+                        for t in self._target.parent.glob(f'.{self._target.name}.*.tmp'):
+                            with contextlib.suppress(OSError): t.unlink()
+                    break
                 time.sleep(0.005)
 
 # %% ../nbs/08_card.ipynb

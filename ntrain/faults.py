@@ -121,12 +121,16 @@ def _plotter_switches(which:set, t):
     from ntrain import card
     p = card.plotter()
     if p is not None and 'fail' in which: _failing_plotter(p)
-    if p is not None and 'kill' in which:
+    sig = signal.SIGKILL if 'kill' in which else signal.SIGSTOP if 'stall' in which else None
+    if p is not None and sig is not None:
         draw = t._maybe_draw
         def _maybe_draw(*a, **k):
-            if p.alive: os.kill(p.pid, signal.SIGKILL)
+            if p.alive and not getattr(p, 'signalled', False): os.kill(p.pid, sig); p.signalled = True
             return draw(*a, **k)
         t._maybe_draw = _maybe_draw
+    if p is not None and 'stall' in which:  # the final draw gives up on it after 2 s instead of 60
+        final = p.draw
+        p.draw = lambda run_dir, path=None, timeout=60.0: final(run_dir, path, 2.0)
     if 'report' in which:
         def report():
             mods = sorted(m for m in sys.modules if m.split('.')[0] == 'matplotlib')

@@ -68,7 +68,7 @@ def test_fit_draws_in_the_plotter_and_never_imports_matplotlib(tmp_path):
     assert_png(rd0/'curves.png')
     print(f'with the plotter {took:.2f} s')
 
-@pytest.mark.parametrize('how', ['kill', 'fail'])
+@pytest.mark.parametrize('how', ['kill', 'stall', 'fail'])
 def test_a_gone_or_failing_plotter_falls_back_to_drawing_here(tmp_path, how):
     rd = tmp_path/'run'
     r = run_cli(*FIT, f'run_dir={rd}', env={'NTRAIN_TEST_PLOTTER': f'{how},report'}, timeout=300, check=0)
