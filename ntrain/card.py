@@ -13,7 +13,8 @@ from .config import Config
 from .loggers import read_metrics
 
 # %% auto 0
-__all__ = ['config_key', 'ntrain_home', 'resume_check_for', 'damage', 'run_card', 'write_card', 'draw_curves']
+__all__ = ['config_key', 'ntrain_home', 'resume_check_for', 'damage', 'run_card', 'write_card', 'draw_curves', 'Plotter',
+           'start_plotter', 'plotter', 'stop_plotter', 'plot_curves']
 
 # %% ../nbs/08_card.ipynb
 def _read_json(p)->dict:
@@ -162,3 +163,174 @@ def draw_curves(run_dir, path=None)->Path:
     out = Path(path or rd/'curves.png')
     atomic_write(out, lambda f: fig.savefig(f, format='png'))
     return out
+
+# %% ../nbs/08_card.ipynb
+import select, signal, sys, time
+
+def _first_line(e:BaseException)->str: return f"{type(e).__name__}: {(str(e).splitlines() or [''])[0]}"
+
+def _serve(req:int, ans:int, parent:int)->int:
+    "The plotter child's whole life (see above): detach, import matplotlib, then draw one curves.png per request line."
+    import gc; gc.freeze()  # the collector leaves the parent's objects alone: their pages stay shared
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    with contextlib.suppress(Exception):
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG: die with the forking thread
+    if os.getppid() != parent: return 0  # the parent ended before the request took
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2): os.dup2(null, fd)
+    for name in os.listdir('/proc/self/fd'):  # every other descriptor: the caller's pipes, the parent's files
+        if int(name) > 2 and int(name) not in (req, ans):
+            with contextlib.suppress(OSError): os.close(int(name))
+    with contextlib.suppress(OSError): os.nice(10)  # the parent's setup (and its environment probe's children) first
+    from matplotlib.figure import Figure  # the import this process is for
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    os.write(ans, b'{"ready": true}\n')  # the first line: it can draw now
+    with os.fdopen(req, 'rb') as f:
+        for line in f:  # EOF: the parent closed its end, or ended
+            t0 = time.perf_counter()
+            try:
+                r = json.loads(line)
+                draw_curves(r['run_dir'], r.get('path'))
+                a = dict(ok=True, s=round(time.perf_counter() - t0, 4))
+            except Exception as e: a = dict(ok=False, error=_first_line(e))
+            os.write(ans, (json.dumps(a) + '\n').encode())  # one short line: a single write (a gone parent: BrokenPipeError, the end)
+    return 0
+
+class Plotter:
+    "A forked child that draws curves.png for this process (see above); `Plotter.start()` is None where there can be none."
+    def __init__(self, pid:int, req:int, ans:int):
+        self.pid, self.req, self.ans = pid, req, ans
+        self.alive, self.pending, self.last, self._buf, self._target, self.ready = True, False, None, b'', None, False
+        self.cost, self.served, self.failed = 0.2, 0, 0  # cost: the last draw's seconds in the child (a guess until one is measured)
+
+    @classmethod
+    def start(cls)->Optional['Plotter']:
+        "Fork the plotter (Linux only; not with NTRAIN_PLOTTER=0); None where it cannot start."
+        if not sys.platform.startswith('linux') or os.environ.get('NTRAIN_PLOTTER', '').strip().lower() in ('0', 'false', 'no', 'off'): return None
+        parent = os.getpid()
+        try: r1, w1 = os.pipe()
+        except OSError: return None
+        try: r2, w2 = os.pipe()
+        except OSError: os.close(r1); os.close(w1); return None
+        try: pid = os.fork()
+        except OSError:
+            for fd in (r1, w1, r2, w2): os.close(fd)
+            return None
+        if pid == 0:  # the child: whatever happens, it leaves here
+            code = 1
+            try: code = _serve(r1, w2, parent)
+            except BaseException: pass
+            finally: os._exit(code)
+        os.close(r1); os.close(w2)
+        return cls(pid, w1, r2)
+
+    def send(self, run_dir, path=None)->bool:
+        "Hand one request over; False (and the plotter is marked gone) if it cannot take it."
+        if not self.alive or self.pending: return False
+        msg = (json.dumps(dict(run_dir=str(run_dir), path=None if path is None else str(path))) + '\n').encode()
+        try:
+            while msg: msg = msg[os.write(self.req, msg):]
+        except OSError: self._gone(); return False
+        self.pending, self._target = True, Path(path or Path(run_dir)/'curves.png')
+        return True
+
+    def _line(self, end:float)->Optional[dict]:
+        "The plotter's next line by monotonic time `end`: None if none came by then; an error answer if it is gone."
+        while b'\n' not in self._buf:
+            try:
+                r, _, _ = select.select([self.ans], [], [], max(0.0, end - time.monotonic()))
+                chunk = os.read(self.ans, 4096) if r else None
+            except (OSError, ValueError): chunk = b''
+            if chunk is None: return None
+            if not chunk: self._gone(); return dict(ok=False, error='the plotter is gone')
+            self._buf += chunk
+        line, self._buf = self._buf.split(b'\n', 1)
+        try: return json.loads(line)
+        except ValueError: return dict(ok=False, error='the plotter answered garbage')
+
+    def wait_ready(self, timeout:float=0.0)->bool:
+        "Whether the plotter has imported matplotlib (its first line says so), waiting up to `timeout` s for it."
+        if not self.ready and self.alive:
+            a = self._line(time.monotonic() + timeout)
+            self.ready = bool(a and a.get('ready'))
+        return self.ready
+
+    def answer(self, timeout:float=0.0)->Optional[dict]:
+        "The answer to the request in flight within `timeout` s, else None (still drawing); a gone plotter answers an error."
+        if not self.pending: return None
+        end = time.monotonic() + timeout
+        a = self._line(end)
+        if a is not None and a.get('ready'): self.ready = True; a = self._line(end)  # not read yet: the answer follows it
+        if a is None: return None
+        self.pending = False
+        if a.get('ok'): self.served += 1; self.cost = a.get('s', self.cost)
+        else: self.failed += 1
+        self.last = a
+        return a
+
+    def draw(self, run_dir, path=None, timeout:float=60.0, ready_wait:float=10.0)->bool:
+        """Draw through the plotter and wait (after the request in flight, if any); False if it did not draw, for whatever reason.
+        A plotter still importing matplotlib after `ready_wait` more seconds is starved (a loaded machine, its lower priority):
+        it is ended, and the caller draws in its own process, which costs what it did before the plotter existed."""
+        if not self.wait_ready(ready_wait): self.close(0); return False
+        end = time.monotonic() + timeout
+        if self.pending and self.answer(timeout) is None: self.close(0); return False  # stuck: ended, never waited on again
+        if not self.send(run_dir, path): return False
+        a = self.answer(max(0.0, end - time.monotonic()))
+        if a is None: self.close(0); return False
+        return bool(a.get('ok'))
+
+    def _gone(self):
+        self.alive = self.pending = False
+        with contextlib.suppress(ChildProcessError): os.waitpid(self.pid, os.WNOHANG)  # reaped if it has ended
+
+    def close(self, wait:float=5.0):
+        "End the plotter: EOF on its request pipe, SIGKILL if it has not left after `wait` s; reaped either way (no zombie)."
+        if self.req < 0: return
+        for fd in (self.req, self.ans):
+            with contextlib.suppress(OSError): os.close(fd)
+        self.req = self.ans = -1; drawing, self.alive, self.pending = self.pending, False, False
+        end = time.monotonic() + wait
+        with contextlib.suppress(ChildProcessError):
+            while not os.waitpid(self.pid, os.WNOHANG)[0]:
+                if time.monotonic() >= end:
+                    with contextlib.suppress(ProcessLookupError): os.kill(self.pid, signal.SIGKILL)
+                    os.waitpid(self.pid, 0)
+                    if drawing and self._target is not None:  # killed mid-draw: its temporary file stays behind
+                        for t in self._target.parent.glob(f'.{self._target.name}.*.tmp'):
+                            with contextlib.suppress(OSError): t.unlink()
+                    break
+                time.sleep(0.005)
+
+# %% ../nbs/08_card.ipynb
+_plotter: Optional[Plotter] = None
+
+def start_plotter()->Optional[Plotter]:
+    "Start this process's plotter, if none is running (the CLI's `fit` and `resume` do, first thing); None where there can be none."
+    global _plotter
+    if _plotter is None: _plotter = Plotter.start()
+    return _plotter
+
+def plotter()->Optional[Plotter]:
+    "This process's plotter, or None."
+    return _plotter
+
+def stop_plotter():
+    "End this process's plotter and reap it (the CLI does, before it exits)."
+    global _plotter
+    p, _plotter = _plotter, None
+    if p is not None: p.close()
+
+def plot_curves(run_dir, path=None, wait:bool=True, timeout:float=60.0)->Optional[Path]:
+    """curves.png through the plotter when there is one, else (or if it is gone, fails or takes over `timeout` s) drawn here.
+    `wait=False`, a redraw during a run: handed over only if the plotter is idle, never waited for (None: handed over or skipped)."""
+    p = _plotter
+    if p is not None and p.alive:
+        if wait:
+            if p.draw(run_dir, path, timeout): return Path(path or Path(run_dir)/'curves.png')
+        elif p.wait_ready(0):  # (not ready yet half a minute into a run: it is starved, and this redraw is drawn here)
+            if p.pending and p.answer(0) is None: return None  # still drawing the last one: skip this redraw
+            if p.alive and (p.last is None or p.last.get('ok')) and p.send(run_dir, path): return None
+            p.last = None  # the last one failed (or it is gone): draw this one here, where a failure is the run's warning
+    return draw_curves(run_dir, path)

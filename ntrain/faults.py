@@ -12,7 +12,7 @@ from . import checkpoint as ckpt
 __all__ = ['SWITCHES', 'ROTATION', 'requested', 'fault_spec', 'kill_self', 'install', 'naive_validate']
 
 # %% ../nbs/06d_faults.ipynb
-SWITCHES = ('NTRAIN_FAULT', 'NTRAIN_TEST_SKIP_RESTORE', 'NTRAIN_TEST_NAIVE_VAL', 'NTRAIN_TEST_SLOW_SAVE', 'NTRAIN_TEST_ENOSPC')
+SWITCHES = ('NTRAIN_FAULT', 'NTRAIN_TEST_SKIP_RESTORE', 'NTRAIN_TEST_NAIVE_VAL', 'NTRAIN_TEST_SLOW_SAVE', 'NTRAIN_TEST_ENOSPC', 'NTRAIN_TEST_PLOTTER')
 ROTATION = ('written', 'rotated', 'renamed', 'synced')  # the instants of a checkpoint rotation (see `checkpoint.save`)
 
 def requested()->bool:
@@ -60,6 +60,8 @@ def install(t):
         t.saver.submit = _submit2
     full = set(filter(None, os.environ.get('NTRAIN_TEST_ENOSPC', '').split(',')))
     if full: _full_disk(full)
+    plot = set(filter(None, os.environ.get('NTRAIN_TEST_PLOTTER', '').split(',')))
+    if plot: _plotter_switches(plot, t)
     if 'save' in f:
         save = t.save
         def _save(*which):
@@ -103,8 +105,38 @@ def _full_disk(which:set):
             return fn(path, *a, **k)
         return write
     if 'status' in which: rundir.atomic_write_text = failing(rundir.atomic_write_text, {'status.json'})
-    if 'curves' in which: card.atomic_write = failing(card.atomic_write, {'curves.png'})
+    if 'curves' in which:
+        card.atomic_write = failing(card.atomic_write, {'curves.png'})
+        if card.plotter() is not None: _failing_plotter(card.plotter())  # its draws fail too, and the draw falls back to this process
     if 'card' in which: card.atomic_write_text = failing(card.atomic_write_text, {'run.md'})
+
+def _failing_plotter(p):
+    "Every request asks plotter `p` to write into a directory that does not exist: each of its draws fails, with an error answer."
+    send = p.send
+    p.send = lambda run_dir, path=None: send(run_dir, os.path.join(str(run_dir), 'no-such-directory', 'curves.png'))
+
+def _plotter_switches(which:set, t):
+    "NTRAIN_TEST_PLOTTER (see the table above) on trainer `t`'s process."
+    import atexit, sys
+    from ntrain import card
+    p = card.plotter()
+    if p is not None and 'fail' in which: _failing_plotter(p)
+    sig = signal.SIGKILL if 'kill' in which else signal.SIGSTOP if 'stall' in which else None
+    if p is not None and sig is not None:
+        draw = t._maybe_draw
+        def _maybe_draw(*a, **k):
+            if p.alive and not getattr(p, 'signalled', False): os.kill(p.pid, sig); p.signalled = True
+            return draw(*a, **k)
+        t._maybe_draw = _maybe_draw
+    if p is not None and 'stall' in which:  # the final draw gives up on it after 2 s instead of 60
+        final = p.draw
+        p.draw = lambda run_dir, path=None, timeout=60.0: final(run_dir, path, 2.0)
+    if 'report' in which:
+        def report():
+            mods = sorted(m for m in sys.modules if m.split('.')[0] == 'matplotlib')
+            print(f'ntrain-test: rank {t.rank} plotter pid {p.pid if p else None} drew {p.served if p else 0} failed {p.failed if p else 0}; '
+                  f'matplotlib here: {mods}', file=sys.stderr, flush=True)
+        atexit.register(report)
 
 # %% ../nbs/06d_faults.ipynb
 def naive_validate(t, how:str)->dict:

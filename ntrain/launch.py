@@ -386,7 +386,7 @@ def _forked_rank(*argv):
     sys.argv = [str(Path(__file__).with_name('__main__.py')), *argv]
     sys.path[:0] = [p for p in dict.fromkeys([os.getcwd(), *os.environ.get('PYTHONPATH', '').split(os.pathsep)]) if p and p not in sys.path]
     from ntrain.cli import run_verb, _finish
-    code = _finish(run_verb(list(argv)), leave=False)
+    code = _finish(run_verb(list(argv), own=True), leave=False)
     if code: os._exit(code)                              # torchrun sees a failed rank by its exit status, as from `python -m ntrain`
 
 def _agent(targs:list):

@@ -340,8 +340,10 @@ class RunDirMixin:
         "Redraw curves.png during a run, at most as often as keeps drawing under ~5% of its time; none in its first 30 s (a short run draws once, at its end)."
         now = time.perf_counter()
         if not force and now - self._last_draw < 20 * self._draw_cost: return
-        from ntrain.card import draw_curves
-        t0 = time.perf_counter(); self._write_safely(f'{self.run_dir}/curves.png', lambda: draw_curves(self.run_dir)); self._draw_cost = time.perf_counter() - t0
+        from ntrain.card import plot_curves, plotter
+        t0 = time.perf_counter(); self._write_safely(f'{self.run_dir}/curves.png', lambda: plot_curves(self.run_dir, wait=False))
+        p = plotter()  # handed to the CLI's plotter (not waited for): its own draws' seconds set the pace
+        self._draw_cost = max(time.perf_counter() - t0, p.cost if p is not None and p.alive else 0.0)
         self._last_draw = time.perf_counter()
 
     def _profiler(self):

@@ -590,7 +590,7 @@ class Trainer(_Build, _Step, _Measure, _Records, StateMixin, RunDirMixin, Guards
                                checkpoints=res.checkpoints)
             self.status.close()
             if (self.run_dir/'config.yaml').exists():
-                from ntrain.card import write_card, draw_curves
-                if self.history: self._write_safely(f'{self.run_dir}/curves.png', lambda: draw_curves(self.run_dir))
+                from ntrain.card import write_card, plot_curves  # through the CLI's plotter process, if there is one
+                if self.history: self._write_safely(f'{self.run_dir}/curves.png', lambda: plot_curves(self.run_dir))
                 self._write_safely(f'{self.run_dir}/run.md', lambda: write_card(self.run_dir))
         return res
