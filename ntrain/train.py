@@ -560,7 +560,7 @@ class Trainer(_Build, _Step, _Measure, _Records, StateMixin, RunDirMixin, Guards
                 lost = worker_lost(e)  # a worker's death that torch's SIGCHLD handler raised outside a fetch: one line too
                 err = lost or e
                 if not isinstance(err, Exception) or isinstance(err, LoaderError): kill_workers(self.train_loader, self.valid_loader)  # a second Ctrl-C, a stuck worker: at once
-                elif self.saver.busy:  # let the save in flight land; the first error wins
+                if isinstance(err, Exception) and self.saver.busy:  # let the save in flight land (a stuck worker is gone by now); the first error wins
                     with contextlib.suppress(Exception): self.saver.wait()
                 self.events.release()
                 with contextlib.suppress(Exception): self.emit(record('failed', epoch=self.epoch, step=self.step, reason=_line(err), status='failed'))

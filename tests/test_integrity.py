@@ -171,6 +171,8 @@ CASES.update({
     'launch resume no run': (['resume', '{tmp}/none', '--nproc', '1'], 2, ['not a run directory'], 'absent'),
     # faults during the run: the sample or the worker named, status failed, checkpoints intact, a resume finishes
     'sample raises': (['fit', 'digits', *FAULTY, 'num_workers=0', 'run_dir={rd}'], 2, [f'train sample {LATE}:', 'ValueError'], 'fault', None, {'INTEGRITY_FAULT': f'raise:{LATE}'}),
+    'sample raises while a save is in flight': (['fit', 'digits', *FAULTY, 'num_workers=0', 'ckpt_every=5', 'run_dir={rd}'], 2, [f'train sample {LATE}:', 'ValueError'], 'fault', None,
+                                                {'INTEGRITY_FAULT': f'raise:{LATE}', 'NTRAIN_TEST_SLOW_SAVE': '2'}),  # the first save is in flight: the failed run waits for it
     'sample raises in a worker': (['fit', 'digits', *FAULTY, 'num_workers=1', 'run_dir={rd}'], 2, [f'train sample {LATE}:', 'ValueError', 'worker'], 'fault', None, {'INTEGRITY_FAULT': f'raise:{LATE}'}),
     'sample segfaults its worker': (['fit', 'digits', *FAULTY, 'num_workers=1', 'run_dir={rd}'], 2, ['DataLoader worker (pid', 'SIGSEGV'], 'fault', None, {'INTEGRITY_FAULT': f'segv:{LATE}'}),
     'worker killed': (['fit', 'digits', *FAULTY, 'num_workers=1', 'run_dir={rd}'], 2, ['DataLoader worker (pid', 'SIGKILL'], 'fault', None, {'INTEGRITY_FAULT': f'kill:{LATE}'}),
