@@ -134,8 +134,9 @@ def _plotter_switches(which:set, t):
     if 'report' in which:
         def report():
             mods = sorted(m for m in sys.modules if m.split('.')[0] == 'matplotlib')
-            print(f'ntrain-test: rank {t.rank} plotter pid {p.pid if p else None} drew {p.served if p else 0} failed {p.failed if p else 0}; '
-                  f'matplotlib here: {mods}', file=sys.stderr, flush=True)
+            line = (f'ntrain-test: rank {t.rank} plotter pid {p.pid if p else None} drew {p.served if p else 0} failed {p.failed if p else 0}; '
+                    f'matplotlib here: {mods}\n')
+            sys.stderr.flush(); os.write(2, line.encode())  # one write: the ranks share the log, and print() writes the newline apart
         atexit.register(report)
 
 # %% ../nbs/06d_faults.ipynb

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 from conftest import run_cli, logs
 
-REPORT = re.compile(r'ntrain-test: rank (\d+) plotter pid (\d+|None) drew (\d+) failed (\d+); matplotlib here: (\[.*\])')
+REPORT = re.compile(r'ntrain-test: rank (\d+) plotter pid (\d+|None) drew (\d+) failed (\d+); matplotlib here: (\[[^\]]*\])')
 FIT = ('fit', 'digits', 'epochs=1', 'num_workers=0', 'progress=false')
 
 def report(text:str, rank:int=0)->dict:
