@@ -11,20 +11,35 @@ __all__ = ['Ladder', 'dashboard', 'runs', 'Config', 'load_config', 'apply_overri
            'Watcher', 'apply_record', 'Stopper']
 
 # %% ../nbs/99_api.ipynb
-from .config import Config, load_config, apply_overrides, describe_keys
-from .data import Task, sample_rng, sample_seed, hf_forward
-from .metrics import Metric, Mean, Accuracy, F1, ConfusionMatrix, MSE, MAE
-from .train import Trainer, RunResult
-from .api import fit, resume, load
-from .events import watch, Watcher, apply_record, Stopper
-from .card import run_card
-from .core import NtrainError, env_record
-from .ladder import ladder, LadderResult, RungResult
-from .launch import launch, attach, Launch, LaunchResult
-from .resume_check import check_resume, ResumeCheck
-from .viewmodel import runs
-from .run_panel import dashboard  # also makes a Launch shown in a cell display as its dashboard
-from .panel import Ladder
+_WHERE = dict(config=('Config', 'load_config', 'apply_overrides', 'describe_keys'), data=('Task', 'sample_rng', 'sample_seed', 'hf_forward'),
+              metrics=('Metric', 'Mean', 'Accuracy', 'F1', 'ConfusionMatrix', 'MSE', 'MAE'), train=('Trainer', 'RunResult'),
+              api=('fit', 'resume', 'load'), events=('watch', 'Watcher', 'apply_record', 'Stopper'), card=('run_card',),
+              core=('NtrainError', 'env_record'), ladder=('ladder', 'LadderResult', 'RungResult'),
+              launch=('launch', 'attach', 'Launch', 'LaunchResult'), resume_check=('check_resume', 'ResumeCheck'),
+              viewmodel=('runs',), run_panel=('dashboard',), panel=('Ladder',))
+_MODULE = {name: mod for mod, names in _WHERE.items() for name in names}
+
+def __getattr__(name:str):
+    "A public name, imported from its module on first use (PEP 562); a module's name (`ntrain.train`), that module."
+    import importlib, importlib.util
+    mod = _MODULE.get(name)
+    if mod is None:
+        if name.startswith('_') or importlib.util.find_spec(f'ntrain.{name}') is None: raise AttributeError(f"module 'ntrain' has no attribute {name!r}")
+        return importlib.import_module(f'ntrain.{name}')  # (the import binds it here)
+    value = getattr(importlib.import_module(f'ntrain.{mod}'), name)
+    globals()[name] = value  # the next use is a plain attribute
+    return value
+
+def __dir__(): return sorted(set(globals()) | set(_MODULE))
+
+import sys as _sys, types as _types
+class _Front(_types.ModuleType):
+    "The package: `ntrain.ladder` and `ntrain.launch` stay the functions after their modules are imported."
+    def __setattr__(self, name, value):  # the import system binds a loaded submodule to its package's attribute
+        if name in _MODULE and isinstance(value, _types.ModuleType): return
+        super().__setattr__(name, value)
+_sys.modules[__name__].__class__ = _Front
+
 _all_ = ['Ladder', 'dashboard', 'runs', 'Config', 'load_config', 'apply_overrides', 'describe_keys', 'Task', 'sample_rng', 'sample_seed', 'hf_forward', 'Metric', 'Mean',
          'Accuracy', 'F1', 'ConfusionMatrix', 'MSE', 'MAE', 'Trainer', 'RunResult', 'fit', 'resume', 'load', 'run_card',
          'NtrainError', 'env_record', 'ladder', 'LadderResult', 'RungResult', 'launch', 'attach', 'Launch', 'LaunchResult',

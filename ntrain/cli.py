@@ -253,11 +253,12 @@ def parser():
     return p
 
 # %% ../nbs/09_cli.ipynb
-def _wants_plotter(a)->bool:
-    "Whether this command line forks a plotter: `fit` or `resume` training in this process, on rank 0, with no other thread yet."
-    import threading
-    here = a.cmd == 'fit' or (a.cmd == 'resume' and a.nproc is None)
-    return here and int(os.environ.get('RANK', 0)) == 0 and threading.active_count() == 1
+def _wants_plotter(argv:list)->bool:
+    """Whether this command line forks a plotter: `fit`, or `resume` in this process (no `--nproc`), on rank 0.
+    Read from the raw arguments, before the parser is built (building it loads torch)."""
+    verb = argv[0] if argv else None
+    here = verb == 'fit' or (verb == 'resume' and not any(x.startswith('--np') for x in argv))  # (argparse takes `--np 2` for --nproc)
+    return here and not {'-h', '--help'} & set(argv) and int(os.environ.get('RANK', 0)) == 0
 
 def main(argv=None):
     "The `ntrain` command. With `argv` None (the command line) it leaves with `os._exit` once done (see above); with a list, through `SystemExit`."
@@ -266,18 +267,21 @@ def main(argv=None):
 def run_verb(argv=None, own:bool=False)->int:
     """Parse `argv` (the command line's when None) and run its verb: the exit status, with an error said in one line on stderr.
     `own`: this process is the command's own (the command line, or a rank that `launch` forked), so it may fork a plotter."""
-    p = parser()
-    a, extra = p.parse_known_args(argv)  # key=value overrides may come after the --flags too
-    bad = [x for x in extra if x.startswith('-') or '=' not in x or not hasattr(a, 'overrides')]
-    if bad: p.error(f"unrecognized arguments: {' '.join(bad)}")
-    if extra: a.overrides = list(a.overrides) + extra
-    from ntrain.card import start_plotter, stop_plotter
-    if own and _wants_plotter(a): start_plotter()
-    try: code = a.fn(a)
-    except NtrainError as e:
-        print(f'ntrain: error: {e}', file=sys.stderr)
-        code = e.exit_code
-    except KeyboardInterrupt:
-        print('ntrain: interrupted', file=sys.stderr); code = 130
-    finally: stop_plotter()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    import threading
+    from ntrain.card import start_plotter, stop_plotter  # (no torch: a fork now copies a small process)
+    if own and _wants_plotter(argv) and threading.active_count() == 1: start_plotter()
+    try:
+        p = parser()
+        a, extra = p.parse_known_args(argv)  # key=value overrides may come after the --flags too
+        bad = [x for x in extra if x.startswith('-') or '=' not in x or not hasattr(a, 'overrides')]
+        if bad: p.error(f"unrecognized arguments: {' '.join(bad)}")
+        if extra: a.overrides = list(a.overrides) + extra
+        try: code = a.fn(a)
+        except NtrainError as e:
+            print(f'ntrain: error: {e}', file=sys.stderr)
+            code = e.exit_code
+        except KeyboardInterrupt:
+            print('ntrain: interrupted', file=sys.stderr); code = 130
+    finally: stop_plotter()  # (also when the parser leaves: a bad argument, --help)
     return code

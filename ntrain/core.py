@@ -7,8 +7,6 @@ from __future__ import annotations
 import os, sys, json, random, platform, subprocess, hashlib, difflib, tempfile, contextlib, socket
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Optional
-import numpy as np
-import torch
 
 # %% auto 0
 __all__ = ['NtrainError', 'ConfigError', 'TaskError', 'CheckpointError', 'nearest', 'dist_env', 'is_main', 'cpu_count',
@@ -60,12 +58,14 @@ def default_num_workers()->int:
 # %% ../nbs/00_core.ipynb
 def seed_all(seed:int):
     "Seed Python, numpy, torch and every CUDA device."
+    import numpy as np, torch
     random.seed(seed); np.random.seed(seed % 2**32); torch.manual_seed(seed)
     if torch.cuda.is_available(): torch.cuda.manual_seed_all(seed)
 
 # %% ../nbs/00_core.ipynb
 def tree_map(f:Callable, x):
     "Apply `f` to every tensor in the nested tuples, lists and dicts of `x`."
+    import torch
     if isinstance(x, torch.Tensor): return f(x)
     if isinstance(x, Mapping):
         d = {k: tree_map(f, v) for k, v in x.items()}
@@ -183,6 +183,7 @@ class EnvProbe:
                           freeze=_spawn([sys.executable, '-c', _FREEZE]) if freeze else None)
     def record(self, timeout:float=60)->dict:
         "What a run needs to be reproduced: versions, hardware, code state and packages."
+        import torch
         from ntrain import __version__
         got = {k: _collect(p, timeout) for k, p in self.procs.items()}
         cuda = torch.cuda.is_available()
