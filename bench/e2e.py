@@ -221,17 +221,18 @@ def per_side(rows:list, metrics=('wall', 'ttfs', 'tail', 'fixed', 'at_script', '
 
 
 # ---------------------------------------------------------------- sections
+# `import ntrain` loads nothing until a name is used (PEP 562), so ntrain's side times what a script pulls: the engine
+IMPORTS = dict(ntrain='from ntrain import fit', torch='import torch', lightning='import pytorch_lightning', accelerate='import accelerate')
+
 def sec_import(a, work, env, log)->dict:
-    def imp(name, mod):  # noqa: the side's name, the module it imports
-        code = (f"import time; t=time.perf_counter(); import {mod}; "
+    def imp(name, stmt):  # noqa: the side's name, the import statement it times
+        code = (f"import time; t=time.perf_counter(); {stmt}; "
                 f"import json; print('BENCH_RESULT ' + json.dumps(dict(import_s=time.perf_counter()-t)))")
         s = Side(name, [PY, '-c', code])
         base_read = s.read
         s.read = lambda wd, out: dict(base_read(wd, out), import_s=bench_line(out).get('import_s'))
         return s
-    sides = [imp('ntrain', 'ntrain'), imp('torch', 'torch')]
-    if version('pytorch-lightning'): sides.append(imp('lightning', 'pytorch_lightning'))
-    if version('accelerate'): sides.append(imp('accelerate', 'accelerate'))
+    sides = [imp(k, v) for k, v in IMPORTS.items() if k not in ('lightning', 'accelerate') or version(dict(lightning='pytorch-lightning').get(k, k))]
     rows = run_rounds('import', sides, a.pairs, work, env, log)
     for r in rows:
         for v in r.values(): v['import_s'] = v.get('import_s')
@@ -242,12 +243,12 @@ def sec_import(a, work, env, log)->dict:
         if any(o in r for r in rows):
             c = dict(a='ntrain', b=o, metric='wall', target=1.0, **ratios(rows, 'ntrain', o)); c['verdict'] = verdict(c, 1.0)
             res['comparisons'].append(c)
-    res['importtime'] = importtime(env)
+    res['importtime'], res['statements'] = importtime(env), IMPORTS
     return res
 
 def importtime(env)->dict:
-    "One `python -X importtime -c 'import ntrain'`: top-level packages by cumulative time, and ntrain's own modules."
-    r = subprocess.run([PY, '-X', 'importtime', '-c', 'import ntrain'], capture_output=True, text=True, env=env, timeout=300)
+    "One `python -X importtime -c 'from ntrain import fit'`: top-level packages by cumulative time, and ntrain's own modules."
+    r = subprocess.run([PY, '-X', 'importtime', '-c', IMPORTS['ntrain']], capture_output=True, text=True, env=env, timeout=300)
     rows = []
     for line in r.stderr.splitlines():
         if not line.startswith('import time:') or 'self [us]' in line: continue
@@ -263,7 +264,8 @@ def importtime(env)->dict:
         pkg = x['name'].split('.')[0]
         if pkg == 'ntrain': continue
         if pkg not in top or (x['depth'], -x['cum_us']) < (top[pkg]['depth'], -top[pkg]['cum_us']): top[pkg] = dict(x, pkg=pkg)
-    total = next((x['cum_us'] for x in rows if x['name'] == 'ntrain'), None)
+    start = max((i for i, x in enumerate(rows) if x['depth'] == 0 and x['name'] == 'site'), default=-1)  # the interpreter's own start ends with site
+    total = sum(x['cum_us'] for x in rows[start + 1:] if x['depth'] == 0) or None  # every top-level import the statement made
     ntrain_self = sum(x['self_us'] for x in rows if x['name'].split('.')[0] == 'ntrain')
     return dict(total_ms=total / 1e3 if total else None, ntrain_self_ms=ntrain_self / 1e3,
                 top_packages_ms=[(t['pkg'], round(t['cum_us'] / 1e3, 1)) for t in sorted(top.values(), key=lambda t: -t['cum_us'])[:15]],
@@ -407,6 +409,7 @@ def render(res:dict, gpu_text:str|None=None)->str:
     L.append(f"Versions: python {v['python']}, torch {v['torch']}, pytorch-lightning {v['pytorch-lightning']}, accelerate {v['accelerate']}, "
              f"ntrain {v['ntrain']}, numpy {v['numpy']}, scikit-learn {v['scikit-learn']}  ")
     L.append(f"Environment: OMP_NUM_THREADS={res['env'].get('OMP_NUM_THREADS') or 'unset'}; pairs {res['pairs']}; "
+             + (f"bytecode {res['bytecode']}; " if res.get('bytecode') else '') +
              f"load average at the start {tuple(round(x, 2) for x in res['loadavg_start'])}, at the end {tuple(round(x, 2) for x in res.get('loadavg_end', ()))}")
     L.append('')
     L.append('Ratios are ntrain / other per round (alternating order), median and IQR; lower is better except in the in-loop '
@@ -478,14 +481,14 @@ def render(res:dict, gpu_text:str|None=None)->str:
         s = S['import']; L += ['', '## Import' + la('import'), '']
         L += ['| process | wall (median) | IQR | import alone (median) |', '|---|---|---|---|']
         for k, v in s['sides'].items():
-            L.append(f"| `python -c 'import {dict(lightning='pytorch_lightning').get(k, k)}'` | {fs(v['wall']['median'])} | {fs(v['wall']['q1'])} to {fs(v['wall']['q3'])} | {fs(v.get('import_s', {}).get('median'))} |")
+            L.append(f"| `python -c '{IMPORTS.get(k, 'import ' + k) if s.get('statements') else 'import ' + dict(lightning='pytorch_lightning').get(k, k)}'` | {fs(v['wall']['median'])} | {fs(v['wall']['q1'])} to {fs(v['wall']['q3'])} | {fs(v.get('import_s', {}).get('median'))} |")
         L.append('')
         for c in s['comparisons']:
             L.append(f"- {c['a']} / {c['b']} ({c['metric']}): median {f3(c['median'])}, IQR {f3(c['q1'])}-{f3(c['q3'])}"
                      + (f"; target {c['target']}: {c['verdict']}" if c.get('target') is not None else ''))
         it = s.get('importtime', {})
         if it.get('total_ms'):
-            L.append(f"- `python -X importtime -c 'import ntrain'`: {it['total_ms']:.0f} ms in all, of which ntrain's own modules (self time) "
+            L.append(f"- `python -X importtime -c '{IMPORTS['ntrain'] if s.get('statements') else 'import ntrain'}'`: {it['total_ms']:.0f} ms in all, of which ntrain's own modules (self time) "
                      f"{it['ntrain_self_ms']:.0f} ms. Packages by cumulative import time: " + ', '.join(f'{p} {t:.0f} ms' for p, t in it['top_packages_ms'][:10]))
     if 'ckpt' in S:
         s = S['ckpt']; L += ['', '## Checkpoints: the same state, saved and loaded' + la('ckpt'), '']
@@ -583,6 +586,10 @@ def main(argv=None):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT)] + ([os.environ['PYTHONPATH']] if os.environ.get('PYTHONPATH') else [])))
     env.pop('NTRAIN_FAULT', None)
     if a.omp_threads: env['OMP_NUM_THREADS'] = str(a.omp_threads)
+    # ntrain (and bench/'s modules the scripts import) as pip installs a package: with its bytecode compiled. An editable
+    # install leaves none, and with PYTHONDONTWRITEBYTECODE=1 (set on these machines) none is ever written, so every
+    # process would compile ntrain's sources again (about 0.09 s here) while Lightning's and Accelerate's came compiled.
+    if not a.render: subprocess.run([PY, '-m', 'compileall', '-q', str(ROOT/'ntrain'), str(BENCH)], check=True, capture_output=True)
     work = Path(a.workdir) if a.workdir else Path(tempfile.mkdtemp(prefix='ntrain-e2e-'))
     work.mkdir(parents=True, exist_ok=True)
     import torch
@@ -591,7 +598,7 @@ def main(argv=None):
                versions={k: version(k) for k in ('torch', 'pytorch-lightning', 'accelerate', 'ntrain', 'numpy', 'scikit-learn')} | dict(python=platform.python_version()),
                git=dict(commit=git('rev-parse', 'HEAD'), branch=git('rev-parse', '--abbrev-ref', 'HEAD'), dirty=bool(git('status', '--porcelain', '--', 'ntrain', 'nbs', 'bench'))),
                env={k: env.get(k) for k in ('OMP_NUM_THREADS', 'MKL_NUM_THREADS')}, torch_threads_default=torch.get_num_threads(),
-               loadavg_start=os.getloadavg(), sections={})
+               loadavg_start=os.getloadavg(), bytecode='compiled first (python -m compileall ntrain bench), as pip does on install', sections={})
     log = lambda s: print(s, flush=True)
     t_all = time.perf_counter()
     try:
