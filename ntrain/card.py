@@ -8,7 +8,7 @@ import contextlib, hashlib, json, os, math
 from pathlib import Path
 from typing import Optional
 import yaml
-from .core import NtrainError, atomic_write_text, atomic_write
+from .core import NtrainError, atomic_write_text, atomic_write, first_line
 from .config import Config
 from .loggers import read_metrics
 
@@ -167,8 +167,6 @@ def draw_curves(run_dir, path=None)->Path:
 # %% ../nbs/08_card.ipynb
 import select, signal, sys, time
 
-def _first_line(e:BaseException)->str: return f"{type(e).__name__}: {(str(e).splitlines() or [''])[0]}"
-
 def _serve(req:int, ans:int, parent:int)->int:
     "The plotter child's whole life (see above): detach, import matplotlib, then draw one curves.png per request line."
     import gc; gc.freeze()  # the collector leaves the parent's objects alone: their pages stay shared
@@ -193,7 +191,7 @@ def _serve(req:int, ans:int, parent:int)->int:
                 r = json.loads(line)
                 draw_curves(r['run_dir'], r.get('path'))
                 a = dict(ok=True, s=round(time.perf_counter() - t0, 4))
-            except Exception as e: a = dict(ok=False, error=_first_line(e))
+            except Exception as e: a = dict(ok=False, error=first_line(e))
             os.write(ans, (json.dumps(a) + '\n').encode())  # one short line: a single write (a gone parent: BrokenPipeError, the end)
     return 0
 

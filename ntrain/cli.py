@@ -23,9 +23,10 @@ def _exit_code(res)->int:
 def _finish(code:int, fast:bool=False, leave:bool=True):
     """Leave the process: under torchrun, tear the process group down cleanly first (see DEVELOPERS.md on the gloo abort); `fast`: see above.
     `leave=False`: all of that but the leaving, for a rank that `launch` forked, which returns to torchrun's agent instead."""
-    import atexit, torch.distributed as dist
+    import atexit
     sys.stdout.flush(); sys.stderr.flush()
-    if dist.is_available() and dist.is_initialized():
+    dist = getattr(sys.modules.get('torch'), 'distributed', None)  # (a verb that never loaded torch has no process group)
+    if dist is not None and dist.is_available() and dist.is_initialized():
         try: dist.barrier(); dist.destroy_process_group()
         except Exception: pass
         fast = True  # only here, in the CLI, after success and after every file was flushed and closed
@@ -221,7 +222,8 @@ def cmd_stop(a)->int:
     print(f'{rd}: {state}'); return 0 if state in ('stopped', 'finished', 'early_stopped') else 1
 
 # %% ../nbs/09_cli.ipynb
-def parser():
+def parser(verb:Optional[str]=None):
+    "The command's parser; with `verb`, one that parses that verb (the ladder's flags, which load torch, only for `ladder`)."
     p = argparse.ArgumentParser(prog='ntrain', description='A notebook-first PyTorch training workbench.')
     sub = p.add_subparsers(dest='cmd', required=True)
     f = sub.add_parser('fit', help='train a config: a built-in example name (digits) or a YAML path')
@@ -240,7 +242,8 @@ def parser():
     e.set_defaults(fn=cmd_env)
     k = sub.add_parser('keys', help='list every config key with its type, default and help'); k.set_defaults(fn=cmd_keys)
     lp = sub.add_parser('ladder', help='run the sanity ladder: 1 one step, 2 initial loss, 3 overfit one batch, 4 small data, 5 full run')
-    _ladder_args(lp); lp.set_defaults(fn=cmd_ladder)
+    if verb in (None, 'ladder'): _ladder_args(lp)
+    lp.set_defaults(fn=cmd_ladder)
     la = sub.add_parser('launch', help='run a config under torchrun (DDP or FSDP2), on one node or several')
     la.add_argument('config'); la.add_argument('overrides', nargs='*'); _launch_args(la)
     la.add_argument('--force', action='store_true', help='start more processes than this machine has CPUs or GPUs')
@@ -272,7 +275,7 @@ def run_verb(argv=None, own:bool=False)->int:
     from ntrain.card import start_plotter, stop_plotter  # (no torch: a fork now copies a small process)
     if own and _wants_plotter(argv) and threading.active_count() == 1: start_plotter()
     try:
-        p = parser()
+        p = parser(argv[0] if argv else None)
         a, extra = p.parse_known_args(argv)  # key=value overrides may come after the --flags too
         bad = [x for x in extra if x.startswith('-') or '=' not in x or not hasattr(a, 'overrides')]
         if bad: p.error(f"unrecognized arguments: {' '.join(bad)}")

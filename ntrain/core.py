@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Optional
 
 # %% auto 0
-__all__ = ['NtrainError', 'ConfigError', 'TaskError', 'CheckpointError', 'nearest', 'dist_env', 'is_main', 'cpu_count',
-           'default_num_workers', 'seed_all', 'tree_map', 'to_device', 'fsync_dir', 'temp_beside', 'atomic_write',
-           'atomic_write_text', 'open_append', 'sha256_file', 'gpu_names', 'git_state', 'pip_freeze', 'EnvProbe',
-           'env_record', 'env_warnings']
+__all__ = ['NtrainError', 'ConfigError', 'TaskError', 'CheckpointError', 'first_line', 'nearest', 'dist_env', 'is_main',
+           'cpu_count', 'default_num_workers', 'seed_all', 'tree_map', 'to_device', 'fsync_dir', 'temp_beside',
+           'atomic_write', 'atomic_write_text', 'open_append', 'sha256_file', 'gpu_names', 'git_state', 'pip_freeze',
+           'EnvProbe', 'env_record', 'env_warnings']
 
 # %% ../nbs/00_core.ipynb
 class NtrainError(Exception):
@@ -27,6 +27,10 @@ class TaskError(NtrainError):
 
 class CheckpointError(NtrainError):
     "A checkpoint that cannot be written, read or trusted."
+
+def first_line(e:BaseException)->str:
+    "An exception as one line: its type and the first line of its message (for a report that must fit on one line)."
+    return f"{type(e).__name__}: {(str(e).splitlines() or [''])[0]}"
 
 # %% ../nbs/00_core.ipynb
 def nearest(name:str, choices:Iterable[str])->str:

@@ -8,7 +8,7 @@ import datetime, hashlib, json, marshal, os, shlex, signal, socket, subprocess, 
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator, Optional, Union
-from .core import NtrainError, ConfigError, TaskError, atomic_write_text, open_append
+from .core import NtrainError, ConfigError, TaskError, atomic_write_text, open_append, first_line
 from .config import Config, load_config
 from .events import END_KINDS, STOP_FILE, Watcher, apply_record, request_stop_file
 from .rundir import default_run_dir, read_status, process_alive, process_start_time, RunLock
@@ -280,20 +280,18 @@ def _task_info(cfg:Config)->dict:
     return dict(n_train=n[0], n_valid=n[1], cpus=cpu_count(), gpus=torch.cuda.device_count() if cuda else 0,
                 fingerprint=code_fingerprint(getattr(sys.modules.get(mod), fn, None)))
 
-def _first_line(e:BaseException)->str: return f"{type(e).__name__}: {(str(e).splitlines() or [''])[0]}"
-
 _PREFLIGHT = r"""
 import json, sys
 def out(**kw): print('\nNTRAIN-PREFLIGHT ' + json.dumps(kw), flush=True)
 spec = '?'
 try:
     from ntrain.config import Config
-    from ntrain.core import NtrainError
-    from ntrain.launch import _task_info, _first_line
+    from ntrain.core import NtrainError, first_line
+    from ntrain.launch import _task_info
     cfg = Config.from_dict(json.loads(sys.stdin.read())); spec = cfg.task
     out(**_task_info(cfg))
 except NtrainError as e: out(error=str(e))
-except BaseException as e: out(error=f"task '{spec}' fails in a fresh process: {_first_line(e)}")
+except BaseException as e: out(error=f"task '{spec}' fails in a fresh process: {first_line(e)}")
 """
 
 def preflight(cfg:Config, env:Optional[dict]=None, timeout:float=600, here:bool=False)->dict:
@@ -304,7 +302,7 @@ def preflight(cfg:Config, env:Optional[dict]=None, timeout:float=600, here:bool=
         cwd = os.getcwd(); sys.path.insert(0, cwd)
         try: return _task_info(cfg)
         except NtrainError as e: raise TaskError(str(e)) from None
-        except Exception as e: raise TaskError(f"task '{cfg.task}' fails to import: {_first_line(e)}") from None
+        except Exception as e: raise TaskError(f"task '{cfg.task}' fails to import: {first_line(e)}") from None
         finally:
             sys.path.remove(cwd)
             import gc; gc.collect()  # the task's data sets: this process only waits for the run
