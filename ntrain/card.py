@@ -14,7 +14,7 @@ from .loggers import read_metrics
 
 # %% auto 0
 __all__ = ['config_key', 'ntrain_home', 'resume_check_for', 'damage', 'run_card', 'write_card', 'draw_curves', 'Plotter',
-           'start_plotter', 'plotter', 'stop_plotter', 'plot_curves']
+           'start_plotter', 'plotter', 'stop_plotter', 'CurvesNotDrawn', 'OneShot', 'draw_cost', 'plot_curves']
 
 # %% ../nbs/08_card.ipynb
 def _read_json(p)->dict:
@@ -165,12 +165,13 @@ def draw_curves(run_dir, path=None)->Path:
     return out
 
 # %% ../nbs/08_card.ipynb
-import select, signal, sys, time
+import select, signal, subprocess, sys, time
 
 def _serve(req:int, ans:int, parent:int)->int:
     "The plotter child's whole life (see above): detach, import matplotlib, then draw one curves.png per request line."
     import gc; gc.freeze()  # the collector leaves the parent's objects alone: their pages stay shared
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    from ntrain.events import STOP_SIGNALS  # (no torch)
+    for s in STOP_SIGNALS: signal.signal(s, signal.SIG_IGN)  # the parent decides what a stop signal means
     with contextlib.suppress(Exception):
         import ctypes
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG: die with the forking thread
@@ -181,8 +182,12 @@ def _serve(req:int, ans:int, parent:int)->int:
         if int(name) > 2 and int(name) not in (req, ans):
             with contextlib.suppress(OSError): os.close(int(name))
     with contextlib.suppress(OSError): os.nice(10)  # the parent's setup (and its environment probe's children) first
-    from matplotlib.figure import Figure  # the import this process is for
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    try:
+        from matplotlib.figure import Figure  # the import this process is for
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+    except Exception as e:  # a broken matplotlib: said once, and the parent draws nowhere else
+        os.write(ans, (json.dumps(dict(ready=False, error=f'matplotlib does not import: {first_line(e)}')) + '\n').encode())
+        return 1
     os.write(ans, b'{"ready": true}\n')  # the first line: it can draw now
     with os.fdopen(req, 'rb') as f:
         for line in f:  # EOF: the parent closed its end, or ended
@@ -198,9 +203,10 @@ def _serve(req:int, ans:int, parent:int)->int:
 class Plotter:
     "A forked child that draws curves.png for this process (see above); `Plotter.start()` is None where there can be none."
     def __init__(self, pid:int, req:int, ans:int):
-        self.pid, self.req, self.ans = pid, req, ans
+        self.pid, self.req, self.ans, self.started = pid, req, ans, time.monotonic()
         self.alive, self.pending, self.last, self._buf, self._target, self.ready = True, False, None, b'', None, False
         self.cost, self.served, self.failed = 0.2, 0, 0  # cost: the last draw's seconds in the child (a guess until one is measured)
+        self.why, self.broken = None, False  # why it did not draw (one line); broken: its matplotlib does not import
 
     @classmethod
     def start(cls)->Optional['Plotter']:
@@ -252,6 +258,7 @@ class Plotter:
         if not self.ready and self.alive:
             a = self._line(time.monotonic() + timeout)
             self.ready = bool(a and a.get('ready'))
+            if a is not None and not self.ready: self.why, self.broken = a.get('error', 'the plotter is gone'), 'ready' in a
         return self.ready
 
     def answer(self, timeout:float=0.0)->Optional[dict]:
@@ -267,16 +274,19 @@ class Plotter:
         self.last = a
         return a
 
-    def draw(self, run_dir, path=None, timeout:float=60.0, ready_wait:float=10.0)->bool:
-        """Draw through the plotter and wait (after the request in flight, if any); False if it did not draw, for whatever reason.
-        A plotter still importing matplotlib after `ready_wait` more seconds is starved (a loaded machine, its lower priority):
-        it is ended, and the caller draws in its own process, which costs what it did before the plotter existed."""
-        if not self.wait_ready(ready_wait): self.close(0); return False
-        end = time.monotonic() + timeout
-        if self.pending and self.answer(timeout) is None: self.close(0); return False  # stuck: ended, never waited on again
-        if not self.send(run_dir, path): return False
-        a = self.answer(max(0.0, end - time.monotonic()))
-        if a is None: self.close(0); return False
+    def draw(self, run_dir, path=None, until:Optional[float]=None)->bool:
+        """Draw through the plotter and wait, until monotonic time `until` at most (after the request in flight, if any); False
+        if it did not draw, with `why` saying why. A plotter not done by then (still importing matplotlib on a loaded machine,
+        stuck) is ended: it is never waited on again."""
+        until = time.monotonic() + 60 if until is None else until
+        left = lambda: max(0.0, until - time.monotonic())
+        if not self.wait_ready(left()):
+            self.why = self.why or f'the plotter had not imported matplotlib after {time.monotonic() - self.started:.0f} s'; self.close(0); return False
+        if self.pending and self.answer(left()) is None: self.why = 'the plotter was stuck on an earlier draw'; self.close(0); return False
+        if not self.send(run_dir, path): self.why = self.why or 'the plotter is gone'; return False
+        a = self.answer(left())
+        if a is None: self.why = 'the plotter did not finish its draw in time'; self.close(0); return False
+        if not a.get('ok'): self.why = a.get('error') or 'the plotter failed'
         return bool(a.get('ok'))
 
     def _gone(self):
@@ -318,17 +328,81 @@ def stop_plotter():
     "End this process's plotter and reap it (the CLI does, before it exits)."
     global _plotter
     p, _plotter = _plotter, None
-    if p is not None: p.close()
+    if p is not None: p.close(1.0)  # an idle plotter leaves at once (EOF); one still drawing is not worth a longer wait
 
-def plot_curves(run_dir, path=None, wait:bool=True, timeout:float=60.0)->Optional[Path]:
-    """curves.png through the plotter when there is one, else (or if it is gone, fails or takes over `timeout` s) drawn here.
-    `wait=False`, a redraw during a run: handed over only if the plotter is idle, never waited for (None: handed over or skipped)."""
-    p = _plotter
-    if p is not None and p.alive:
-        if wait:
-            if p.draw(run_dir, path, timeout): return Path(path or Path(run_dir)/'curves.png')
-        elif p.wait_ready(0):  # (not ready yet half a minute into a run: it is starved, and this redraw is drawn here)
+# %% ../nbs/08_card.ipynb
+class CurvesNotDrawn(Exception):
+    "curves.png could not be drawn (in time): one line saying why. The run it shows is not affected."
+
+_DRAW = ("import sys; from ntrain.card import draw_curves; draw_curves(sys.argv[1], sys.argv[2] or None)")
+
+class OneShot:
+    "`draw_curves` in a fresh child process, for a process with no plotter that has not imported matplotlib (see above)."
+    def __init__(self, run_dir, path=None):
+        self.target, self.t0 = Path(path or Path(run_dir)/'curves.png'), time.monotonic()
+        import ntrain
+        here = str(Path(ntrain.__file__).resolve().parents[1])  # ntrain importable in the child as it is here, installed or not
+        env = dict(os.environ, MPLBACKEND='Agg', PYTHONPATH=os.pathsep.join(filter(None, [here, os.environ.get('PYTHONPATH')])))
+        self.proc = subprocess.Popen([sys.executable, '-c', _DRAW, str(run_dir), '' if path is None else str(path)], env=env,
+                                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, close_fds=True)
+        self.seconds = None
+    def result(self, timeout:float=0.0)->Optional[str]:
+        "'' once drawn, the error in one line if it failed, None while it draws; after `timeout` s (> 0) it is killed, an error."
+        try: _, err = self.proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            if timeout <= 0: return None
+            self.kill(); return f'drawing it took longer than {time.monotonic() - self.t0:.0f} s'
+        self.seconds = time.monotonic() - self.t0
+        if self.proc.returncode == 0: return ''
+        last = [l for l in err.decode(errors='replace').strip().splitlines() if l.strip()]
+        return last[-1] if last else f'the drawing process exited with status {self.proc.returncode}'
+    def kill(self):
+        "End it now (killed mid-draw: its temporary file is removed)."
+        if self.proc.poll() is None:
+            self.proc.kill(); self.proc.communicate()
+            for t in self.target.parent.glob(f'.{self.target.name}.*.tmp'):
+                with contextlib.suppress(OSError): t.unlink()
+
+_oneshot: Optional[OneShot] = None
+
+def _draw_elsewhere(run_dir, path, timeout:Optional[float])->Optional[Path]:
+    "Without a plotter: here if matplotlib is loaded already, else in a `OneShot` (waited for up to `timeout` s; None: not waited)."
+    global _oneshot
+    if 'matplotlib.figure' in sys.modules: return draw_curves(run_dir, path)  # a notebook: loaded, nothing to import
+    prev, _oneshot = _oneshot, None
+    if prev is not None:
+        err = prev.result(0)
+        if err is None and timeout is None: _oneshot = prev; return None  # a redraw still in flight: this one is skipped
+        prev.kill()  # (the final draw: an older one must not land after it)
+        if err and timeout is None: raise CurvesNotDrawn(err)
+    o = OneShot(run_dir, path)
+    if timeout is None: _oneshot = o; return None
+    err = o.result(max(timeout, 0.5))
+    if err: raise CurvesNotDrawn(err)
+    return o.target
+
+def draw_cost()->float:
+    "Seconds the last redraw took where it was drawn: the plotter's draw, or a `OneShot`'s whole process (1 s while unknown)."
+    p, o = _plotter, _oneshot
+    if p is not None and p.alive: return p.cost
+    return (o.seconds or 1.0) if o is not None else 0.0
+
+def plot_curves(run_dir, path=None, wait:bool=True, budget:float=5.0)->Optional[Path]:
+    """curves.png, drawn where the training process never imports matplotlib: by the plotter when there is one, else here
+    when matplotlib is loaded already, else by a `OneShot` child. `wait`: the final draw, done or given up within `budget` s
+    (`CurvesNotDrawn` says why). `wait=False`, a redraw during a run, never waits (None: handed over or skipped)."""
+    p, target = _plotter, Path(path or Path(run_dir)/'curves.png')
+    if not wait:
+        if p is not None and p.alive:
+            if not p.wait_ready(0): return None  # still importing matplotlib: this redraw is skipped
             if p.pending and p.answer(0) is None: return None  # still drawing the last one: skip this redraw
             if p.alive and (p.last is None or p.last.get('ok')) and p.send(run_dir, path): return None
-            p.last = None  # the last one failed (or it is gone): draw this one here, where a failure is the run's warning
-    return draw_curves(run_dir, path)
+            if p.last is not None and not p.last.get('ok'): err, p.last = p.last.get('error'), None; raise CurvesNotDrawn(err)
+        return _draw_elsewhere(run_dir, path, None)
+    end, why = time.monotonic() + budget, None
+    if p is not None and p.alive:
+        if p.draw(run_dir, path, until=end - min(2.0, budget / 2)): return target  # (what is left, for a OneShot if it is gone or late)
+        if p.broken or p.alive: raise CurvesNotDrawn(p.why)  # its matplotlib does not import, or the draw itself failed: so would a OneShot's
+        why = p.why
+    try: return _draw_elsewhere(run_dir, path, end - time.monotonic())
+    except CurvesNotDrawn as e: raise CurvesNotDrawn(f'{why}, and then {e}' if why else str(e)) from None

@@ -11,13 +11,16 @@ from .core import NtrainError, env_record, env_warnings
 from .config import load_config, describe_keys
 
 # %% auto 0
-__all__ = ['cmd_fit', 'cmd_resume', 'cmd_report', 'cmd_env', 'cmd_keys', 'cmd_ladder', 'cmd_launch', 'cmd_check_resume',
-           'cmd_runs', 'cmd_watch', 'cmd_stop', 'parser', 'main', 'run_verb']
+__all__ = ['under_torchrun', 'cmd_fit', 'cmd_resume', 'cmd_report', 'cmd_env', 'cmd_keys', 'cmd_ladder', 'cmd_launch',
+           'cmd_check_resume', 'cmd_runs', 'cmd_watch', 'cmd_stop', 'parser', 'main', 'run_verb']
 
 # %% ../nbs/09_cli.ipynb
+def under_torchrun()->bool:
+    "Whether this process is a torchrun worker (see `ntrain.distributed.under_torchrun`; here without importing torch)."
+    return 'TORCHELASTIC_RUN_ID' in os.environ
+
 def _exit_code(res)->int:
     "The process's exit status for a run's result (0 for a stopped torchrun worker: see above)."
-    from ntrain.distributed import under_torchrun
     return 0 if res.status == 'stopped' and under_torchrun() else res.exit_code
 
 def _finish(code:int, fast:bool=False, leave:bool=True):
@@ -41,6 +44,7 @@ def cmd_fit(a):
     from ntrain.train import Trainer
     cfg = load_config(a.config, a.overrides)
     t = Trainer(cfg, resume='auto' if a.auto_resume else False, init_from=a.init_from)
+    if not under_torchrun(): t.signals_after = signal.SIG_IGN  # the run has ended when fit returns: a late signal must not change the exit status
     if int(os.environ.get('RANK', 0)) == 0: print(f'run directory: {t.run_dir}', flush=True)
     res = t.fit()
     if t.is_main: print('\n' + res.card)
@@ -53,6 +57,7 @@ def cmd_resume(a):
     if not (run_dir/'config.yaml').exists(): raise NtrainError(f'{run_dir}: not a run directory (no config.yaml)')
     cfg = load_config(run_dir/'config.yaml', a.overrides)
     t = Trainer(cfg, run_dir=run_dir, resume=True, force=a.force)
+    if not under_torchrun(): t.signals_after = signal.SIG_IGN  # (as for fit)
     res = t.fit()
     if t.is_main: print('\n' + res.card)
     return _exit_code(res)
@@ -127,19 +132,21 @@ def cmd_launch(a, resume:bool=False)->int:
     p = h.preflight  # imported in this process (a fresh one, as each rank's is), which then forked torchrun's agent
     print(f"pre-flight: the task imports; {p.get('n_train')} train and {p.get('n_valid')} valid samples", flush=True)
     print(f'run directory: {h.run_dir}  (torchrun pid {h.pid}; log {h.log_path})', flush=True)
+    from ntrain.events import STOP_SIGNALS
     asked = []
     def on_signal(signum, frame):
-        if asked:
+        if asked and signum == signal.SIGINT:  # only a second Ctrl-C kills; a repeated SIGTERM (a scheduler's) is the same request
             print('\nntrain: killing the run now (nothing saved)', file=sys.stderr, flush=True); h.kill(); return
+        if asked: return
         asked.append(signum)
-        print(f'\nntrain: {signal.Signals(signum).name}: every rank stops after its step and saves (again to kill)', file=sys.stderr, flush=True)
+        print(f'\nntrain: {signal.Signals(signum).name}: every rank stops after its step and saves (Ctrl-C again to kill)', file=sys.stderr, flush=True)
         h.stop(timeout=0)
-    before = {s: signal.signal(s, on_signal) for s in (signal.SIGTERM, signal.SIGINT)}
+    before = {s: signal.signal(s, on_signal) for s in STOP_SIGNALS}
     tail = LogTail(h.log_path)
     try: res = h.wait()
     finally:
         tail.stop()
-        for s, prev in before.items(): signal.signal(s, prev)
+        for s in before: signal.signal(s, signal.SIG_IGN)  # the run has ended: a late signal must not change the exit status
     if res.exit_code == 75:
         from ntrain.launch import resume_command
         print(f'ntrain: stopped; resume with `{resume_command(h.run_dir, a.nproc, a.nnodes, a.rdzv_endpoint)}`', file=sys.stderr)

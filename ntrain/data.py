@@ -18,9 +18,9 @@ from .metrics import default_metrics
 # %% auto 0
 __all__ = ['IN_MEMORY', 'default_forward', 'hf_forward', 'default_prediction', 'map_output', 'tensors_of', 'select_rows', 'Task',
            'loss_ignore_index', 'get_task', 'task_record', 'is_in_memory', 'sample_seed', 'sample_rng', 'sample_key',
-           'KeyedDataset', 'EpochSampler', 'KeyedCollate', 'KeyedLoader', 'make_loader', 'LoaderError', 'worker_lost',
-           'next_batch', 'LoaderWatch', 'close_loaders', 'kill_workers', 'check_targets', 'cheap_targets',
-           'check_task_targets', 'batch_target', 'check_batch_targets']
+           'KeyedDataset', 'EpochSampler', 'KeyedCollate', 'KeyedLoader', 'make_loader', 'LoaderError',
+           'stop_signal_death', 'worker_lost', 'next_batch', 'LoaderWatch', 'close_loaders', 'kill_workers',
+           'check_targets', 'cheap_targets', 'check_task_targets', 'batch_target', 'check_batch_targets']
 
 # %% ../nbs/03_data.ipynb
 def default_forward(model, batch):
@@ -310,8 +310,11 @@ def _worker_init(worker_id:int, parent:int=0):
             import ctypes
             ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
         if parent and os.getppid() != parent: os.kill(os.getpid(), signal.SIGKILL)  # the parent died before prctl
-    # Workers ignore Ctrl-C: the main process gets it, finishes its step and saves; workers must not die mid-batch.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # Workers ignore the stop signals (Ctrl-C, and SIGTERM, SIGHUP, SIGUSR1 sent to the whole process group by a
+    # scheduler): the main process gets them too, finishes its step and saves; workers must not die mid-batch. This
+    # replaces torch's own SIGTERM handler, so ntrain ends a worker that does not leave with SIGKILL (`close_loaders`).
+    from ntrain.events import STOP_SIGNALS
+    for s in STOP_SIGNALS: signal.signal(s, signal.SIG_IGN)
     # Per-worker seeding for any randomness not keyed on the sample: distinct per worker, rank and run.
     info = torch.utils.data.get_worker_info()
     s = info.seed & 0xFFFFFFFF
@@ -363,6 +366,10 @@ def _worker_error(e:BaseException, what:str, inner=None, when:Optional[str]=None
         if code: pids, how = str(w.pid), f'exited with status {code}'
     return f'DataLoader worker (pid {pids}) {how} {when or f"while the loop waited for {what}"} (the sample at fault is among the batches in flight)'
 
+def stop_signal_death(e:BaseException)->bool:
+    "Whether `e` says a DataLoader worker was killed by a stop signal (SIGTERM to every process of a run, at a worker's start)."
+    return bool(re.search(r'killed by signal (SIGINT|SIGTERM|SIGHUP|SIGUSR1)\b', str(e)))
+
 def worker_lost(e:BaseException)->Optional[LoaderError]:
     """The one-line LoaderError for torch's "DataLoader worker (pid N) is killed by signal" raised outside a fetch, or None.
     torch's SIGCHLD handler raises it on the main thread at whatever the loop is doing then (a forward, a backward, a save)."""
@@ -387,21 +394,25 @@ def _dead_worker(inner, wait:float)->Optional[str]:
         if time.monotonic() - t0 >= wait: return None
         time.sleep(0.05)
 
-def next_batch(it, what:Callable[[], str], warn_s:float=0, timeout_s:Optional[float]=None, on_slow:Optional[Callable]=None):
-    "The next item of `it` (a KeyedLoader's iterator); loading failures as one-line errors, slow batches reported (see above)."
+def next_batch(it, what:Callable[[], str], warn_s:float=0, timeout_s:Optional[float]=None, on_slow:Optional[Callable]=None,
+               stop:Optional[Callable[[], bool]]=None):
+    """The next item of `it` (a KeyedLoader's iterator); loading failures as one-line errors, slow batches reported (see above).
+    `stop()`: asked at least every 0.5 s while workers are late; when true, the wait is abandoned with `StopWaiting`."""
+    from ntrain.events import StopWaiting
     inner = getattr(it, 'inner', None)
     workers = getattr(inner, '_num_workers', 0) > 0
-    polled = workers and (warn_s or timeout_s)
+    polled = workers and (warn_s or timeout_s or stop is not None)
     t0, next_warn = time.monotonic(), warn_s or math.inf
     while True:
         if polled:
             waited = time.monotonic() - t0
-            inner._timeout = max(0.05, min(next_warn, timeout_s or math.inf) - waited)
+            inner._timeout = max(0.05, min(next_warn, timeout_s or math.inf, waited + 0.5 if stop is not None else math.inf) - waited)
         try: return next(it)
         except StopIteration: raise
         except Exception as e:
             if polled and isinstance(e, RuntimeError) and str(e).startswith('DataLoader timed out'):
                 waited = time.monotonic() - t0
+                if stop is not None and stop(): raise StopWaiting(f'{what()}: a stop was requested while the loop waited for it') from None
                 if timeout_s and waited >= timeout_s:
                     raise LoaderError(f'{what()}: not loaded after {waited:.0f} s (loader_timeout={timeout_s:g})') from None
                 if waited >= next_warn:
@@ -424,8 +435,9 @@ def next_batch(it, what:Callable[[], str], warn_s:float=0, timeout_s:Optional[fl
 
 class LoaderWatch:
     "A thread that calls `on_slow(waited_s, what)` once a batch armed with `arm(what)` has not come for `warn_s` s (then every `warn_s` s)."
-    def __init__(self, warn_s:float, on_slow:Callable):
-        self.warn_s, self.on_slow, self.what, self.t0, self.warned = warn_s, on_slow, None, 0.0, 0
+    def __init__(self, warn_s:float, on_slow:Callable, on_tick:Optional[Callable]=None):
+        # on_tick(): called at each tick while a batch is awaited (the run wakes its main thread for a stop with it)
+        self.warn_s, self.on_slow, self.on_tick, self.what, self.t0, self.warned = warn_s, on_slow, on_tick, None, 0.0, 0
         self._stop = threading.Event()
         self.th = threading.Thread(target=self._run, daemon=True, name='ntrain-loader-watch'); self.th.start()
     def arm(self, what:Callable): self.t0, self.warned, self.what = time.monotonic(), 0, what
@@ -436,6 +448,8 @@ class LoaderWatch:
         while not self._stop.wait(min(1.0, self.warn_s / 4)):
             what, t0 = self.what, self.t0
             if what is None: continue
+            if self.on_tick is not None:
+                with contextlib.suppress(Exception): self.on_tick()
             waited = time.monotonic() - t0
             if waited >= self.warn_s * (self.warned + 1):
                 self.warned += 1
@@ -449,7 +463,11 @@ def close_loaders(*loaders):
     for ld in loaders:
         it = getattr(ld, '_iterator', None)
         if it is None or not hasattr(it, '_shutdown_workers'): continue
+        workers = list(getattr(it, '_workers', []) or [])
         with contextlib.suppress(Exception): it._shutdown_workers()
+        for w in workers:  # one stuck in a sample ignores torch's last-resort SIGTERM (see `_worker_init`): it is ended here
+            with contextlib.suppress(Exception):
+                if w.is_alive(): w.kill(); w.join(1)
         ld._iterator = None
 
 def kill_workers(*loaders):

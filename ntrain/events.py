@@ -4,14 +4,14 @@
 
 # %% ../nbs/05a_events.ipynb 2
 from __future__ import annotations
-import collections, json, math, os, signal, threading, time
+import collections, copy, json, math, os, signal, threading, time
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Optional, Union
 
 # %% auto 0
-__all__ = ['RUN_KINDS', 'LADDER_KINDS', 'KINDS', 'END_KINDS', 'MEASURED', 'STOP_FILE', 'record', 'message', 'Events', 'Stopper',
-           'request_stop_file', 'signals_stop', 'apply_record', 'Watcher', 'watch', 'text_line', 'TextLog',
-           'ProgressLine']
+__all__ = ['RUN_KINDS', 'LADDER_KINDS', 'KINDS', 'END_KINDS', 'MEASURED', 'STOP_FILE', 'STOP_SIGNALS', 'record', 'message',
+           'Events', 'Stopper', 'request_stop_file', 'StopWaiting', 'signals_stop', 'apply_record', 'Watcher', 'watch',
+           'text_line', 'TextLog', 'ProgressLine']
 
 # %% ../nbs/05a_events.ipynb
 RUN_KINDS = {
@@ -53,8 +53,9 @@ def _name(fn)->str: return getattr(fn, '__qualname__', None) or type(fn).__name_
 
 class Events:
     "Delivers records in order to sinks, then callbacks, on the thread that made it; other threads `emit` through a queue."
-    def __init__(self, callbacks:Iterable[Callable]=(), sinks:Iterable[Callable]=()):
-        self.callbacks, self.sinks = list(callbacks), list(sinks)
+    def __init__(self, callbacks:Iterable[Callable]=(), sinks:Iterable[Callable]=(),
+                 on_interrupt:Optional[Callable[[str], None]]=None): # what a KeyboardInterrupt in a callback asks for (the run's stop)
+        self.callbacks, self.sinks, self.on_interrupt = list(callbacks), list(sinks), on_interrupt
         self.owner = threading.get_ident()
         self._queue, self._held = collections.deque(), None
     def emit(self, rec:dict)->dict:
@@ -66,9 +67,9 @@ class Events:
     def hold(self):
         "Keep records back until `release` (while a run cannot yet say where its records go)."
         if self._held is None: self._held = []
-    def release(self, first:Optional[dict]=None, sinks:Iterable[Callable]=()):
-        "Add `sinks`, then deliver `first` and the records held back, in that order."
-        self.sinks += list(sinks)
+    def release(self, first:Optional[dict]=None, sinks:Iterable[Callable]=(), loggers:Iterable[Callable]=()):
+        "Add `sinks` and `loggers` (the user's: guarded as callbacks, ahead of them), then deliver `first` and the records held back."
+        self.sinks += list(sinks); self.callbacks[:0] = list(loggers)
         held, self._held = self._held or [], None
         for r in ([first] if first is not None else []) + held: self.emit(r)
     def drain(self):
@@ -78,7 +79,10 @@ class Events:
         for s in self.sinks: s(rec)
         failed = []
         for cb in list(self.callbacks):
-            try: cb(rec)
+            try: cb(copy.deepcopy(rec))  # its own copy: a callback that changes its record changes no one else's (nor the run's history)
+            except KeyboardInterrupt:  # Ctrl-C while a callback ran, or a callback's own way to say stop: the run's stop
+                if self.on_interrupt is None: raise
+                self.on_interrupt(f'KeyboardInterrupt in callback {_name(cb)}')
             except Exception as e:
                 self.callbacks.remove(cb); failed.append((cb, e))
         for cb, e in failed:  # after every other callback has had this record
@@ -96,20 +100,28 @@ class Stopper:
         if stop is not None and not (isinstance(stop, threading.Event) or callable(stop)):
             raise TypeError(f'stop= takes a threading.Event or a callable, not {type(stop).__name__}')
         self.token, self.stop_file, self.poll_s = stop, stop_file, poll_s
-        self.reason, self._next_poll = None, 0.0
+        self.reason, self._next_poll, self.requested_at = None, 0.0, None
+        # set by the run while its main thread waits for a batch: a stop may then abandon the wait (see `StopWaiting`)
+        self.waiting, self.grace = False, 0.0
     def request(self, reason:str='stopped'):
         "Ask for a stop (from any thread, or a signal handler): the first reason given is kept."
-        if self.reason is None: self.reason = reason
+        if self.reason is None: self.reason, self.requested_at = reason, time.monotonic()
     def __call__(self)->Optional[str]:
         if self.reason is None and self.token is not None:
             v = self.token.is_set() if isinstance(self.token, threading.Event) else self.token()
-            if v: self.reason = v if isinstance(v, str) else 'stop token'
+            if v: self.request(v if isinstance(v, str) else 'stop token')
         if self.reason is None and self.stop_file is not None:
             now = time.monotonic()
             if now >= self._next_poll:
                 self._next_poll = now + self.poll_s
-                if self.stop_file.exists(): self.reason = 'stop file'
+                if self.stop_file.exists(): self.request('stop file')
         return self.reason
+    def overdue(self)->bool:
+        "Whether a stop was asked for at least `grace` s ago: a wait for a batch should be abandoned now."
+        return self() is not None and time.monotonic() - self.requested_at >= self.grace
+    def abandon_wait(self)->bool:
+        "Whether the main thread, `waiting` for a batch, should leave that wait now (a signal handler raises `StopWaiting`)."
+        return self.waiting and self.overdue()
 
 def request_stop_file(run_dir, reason:str='stop file'):
     "Ask a run (every rank of it) to stop by writing its stop file."
@@ -117,20 +129,32 @@ def request_stop_file(run_dir, reason:str='stop file'):
     atomic_write_text(Path(run_dir)/STOP_FILE, reason + '\n')
 
 # %% ../nbs/05a_events.ipynb
+STOP_SIGNALS = tuple(getattr(signal, n) for n in ('SIGINT', 'SIGTERM', 'SIGHUP', 'SIGUSR1') if hasattr(signal, n))
+
+class StopWaiting(BaseException):
+    "A stop abandoned a wait for a batch (see above). A BaseException, so that a dataset's `except Exception` cannot swallow it."
+
 class signals_stop:
-    "Context manager: on the main thread, SIGINT/SIGTERM request a stop; a second one falls back to the previous handler."
-    def __init__(self, stopper:Stopper, signals=(signal.SIGINT, signal.SIGTERM)):
-        self.stopper, self.signals, self.prev = stopper, signals, {}
+    "Context manager: on the main thread, the `STOP_SIGNALS` request a stop; only a second SIGINT falls back to the previous handler."
+    received = None  # the name of the first stop signal this process took (a rank that torchrun's agent is shutting down, say)
+    def __init__(self, stopper:Stopper, signals=STOP_SIGNALS, after=None):
+        # after: the handler each signal gets when the block ends (None: the one it had before)
+        self.stopper, self.signals, self.prev, self.after = stopper, signals, {}, after
     def _handler(self, signum, frame):
         self.stopper.request(signal.Signals(signum).name)
-        prev = self.prev.get(signum)
-        signal.signal(signum, prev if prev is not None else signal.SIG_DFL)  # the next one stops at once
+        if signals_stop.received is None: signals_stop.received = signal.Signals(signum).name
+        if signum == signal.SIGINT:  # the next Ctrl-C acts as before it (a KeyboardInterrupt): for a run that never reaches its step
+            prev = self.prev.get(signum)
+            signal.signal(signum, prev if prev is not None else signal.SIG_DFL)
+        if self.stopper.abandon_wait(): raise StopWaiting(self.stopper.reason)
+    @property
+    def active(self)->bool: return bool(self.prev)
     def __enter__(self):
         if threading.current_thread() is threading.main_thread():
             for s in self.signals: self.prev[s] = signal.signal(s, self._handler)
         return self
     def __exit__(self, *exc):
-        for s, h in self.prev.items(): signal.signal(s, h if h is not None else signal.SIG_DFL)
+        for s, h in self.prev.items(): signal.signal(s, self.after if self.after is not None else h if h is not None else signal.SIG_DFL)
         self.prev = {}
 
 # %% ../nbs/05a_events.ipynb

@@ -128,9 +128,9 @@ def _plotter_switches(which:set, t):
             if p.alive and not getattr(p, 'signalled', False): os.kill(p.pid, sig); p.signalled = True
             return draw(*a, **k)
         t._maybe_draw = _maybe_draw
-    if p is not None and 'stall' in which:  # the final draw gives up on it after 2 s (instead of 60 for a draw, 10 for its import)
+    if p is not None and 'stall' in which:  # the final draw gives up on it after 1 s (instead of 3 of its 5 s budget)
         final = p.draw
-        p.draw = lambda run_dir, path=None, timeout=60.0, ready_wait=10.0: final(run_dir, path, 2.0, 2.0)
+        p.draw = lambda run_dir, path=None, until=None: final(run_dir, path, time.monotonic() + 1.0)
     if 'report' in which:
         def report():
             mods = sorted(m for m in sys.modules if m.split('.')[0] == 'matplotlib')

@@ -4,10 +4,11 @@
 
 # %% ../nbs/06h_guards.ipynb 2
 from __future__ import annotations
-import contextlib, math, time
+import contextlib, math, signal, threading, time
 import torch
 from .core import TaskError, tree_map
-from .data import next_batch
+from .data import next_batch, LoaderError, stop_signal_death, kill_workers
+from .events import StopWaiting
 from . import checkpoint as ckpt
 
 # %% auto 0
@@ -48,12 +49,34 @@ class GuardsMixin:
         return 'nonfinite'
 
     def _fetch(self, it, split:str, b:int):
-        "Batch `b` of the epoch from `it`: one that does not come is reported, one that fails is named (see `next_batch`)."
+        """Batch `b` of the epoch from `it`: one that does not come is reported, one that fails is named (see `next_batch`).
+        A stop abandons the wait (`StopWaiting`): at once in one process, after `Stopper.grace` under torchrun."""
         what = lambda: self._batch_desc(split, b)
         if self._watch is not None: self._watch.arm(what)
-        try: return next_batch(it, what, self.cfg.loader_warn_s, self.cfg.loader_timeout, lambda waited: self._slow_batch(waited, what))
+        st = self.stopper
+        st.waiting = self._signals is not None and self._signals.active  # a stop signal may raise out of this wait
+        try: return next_batch(it, what, self.cfg.loader_warn_s, self.cfg.loader_timeout, lambda waited: self._slow_batch(waited, what), stop=st.overdue)
+        except LoaderError as e:
+            # the stop's own signal reached a worker as it started, before it could ignore it: part of the stop, not a failure
+            if st() is not None and stop_signal_death(e) and not self.distributed: raise StopWaiting(f'{what()}: {e}') from None
+            raise
         finally:
+            st.waiting = False
             if self._watch is not None and self._watch.disarm() and self.status is not None: self.status.update(now=False, waiting=None)
+
+    def _abandoned(self, e:StopWaiting, loader)->str:
+        """A stop left a wait for a batch (`_fetch`): the loader's workers go (one may hang), and the run stops at its last
+        whole step. A rank under torchrun cannot stop alone (its peers wait in a collective): it fails, naming the batch."""
+        kill_workers(loader); loader._iterator = None  # its iterator was left mid-wait: never reused
+        if self.distributed:
+            raise LoaderError(f'rank {self.rank}: {e}; it had not come {self.stopper.grace:g} s after the stop request (a sample may hang): '
+                              f'the run ends without saving step {self.step + 1}; a resume continues from the last checkpoint')
+        return 'stopped'
+
+    def _nudge(self):
+        "Called by the loader watch: wake the main thread out of a batch that hangs in this process once a stop is due (its handler raises `StopWaiting`)."
+        if self.stopper.abandon_wait() and self._signals is not None and self._signals.active and hasattr(signal, 'pthread_kill'):
+            signal.pthread_kill(threading.main_thread().ident, signal.SIGUSR1)
 
     def _batches(self, loader, split:str):
         it, b = self._iter_loader(loader), 0

@@ -384,8 +384,11 @@ def _forked_rank(*argv):
     sys.argv = [str(Path(__file__).with_name('__main__.py')), *argv]
     sys.path[:0] = [p for p in dict.fromkeys([os.getcwd(), *os.environ.get('PYTHONPATH', '').split(os.pathsep)]) if p and p not in sys.path]
     from ntrain.cli import run_verb, _finish
+    from ntrain.events import signals_stop
     code = _finish(run_verb(list(argv), own=True), leave=False)
     if code: os._exit(code)                              # torchrun sees a failed rank by its exit status, as from `python -m ntrain`
+    if signals_stop.received:  # a stop signal: the agent may be shutting down, and then it never releases a rank that returned
+        t = threading.Timer(2.0, os._exit, (code,)); t.daemon = True; t.start()  # (normally it does within its monitor interval)
 
 def _agent(targs:list):
     "torchrun's agent, as `torch.distributed.run.main(targs)` runs it, with the workers forked from this process instead of started as `python -m ntrain`."
@@ -425,7 +428,11 @@ def _fork_torchrun(cmd:list, log_path:Path, env:dict, workers:bool=False)->_Fork
         else: torchrun.main(cmd[3:])
         code = 0
     except SystemExit as e: code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
-    except BaseException: traceback.print_exc()
+    except BaseException as e:
+        if type(e).__name__ == 'SignalException':  # torch's agent was stopped by a signal: it has shut its ranks down (they stop and save)
+            sig = getattr(e, 'sigval', signal.SIGTERM)
+            print(f"ntrain: torchrun's agent got {signal.Signals(sig).name}; it asked its ranks to stop", flush=True); code = 128 + int(sig)
+        else: traceback.print_exc()
     finally:
         try: sys.stdout.flush(); sys.stderr.flush()
         finally: os._exit(code)

@@ -140,6 +140,7 @@ def reduce_states(metrics:list):
     "Sum every metric's state over all processes with one all_reduce."
     if not (dist.is_available() and dist.is_initialized()) or dist.get_world_size() == 1: return
     states = [(m, n, t) for m in metrics for n, t in m.state().items()]
+    if not states: return  # a task without metrics (a token loss alone): nothing to sum
     flat = torch.cat([t.double().reshape(-1) for _, _, t in states])
     dist.all_reduce(flat)
     i = 0

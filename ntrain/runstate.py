@@ -9,13 +9,14 @@ from pathlib import Path
 from typing import Optional
 import torch, yaml
 import torch.distributed as dist
-from .core import NtrainError, CheckpointError, env_record, atomic_write_text, atomic_write, fsync_dir, open_append, dist_env
+from .core import NtrainError, CheckpointError, env_record, atomic_write_text, atomic_write, fsync_dir, open_append, dist_env, first_line
 from .loggers import JSONLLogger, make_loggers, resolve_loggers
 from .events import TextLog, record, STOP_FILE
 from .rundir import read_status, StatusFile, process_id, RunLock
 from .distributed import full_model_state_dict
 from .sharded import newest_sharded, save_sharded, load_sharded
 from .data import task_record
+from .card import CurvesNotDrawn
 from . import checkpoint as ckpt
 
 # %% auto 0
@@ -43,7 +44,7 @@ class StateMixin:
                     scheduler=self.scheduler.state_dict(), scaler=self.scaler.state_dict(),
                     epoch=self.epoch - 1,
                     step=self.step, rng=rng, config=self.cfg.to_dict(),
-                    ntrain=dict(format=FORMAT_VERSION, position=dict(epoch=self.epoch, batch=self.batch_in_epoch, micro=0),
+                    ntrain=dict(format=FORMAT_VERSION, position=dict(epoch=self.epoch, batch=self.batch_in_epoch, micro=0, pending=self._pending()),
                                 metrics_offset=self.jsonl.offset() if self.jsonl is not None else 0,
                                 acc=acc, train_metrics=tm,
                                 best=self.best, early_stop=self.es, history=self.history, world_size=self.world,
@@ -62,6 +63,7 @@ class StateMixin:
         old_bs = sd['config'].get('batch_size')
         # the position counts micro-batches: with another split of the same global batch, the same samples were consumed
         if old_bs and old_bs != self.cfg.batch_size: self.batch_in_epoch = pos['batch'] * old_bs // self.cfg.batch_size
+        self._val_cut = pos.get('pending') == 'val'  # a validation inside the epoch that a stop cut short runs first
         self.acc = dict(nt['acc'])
         tm = nt['train_metrics']
         for m, st in zip(self.train_metrics, tm[self.rank] if self.rank < len(tm) else tm[0]): m.load_state(st)
@@ -109,7 +111,10 @@ class StateMixin:
         self.resumed_from = p
         self._check_compatible(sd)
         pos, es, pat = sd['ntrain']['position'], sd['ntrain']['early_stop'], self.cfg.early_stop.patience
-        self.complete = sd['step'] >= self.total_steps or pos['epoch'] >= self.cfg.epochs or bool(pat and es['bad_epochs'] >= pat)
+        # complete only at an epoch's end that was validated and logged: a stop in the last epoch's validation (or at its
+        # last step) saved a position inside that epoch, which a resume finishes first (a checkpoint before this field: the same test)
+        self.complete = pos['batch'] == 0 and not pos.get('pending') and (
+            sd['step'] >= self.total_steps or pos['epoch'] >= self.cfg.epochs or bool(pat and es['bad_epochs'] >= pat))
         # a finished run is left exactly as it is; otherwise records after the checkpoint are cut (no record twice)
         return sd, None if self.complete else sd['ntrain']['metrics_offset']
 
@@ -292,7 +297,7 @@ class RunDirMixin:
                 atomic_write_text(rd/'env.json', json.dumps(rec, indent=1))
             self.text_logs.append(self._text_log(rd/'log.txt'))
             self.loggers = [make(rd) for make in self._logger_factories] + self.extra_loggers
-            sinks += self.text_logs + self.loggers
+            sinks += self.text_logs  # (the user's loggers are guarded as callbacks are: a tracker that fails never ends the run)
             if self.status is None: self.status = StatusFile(rd, warn=self._warn_from_any_thread)
             self.status.update(state='running', **process_id(), epoch=self.epoch, step=self.step, total_steps=self.total_steps,
                                epochs=cfg.epochs, exit_code=None, message=None, finished=None, generation=self.generation, started=time.time())
@@ -305,7 +310,7 @@ class RunDirMixin:
             first = self.layout_record('resume', batch=self.batch_in_epoch, records=self.jsonl.kept_records if self.jsonl else None,
                                        **{'from': str(self.resumed_from)}, best=self.best.get('value'))
         elif not self.complete: first = self.layout_record('start')
-        self.events.release(first, sinks)
+        self.events.release(first, sinks, loggers=self.loggers)
 
     def _text_log(self, path)->TextLog:
         "A TextLog appending to `path`, never through a symbolic link."
@@ -315,8 +320,9 @@ class RunDirMixin:
     def _write_safely(self, what:str, write):
         "Call `write()`; a failure to write a file the run only shows (a plot, the card) is a warning (once per file), never the run's end."
         try: write()
-        except OSError as e:
-            if what not in self._unwritable: self.say(f'cannot write {what}: {e.strerror or e}; the run goes on', 'warning')
+        except Exception as e:  # a full disk, a broken matplotlib, a damaged file the card reads: whatever it is
+            why = (e.strerror or str(e)) if isinstance(e, OSError) else str(e) if isinstance(e, CurvesNotDrawn) else first_line(e)
+            if what not in self._unwritable: self.say(f'cannot write {what}: {why}; the run goes on', 'warning')
             self._unwritable.add(what)
 
     def _resume_command(self)->str:
@@ -340,10 +346,9 @@ class RunDirMixin:
         "Redraw curves.png during a run, at most as often as keeps drawing under ~5% of its time; none in its first 30 s (a short run draws once, at its end)."
         now = time.perf_counter()
         if not force and now - self._last_draw < 20 * self._draw_cost: return
-        from ntrain.card import plot_curves, plotter
+        from ntrain.card import plot_curves, draw_cost
         t0 = time.perf_counter(); self._write_safely(f'{self.run_dir}/curves.png', lambda: plot_curves(self.run_dir, wait=False))
-        p = plotter()  # handed to the CLI's plotter (not waited for): its own draws' seconds set the pace
-        self._draw_cost = max(time.perf_counter() - t0, p.cost if p is not None and p.alive else 0.0)
+        self._draw_cost = max(time.perf_counter() - t0, draw_cost())  # handed over (not waited for): its own draws' seconds set the pace
         self._last_draw = time.perf_counter()
 
     def _profiler(self):

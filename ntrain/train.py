@@ -16,7 +16,7 @@ from .config import Config
 from .data import (Task, get_task, EpochSampler, make_loader, check_task_targets, check_batch_targets, select_rows, tensors_of,
                          LoaderWatch, LoaderError, kill_workers, close_loaders, worker_lost)
 from .metrics import Mean, reduce_states, compute_all, reset_all, update_all, metric_names
-from .events import Events, Stopper, signals_stop, TextLog, ProgressLine, record, message
+from .events import Events, Stopper, StopWaiting, signals_stop, TextLog, ProgressLine, record, message
 from .device import resolve_device, Precision, enable_tf32, deterministic_mode, peak_memory_mib
 from .optim import build_optimizer, build_scheduler, monitor_mode, scaled_lr
 from .rundir import default_run_dir, read_status
@@ -104,6 +104,7 @@ class _Build:
         # small host-side agreements (stop flags, sample counts) go through gloo on the CPU, never through the GPU
         self.ctl_group = dist.new_group(backend='gloo') if self.distributed and self.device.type == 'cuda' else None
         self.agree = Agreement(self.ctl_group, self.distributed)
+        self.stopper.grace = 5.0 if self.distributed else 0.0  # a rank cannot leave a step alone: a stop abandons only a wait that hangs
         self.prec = Precision.resolve(cfg.precision, self.device)
         if cfg.tf32: enable_tf32(self.device)
 
@@ -145,7 +146,7 @@ class _Build:
         if cfg.loader_timeout and nw == 0:
             if cfg.num_workers == 0: raise ConfigError("key 'loader_timeout' needs num_workers > 0: with num_workers=0 a sample loads on the training thread, which nothing can interrupt (loader_warn_s still warns)")
             self.say("loader_timeout has no effect: num_workers resolved to 0 on this machine (loader_warn_s still warns)", 'warning')
-        if nw == 0 and cfg.loader_warn_s and self._watch is None: self._watch = LoaderWatch(cfg.loader_warn_s, self._slow_batch)
+        if nw == 0 and cfg.loader_warn_s and self._watch is None: self._watch = LoaderWatch(cfg.loader_warn_s, self._slow_batch, on_tick=self._nudge)
         self.batches_per_epoch = self.train_sampler.num_batches()
         self.steps_per_epoch = math.ceil(self.batches_per_epoch / accum)
         self.total_steps = self.steps_per_epoch * cfg.epochs
@@ -299,22 +300,24 @@ class _Measure:
         self.model.eval(); self._phase('validate')
         loss_m = Mean('loss').to(self.device); reset_all(self.val_metrics)
         stopped, items = False, cfg.loss_norm == 'items'
-        with torch.inference_mode():
-            for batch, idx, real in self._batches(self.valid_loader, 'valid'):
-                if self._stop_agreed(): stopped = True; break
-                n = int(real.sum())
-                count = self._count_items(batch, real) if items and n else n  # on the CPU batch, as in training
-                batch = to_device(batch, self.device, cfg.non_blocking)
-                with self.prec.autocast():
-                    output, target = task.forward(model, batch)
-                    if n != len(real): output, target = _select(output, target, real.to(self.device))
-                    loss = task.compute_loss(output, target) if n else None
-                if n:
-                    if items: loss_m.add(loss.float(), count)  # a sum over the batch's items: val_loss is per item, as train_loss
-                    else: loss_m.update(loss.float(), n)
-                    if self.val_metrics: update_all(self.val_metrics, task.prediction(output), target)
-                if self.status is not None: self.status.progress()
-        self.model.train(was_training)
+        try:
+            with torch.inference_mode():
+                for batch, idx, real in self._batches(self.valid_loader, 'valid'):
+                    if self._stop_agreed(): stopped = True; break
+                    n = int(real.sum())
+                    count = self._count_items(batch, real) if items and n else n  # on the CPU batch, as in training
+                    batch = to_device(batch, self.device, cfg.non_blocking)
+                    with self.prec.autocast():
+                        output, target = task.forward(model, batch)
+                        if n != len(real): output, target = _select(output, target, real.to(self.device))
+                        loss = task.compute_loss(output, target) if n else None
+                    if n:
+                        if items: loss_m.add(loss.float(), count)  # a sum over the batch's items: val_loss is per item, as train_loss
+                        else: loss_m.update(loss.float(), n)
+                        if self.val_metrics: update_all(self.val_metrics, task.prediction(output), target)
+                    if self.status is not None: self.status.progress()
+        except StopWaiting as e: stopped = self._abandoned(e, self.valid_loader) == 'stopped'
+        finally: self.model.train(was_training)
         if stopped: return None
         reduce_states([loss_m] + self.val_metrics)
         return compute_all([loss_m] + self.val_metrics, 'val_')
@@ -402,13 +405,18 @@ class _Loop:
         "Run the rest of the current epoch. Returns 'stopped', 'max_steps' or None (the epoch ended)."
         cfg = self.cfg
         a = self.acc
+        if self._pending() == 'validate': return 'max_steps' if self._max_steps_hit() else None  # trained already (a resume)
+        if self._val_cut:  # a resume: the validation a stop cut short, before the next step, as the run left alone had it
+            self._val_cut = False
+            if not self._validate_in_epoch(): return 'stopped'
         self.train_sampler.set_epoch(self.epoch, skip=self.batch_in_epoch)
         it = self._iter_loader(self.train_loader)
         self._phase('compile' if cfg.compile and self.step == self._first_step else 'train')
         while self.batch_in_epoch < self.batches_per_epoch:
             t0 = time.perf_counter()
             n = min(self.accum, self.batches_per_epoch - self.batch_in_epoch)
-            window = [self._fetch(it, 'train', self.batch_in_epoch + j) for j in range(n)]
+            try: window = [self._fetch(it, 'train', self.batch_in_epoch + j) for j in range(n)]
+            except StopWaiting as e: return self._abandoned(e, self.train_loader)
             t1 = time.perf_counter()
             self.train_window(window)
             if self.step == 1 and not self.resume: self.flush()  # a loss that is NaN at the first step says so now
@@ -422,15 +430,29 @@ class _Loop:
                 if self.step >= cfg.profile.wait + 1 + cfg.profile.steps: self.prof.stop(); self.prof = None
             if self.step % cfg.log_every == 0: self.emit(self.step_record())
             if cfg.val_every_n_steps and self.step % cfg.val_every_n_steps == 0 and self.batch_in_epoch < self.batches_per_epoch:
-                val = self.validate()
-                if val is None: return 'stopped'
-                self.emit(dict(kind='val', epoch=self.epoch, step=self.step, **val, time=time.time())); self._phase('train')
+                if not self._validate_in_epoch(): return 'stopped'
+                self._phase('train')
             if cfg.ckpt_every and self.step % cfg.ckpt_every == 0 and self.batch_in_epoch < self.batches_per_epoch:
                 if self.params_finite(): self._phase('save'); self.save('last'); self._phase('train')
             self.saver.check()  # a background save that failed stops the run here, with its error
             if self._step_end(): return 'stopped'
-            if cfg.max_steps and self.step >= cfg.max_steps: return 'max_steps'
+            if self._max_steps_hit(): return 'max_steps'
         return None
+
+    def _validate_in_epoch(self)->bool:
+        "A validation inside the epoch (`val_every_n_steps`) and its `val` record; False when a stop cut it short (its checkpoint says so)."
+        val = self.validate()
+        self._val_cut = val is None
+        if val is not None: self.emit(dict(kind='val', epoch=self.epoch, step=self.step, **val, time=time.time()))
+        return val is not None
+
+    def _max_steps_hit(self)->bool: return bool(self.cfg.max_steps) and self.step >= self.cfg.max_steps
+
+    def _pending(self)->Optional[str]:
+        """What the position leaves to do before the next step: 'validate' (the epoch's training is done, its validation and
+        `epoch` record are not), 'val' (a validation inside the epoch that a stop cut short) or None. A checkpoint records it."""
+        if self.batch_in_epoch and (self.batch_in_epoch >= self.batches_per_epoch or self._max_steps_hit()): return 'validate'
+        return 'val' if self._val_cut else None
 
     def _end_epoch(self, val:dict)->bool:
         "Log the epoch, update best and early stopping, save, redraw. Returns True when early stopping fires."
@@ -480,7 +502,8 @@ class _Loop:
         if status == 'stopped':
             self._phase('save')
             if self.params_finite(): self.save('last'); self.saver.wait()
-            self.say(f'stopped at step {self.step} ({self.stopper.reason}); checkpoint saved: resume with `{self._resume_command()}`')
+            left = {'validate': f'; the validation of epoch {self.epoch + 1} is pending', 'val': f'; the validation at step {self.step} is pending'}.get(self._pending(), '')
+            self.say(f'stopped at step {self.step} ({self.stopper.reason}); checkpoint saved{left}: resume with `{self._resume_command()}`')
         self.agree.drain()
         return status or 'finished'
 
@@ -504,7 +527,7 @@ class Trainer(_Build, _Step, _Measure, _Records, StateMixin, RunDirMixin, Guards
         self.rank, self.world = env['rank'], env['world_size']
         self.is_main = self.rank == 0
         console = [ProgressLine(enabled=cfg.progress), TextLog(sys.stdout)] if self.is_main and not quiet else []
-        self.events = Events(callbacks=console + list(callbacks) if self.is_main else [])
+        self.events = Events(callbacks=console + list(callbacks) if self.is_main else [], on_interrupt=self.stopper.request)
         self.saver = ckpt.Saver(cfg.ckpt_async, on_saved=self._on_saved)
         self._created = time.time()
         # built by setup(): the process group, device and precision, the data, the model and its optimizer
@@ -527,6 +550,9 @@ class Trainer(_Build, _Step, _Measure, _Records, StateMixin, RunDirMixin, Guards
         self._fresh_optimizer, self._logger_factories, self._unwritable = False, [], set()  # set while validating a resume; the loggers; files that failed
         self.keep_bytes = None  # bytes of metrics.jsonl a resume keeps
         self.complete, self.generation, self.env_brief, self.refusal = False, 0, {}, None
+        self._val_cut = False  # a stop cut a validation inside the epoch short: it is pending
+        self.ended = False  # the final record is out: nothing may change how the run ended
+        self._signals, self.signals_after = None, None  # the stop signals while `fit` runs; what they do once it returns (None: as before)
         self.text_logs, self.loggers, self._env_probe = [], [], None
         self._last_draw, self._draw_cost = time.perf_counter(), 1.5  # a first guess at a draw's cost (matplotlib's import): no redraw in a run's first 30 s
         from ntrain import faults
@@ -536,7 +562,7 @@ class Trainer(_Build, _Step, _Measure, _Records, StateMixin, RunDirMixin, Guards
         "Train until done; returns a RunResult. NtrainError for bad input, with the run directory left consistent."
         cfg = self.cfg
         self.events.hold()
-        with deterministic_mode(cfg.deterministic), signals_stop(self.stopper):
+        with deterministic_mode(cfg.deterministic), signals_stop(self.stopper, after=self.signals_after) as self._signals:
             try:
                 try:
                     self._setup_process()
@@ -557,6 +583,7 @@ class Trainer(_Build, _Step, _Measure, _Records, StateMixin, RunDirMixin, Guards
                 self.saver.wait()  # the last save is on disk before the run says it ended
                 return self.result(status)
             except BaseException as e:  # the run directory says how it ended, whatever ended it
+                if self.ended: raise  # after the final record nothing changes the run (see `result`)
                 lost = worker_lost(e)  # a worker's death that torch's SIGCHLD handler raised outside a fetch: one line too
                 err = lost or e
                 if not isinstance(err, Exception) or isinstance(err, LoaderError): kill_workers(self.train_loader, self.valid_loader)  # a second Ctrl-C, a stuck worker: at once
@@ -568,14 +595,21 @@ class Trainer(_Build, _Step, _Measure, _Records, StateMixin, RunDirMixin, Guards
                 if lost is not None: raise lost from None
                 raise
             finally:
-                for lg in self.loggers + self.text_logs + ([self.jsonl] if self.jsonl else []): lg.close()
+                for lg in self.loggers + self.text_logs + ([self.jsonl] if self.jsonl else []):
+                    close = getattr(lg, 'close', None)  # a user's logger may be a plain function
+                    if callable(close):
+                        with contextlib.suppress(Exception): close()  # (the run has ended: nothing of it depends on a logger)
                 if self._watch is not None: self._watch.close()
                 if self._env_probe is not None: self._env_probe.close()
                 close_loaders(self.train_loader, self.valid_loader)  # persistent workers go now, not at some later gc
                 if self.lock is not None: self.lock.release()  # held for the whole run: every file is written by now
 
     def result(self, status:str)->RunResult:
-        "The RunResult; writes the end record, the final status.json, curves.png and the run card."
+        """The RunResult; writes the end record and the final status.json, then curves.png and the run card. After the end
+        record nothing changes how the run ended: its DataLoader workers are gone before it (a worker's death cannot fail
+        the run after it ended), and the files that only show the run are written within a few seconds or skipped with a
+        warning, whatever matplotlib or a signal does meanwhile."""
+        close_loaders(self.train_loader, self.valid_loader)  # persistent workers go now, not at some later gc
         sps = [r['samples_per_s'] for r in self.history if r.get('samples_per_s')]
         res = RunResult(run_dir=str(self.run_dir), status=status, history=self.history, best=dict(self.best),
                         epochs_run=len(self.history), steps=self.step, global_batch=self.global_batch,
@@ -583,14 +617,21 @@ class Trainer(_Build, _Step, _Measure, _Records, StateMixin, RunDirMixin, Guards
         res.checkpoints = dict(saves=self.saver.saves, blocked_s=round(self.saver.blocked_s, 4), write_s=round(self.saver.write_s, 4), background=self.saver.background)
         kind, reason = (('stopped', self.stopper.reason) if status == 'stopped' else ('failed', 'non-finite loss') if status == 'nonfinite'
                         else ('finished', {'finished': 'epochs'}.get(status, status)))
-        self.emit(record(kind, epoch=self.epoch, step=self.step, reason=reason, status=status,
-                         **(dict(bad=self.acc.get('bad', [])) if status == 'nonfinite' else {})))
+        self.ended = True  # from here on, nothing changes how the run ended
+        with contextlib.suppress(Exception):  # (a sink that fails now, a full disk: status.json still says how it ended)
+            self.emit(record(kind, epoch=self.epoch, step=self.step, reason=reason, status=status,
+                             **(dict(bad=self.acc.get('bad', [])) if status == 'nonfinite' else {})))
         if self.is_main and self.status is not None:
             self.status.update(state=status, phase=None, epoch=self.epoch, step=self.step, exit_code=res.exit_code, finished=time.time(),
                                checkpoints=res.checkpoints)
             self.status.close()
-            if (self.run_dir/'config.yaml').exists():
-                from ntrain.card import write_card, plot_curves  # through the CLI's plotter process, if there is one
-                if self.history: self._write_safely(f'{self.run_dir}/curves.png', lambda: plot_curves(self.run_dir))
-                self._write_safely(f'{self.run_dir}/run.md', lambda: write_card(self.run_dir))
+            try: self._end_files()
+            except KeyboardInterrupt: self.say('interrupted after the run ended: curves.png or run.md may not be written (`ntrain report` writes the card)', 'warning')
         return res
+
+    def _end_files(self):
+        "curves.png (done or given up within 5 s, never importing matplotlib here) and the run card; a failure is a warning."
+        if not (self.run_dir/'config.yaml').exists(): return
+        from ntrain.card import write_card, plot_curves  # through the CLI's plotter process, if there is one
+        if self.history: self._write_safely(f'{self.run_dir}/curves.png', lambda: plot_curves(self.run_dir, budget=5.0))
+        self._write_safely(f'{self.run_dir}/run.md', lambda: write_card(self.run_dir))

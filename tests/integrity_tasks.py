@@ -44,3 +44,23 @@ def not_a_task():
 def two_arg_logger(run_dir, project):
     "A logger factory with the wrong signature (ntrain calls factory(run_dir))."
     raise AssertionError('never called')
+
+
+def slow_tokens(delay: float = 0.01, **kw):
+    "The padded token task (loss_norm=items) with a train set that takes `delay` s a sample: long enough to be signalled mid-run."
+    from tasks_for_tests import tokens, Tokens
+    t = tokens(**kw)
+    class Slow(Tokens):
+        def __getitem__(self, i):
+            time.sleep(delay); return super().__getitem__(i)
+    slow = Slow.__new__(Slow); slow.__dict__.update(t.train.__dict__)
+    t.train = slow
+    return t
+
+
+def signal_after_finished(run_dir):
+    "A logger that sends its own process SIGTERM, SIGINT twice and SIGHUP once the run's final record is out: nothing may change."
+    def log(rec):
+        if rec.get('kind') == 'finished':
+            for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGINT): os.kill(os.getpid(), s); time.sleep(0.05)
+    return log

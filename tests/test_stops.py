@@ -1,0 +1,220 @@
+"""Stops at the edges of a run: every phase of the last epoch, the signals a scheduler sends, and what happens after the end.
+
+A graceful stop (a signal, `ntrain stop`, the stop file, `Launch.stop()`, a stop token) finishes the step, saves, and
+exits 75; a resume must then end bit-identical to the run left alone (the comparison of the resume tests,
+`ntrain.resume_check.compare_runs`). Tasks here are not digits: a padded token loss (`loss_norm=items`) and dict batches.
+"""
+import os, signal, subprocess, sys, threading, time
+from pathlib import Path
+import pytest
+from conftest import ROOT
+import ntrain
+from ntrain.config import load_config
+from ntrain.train import Trainer
+from ntrain.resume_check import compare_runs, describe_diff
+from ntrain.rundir import read_status
+from ntrain.loggers import read_metrics
+
+TESTS = Path(__file__).resolve().parent
+sys.path[:0] = [p for p in (str(ROOT), str(TESTS)) if p not in sys.path]
+ENV = dict(PYTHONPATH=os.pathsep.join([str(ROOT), str(TESTS)]), OMP_NUM_THREADS='1', PYTHONWARNINGS='ignore', MPLBACKEND='Agg')
+
+# 2 epochs of 8 optimizer steps (256 samples, batch 32), a step record every step
+TOKENS = ['task=tasks_for_tests:tokens', 'loss_norm=items', 'monitor=val_loss', 'epochs=2', 'batch_size=32', 'num_workers=0',
+          'deterministic=true', 'log_every=1', 'progress=false']
+DICTS = ['task=tasks_for_tests:hf_style', 'epochs=2', 'batch_size=32', 'num_workers=0', 'deterministic=true', 'log_every=1', 'progress=false']
+
+
+def _phase(t): return t.status.data.get('phase') if t.status is not None else None
+
+
+def run(rd, opts, when=None, on_record=None):
+    "A run of `opts` in `rd`; `when(trainer)` asks it to stop (polled as a stop token is); a stopped run is resumed to its end."
+    t = None
+    cbs = [lambda r: on_record(t, r)] if on_record else []
+    t = Trainer(load_config('digits', [*opts, f'run_dir={rd}']), stop=(lambda: when(t)) if when else None, quiet=True, callbacks=cbs)
+    first = t.fit()
+    res = ntrain.resume(rd, quiet=True) if first.status == 'stopped' else first
+    return first, res
+
+
+@pytest.fixture(scope='module')
+def alone(tmp_path_factory):
+    "The runs left alone, one per layout."
+    out = {}
+    def get(name, opts):
+        if name not in out:
+            rd = tmp_path_factory.mktemp(name)/'run'
+            out[name] = (rd, run(rd, opts)[1])
+        return out[name]
+    return get
+
+
+LAST = 1  # the last epoch's index
+PHASES = {  # name -> (options, extra keys, when to stop)
+    'the last epoch, mid-training': (TOKENS, [], lambda t: t.epoch == LAST and t.batch_in_epoch == 3),
+    'the last step of the last epoch': (TOKENS, [], lambda t: t.step == 16),
+    "the last epoch's validation": (TOKENS, [], lambda t: t.epoch == LAST and _phase(t) == 'validate'),
+    "the last epoch's validation (dict batches)": (DICTS, [], lambda t: t.epoch == LAST and _phase(t) == 'validate'),
+    'a validation inside the last epoch': (TOKENS, ['val_every_n_steps=3'], lambda t: t.step == 12 and _phase(t) == 'validate'),
+    'the validation after max_steps, mid-epoch': (TOKENS, ['max_steps=12'], lambda t: t.step == 12 and _phase(t) == 'validate'),
+    "the last epoch's save": (TOKENS, [], lambda t: t.epoch == LAST + 1 and _phase(t) == 'save'),
+}
+
+
+@pytest.mark.parametrize('phase', list(PHASES))
+def test_a_stop_in_each_phase_of_the_last_epoch_loses_nothing(phase, alone, tmp_path, one_thread):
+    "The stopped run's checkpoint says what is pending; the resume does it, and the run ends bit-identical to the run left alone."
+    opts, extra, when = PHASES[phase]
+    ref_dir, ref = alone(('tok' if opts is TOKENS else 'dict') + '-'.join(x.replace('=', '') for x in extra), opts + extra)
+    rd = tmp_path/'run'
+    first, res = run(rd, opts + extra, when)
+    if phase == "the last epoch's save":  # the run's work is done: it finishes, as it was about to
+        assert first.status == 'finished', first
+    else:
+        assert first.status == 'stopped', first
+        assert not any('already complete' in r.get('text', '') for r in read_metrics(rd, 'message')), 'a resume skipped the rest of the run'
+    assert res.status == ref.status, (res, ref)
+    assert [h['epoch'] for h in res.history] == [h['epoch'] for h in ref.history]
+    assert res.best == ref.best, (res.best, ref.best)
+    c = compare_runs(ref_dir, rd)
+    assert c['identical'], describe_diff(c)
+    assert read_status(rd)['state'] == ref.status
+
+
+def test_the_checkpoint_of_a_stop_in_validation_says_validation_is_pending(tmp_path, one_thread):
+    rd = tmp_path/'run'
+    t = None
+    t = Trainer(load_config('digits', [*TOKENS, f'run_dir={rd}']), stop=lambda: t.epoch == LAST and _phase(t) == 'validate', quiet=True)
+    assert t.fit().status == 'stopped'
+    sd = ntrain.checkpoint.load(rd/'ckpt'/'last.pt')
+    assert sd['ntrain']['position'] == dict(epoch=LAST, batch=8, micro=0, pending='validate'), sd['ntrain']['position']
+    msg = [r['text'] for r in read_metrics(rd, 'message') if 'stopped at step' in r['text']]
+    assert msg and 'the validation of epoch 2 is pending' in msg[0], msg
+
+
+def test_a_stop_after_the_final_record_leaves_the_run_finished(tmp_path, one_thread):
+    "A stop that arrives once the run has said it finished changes nothing."
+    rd, seen = tmp_path/'run', []
+    stop = threading.Event()
+    def on_record(t, r):
+        seen.append(r['kind'])
+        if r['kind'] == 'finished': stop.set()
+    t = Trainer(load_config('digits', [*TOKENS, f'run_dir={rd}']), stop=stop, quiet=True, callbacks=[lambda r: on_record(None, r)])
+    res = t.fit()
+    assert res.status == 'finished' and stop.is_set()
+    assert read_status(rd)['state'] == 'finished' and seen[-1] == 'finished'
+    assert (rd/'run.md').exists()
+
+
+# ------------------------------------------------------------------------------------------------------------------------
+# signals, as schedulers send them
+SLOW = ['task=integrity_tasks:slow_tokens', 'loss_norm=items', 'monitor=val_loss', 'epochs=2', 'batch_size=32', 'num_workers=2',
+        'deterministic=true', 'log_every=1', 'progress=false']
+
+
+def _steps(rd)->int:
+    return max([r.get('step', 0) for r in read_metrics(rd) if r.get('kind') == 'step'] or [0])
+
+
+def _tree(pid:int)->list:
+    "`pid` and every process below it."
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop(); out.append(p)
+        r = subprocess.run(['pgrep', '-P', str(p)], capture_output=True, text=True)
+        todo += [int(x) for x in r.stdout.split()]
+    return out
+
+
+def signalled(argv, rd, how, at_step=3, seed=0, timeout=120):
+    """`ntrain ARGV` in a session of its own, signalled once its run passed `at_step`: `group` (SIGTERM to the process
+    group, as `timeout` and Slurm do), `tree` (SIGTERM to every process below it, in random order), or a signal's name
+    for the command's process alone. Returns (exit code, stdout, stderr, seconds from the signal to the exit)."""
+    import random
+    p = subprocess.Popen([sys.executable, '-m', 'ntrain', *map(str, argv)], env={**os.environ, **ENV}, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        t0 = time.monotonic()
+        while _steps(rd) < at_step:
+            assert p.poll() is None and time.monotonic() - t0 < timeout, f'the run never reached step {at_step}'
+            time.sleep(0.02)
+        t1 = time.monotonic()
+        if how == 'group': os.killpg(p.pid, signal.SIGTERM)
+        elif how == 'tree':
+            pids = _tree(p.pid); random.Random(seed).shuffle(pids)
+            for q in pids:
+                try: os.kill(q, signal.SIGTERM)
+                except ProcessLookupError: pass
+        else: os.kill(p.pid, getattr(signal, how))
+        out, err = p.communicate(timeout=timeout)
+        return p.returncode, out, err, time.monotonic() - t1
+    finally:
+        if p.poll() is None: os.killpg(p.pid, signal.SIGKILL); p.wait()
+
+
+@pytest.fixture(scope='module')
+def slow_alone(tmp_path_factory):
+    rd = tmp_path_factory.mktemp('slow')/'run'
+    r = subprocess.run([sys.executable, '-m', 'ntrain', 'fit', 'digits', *SLOW, f'run_dir={rd}'], env={**os.environ, **ENV},
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:]
+    return rd
+
+
+@pytest.mark.parametrize('how', ['group', 'tree', 'SIGHUP', 'SIGUSR1'])
+def test_scheduler_signals_stop_the_run_save_and_resume_bit_identical(how, slow_alone, tmp_path):
+    """SIGTERM to the whole process group (DataLoader workers and the plotter included) or to every process in random
+    order, and SIGHUP or SIGUSR1 to the command: a graceful stop well within the 30 s a scheduler allows, exit 75."""
+    rd = tmp_path/'run'
+    code, out, err, took = signalled(['fit', 'digits', *SLOW, f'run_dir={rd}'], rd, how)
+    assert code == 75, (code, out[-2000:], err[-2000:])
+    assert took < 20, f'the stop took {took:.1f} s'
+    assert 'checkpoint saved' in out and 'Traceback' not in err + out, err[-2000:]
+    st = read_status(rd)
+    assert st['state'] == 'stopped', st
+    r = subprocess.run([sys.executable, '-m', 'ntrain', 'resume', rd], env={**os.environ, **ENV}, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:]
+    c = compare_runs(slow_alone, rd)
+    assert c['identical'], describe_diff(c)
+
+
+def test_a_signal_after_the_final_record_leaves_the_run_finished(tmp_path):
+    "SIGTERM, SIGINT twice and SIGHUP once the final record is out: exit 0, status finished, the card written."
+    rd = tmp_path/'run'
+    r = subprocess.run([sys.executable, '-m', 'ntrain', 'fit', 'digits', *TOKENS, 'num_workers=1', 'loggers=[integrity_tasks:signal_after_finished]',
+                        f'run_dir={rd}'], env={**os.environ, **ENV}, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, (r.returncode, r.stdout[-2000:], r.stderr[-2000:])
+    assert 'Traceback' not in r.stderr and read_status(rd)['state'] == 'finished'
+    assert [x['kind'] for x in read_metrics(rd) if x['kind'] in ('finished', 'failed', 'stopped')] == ['finished']
+    assert (rd/'run.md').exists()
+
+
+LAUNCHED = [x for x in SLOW if not x.startswith(('num_workers', 'batch_size'))] + ['num_workers=1', 'batch_size=16']
+
+
+@pytest.fixture(scope='module')
+def launched_alone(tmp_path_factory):
+    rd = tmp_path_factory.mktemp('launched')/'run'
+    r = subprocess.run([sys.executable, '-m', 'ntrain', 'launch', 'digits', '--nproc', '2', *LAUNCHED, f'run_dir={rd}'], env={**os.environ, **ENV},
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:] + r.stdout[-2000:]
+    return rd
+
+
+@pytest.mark.parametrize('how', ['group', 'tree'])
+def test_scheduler_signals_stop_a_launched_run_on_every_rank(how, launched_alone, tmp_path):
+    """`ntrain launch --nproc 2`: SIGTERM to the command's group (it asks every rank to stop), or to every process of the tree
+    in random order (the launcher, torchrun's agent, which forwards it, the ranks, their workers, the plotter): every rank
+    stops after the same step and saves, within the 30 s torchrun's agent allows; the resume is bit-identical."""
+    from conftest import logs
+    rd = tmp_path/'run'
+    code, out, err, took = signalled(['launch', 'digits', '--nproc', '2', *LAUNCHED, f'run_dir={rd}'], rd, how, seed=1)
+    assert code == 75, (code, out[-2000:], err[-2000:], logs(rd))
+    assert took < 20, f'the stop took {took:.1f} s'
+    assert 'Traceback' not in out + err, (out + err)[-3000:]
+    assert read_status(rd)['state'] == 'stopped'
+    r = subprocess.run([sys.executable, '-m', 'ntrain', 'resume', rd, '--nproc', '2'], env={**os.environ, **ENV}, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:] + logs(rd)
+    c = compare_runs(launched_alone, rd)
+    assert c['identical'], describe_diff(c)
