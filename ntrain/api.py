@@ -25,14 +25,16 @@ def fit(config:Union[str, Path, dict, Config, None]=None, overrides=(), *, task:
     if keys: cfg = apply_overrides(cfg, _kw_overrides(keys))
     return Trainer(cfg, task=task, run_dir=run_dir, callbacks=callbacks, stop=stop, quiet=quiet, init_from=init_from).fit()
 
-def resume(run_dir, overrides=(), *, task:Optional[Task]=None, force:bool=False, callbacks:Iterable[Callable]=(), stop=None,
-           quiet:bool=False, **keys)->RunResult:
-    "Continue the run in `run_dir` from its newest valid checkpoint, with its stored config (plus overrides)."
+def resume(run_dir, overrides=(), *, task:Optional[Task]=None, force:bool=False, reset_optimizer:bool=False, callbacks:Iterable[Callable]=(),
+           stop=None, quiet:bool=False, **keys)->RunResult:
+    """Continue the run in `run_dir` from its newest valid checkpoint, with its stored config (plus overrides).
+    `reset_optimizer`: start the optimizer (another one, `optim.name=...`) fresh from the checkpoint's weights and position."""
     run_dir = Path(run_dir)
     if not (run_dir/'config.yaml').exists(): raise CheckpointError(f'{run_dir}: not a run directory (no config.yaml)')
     cfg = load_config(run_dir/'config.yaml', overrides)
     if keys: cfg = apply_overrides(cfg, _kw_overrides(keys))
-    return Trainer(cfg, task=task, run_dir=run_dir, callbacks=callbacks, stop=stop, resume=True, force=force, quiet=quiet).fit()
+    return Trainer(cfg, task=task, run_dir=run_dir, callbacks=callbacks, stop=stop, resume=True, force=force, quiet=quiet,
+                   reset_optimizer=reset_optimizer).fit()
 
 # %% ../nbs/07a_api.ipynb
 def load(run_dir, which:str='best', task:Optional[Task]=None, map_location='cpu'):

@@ -137,7 +137,7 @@ def save(state:dict, path, before_replace=None, rotate_to=None, check:bool=True,
     if check: check_plain(state)
     path, tmp, at = Path(path), None, at or (lambda point: None)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(exist_ok=True)  # its own directory only: never a vanished run directory above it
         fd, tmp = temp_beside(path)  # a crash leaves `.NAME.*.tmp`, which a resume adopts (complete) or removes
         with os.fdopen(fd, 'wb') as f:
             w = _RecordWriter(f, thread=hash_thread)

@@ -67,6 +67,7 @@ class Config:
     task: str = opt('ntrain.examples:digits', "the task, as 'module:function' returning a `Task`")
     task_args: dict = opt({}, 'keyword arguments for the task function')
     run_dir: Optional[str] = opt(None, 'run directory; null means runs/<name>-<timestamp>')
+    run_id: Optional[str] = opt(None, "the run's identity, given by ntrain when a run starts and kept by its resumes (a new run ignores this key)")
     seed: int = opt(0, 'seed for weights, data order and augmentation', range='>= 0')
     epochs: int = opt(10, 'number of epochs', range='>= 1')
     max_steps: Optional[int] = opt(None, 'stop after this many optimizer steps', range='>= 1')

@@ -299,7 +299,26 @@ class KeyedLoader(DataLoader):
     def __iter__(self):
         it = _KeyedIter(super().__iter__())
         self._last_iter = weakref.ref(it)
+        if self.num_workers: _watch_workers(it.inner)
         return it
+
+_live = weakref.WeakSet()  # torch's iterators with workers that KeyedLoaders made in this process
+_reaper = None             # the pid whose exit reaps them (a forked child registers its own)
+
+def _watch_workers(inner):
+    """Reap `inner`'s workers when this process exits, should it still hold them. Workers ignore SIGTERM (see `_worker_init`),
+    so multiprocessing's exit, which sends daemon children SIGTERM and then waits for them, would wait for ever on a loader
+    nobody closed. A `multiprocessing.util.Finalize` runs before that, in a plain interpreter's exit and in a multiprocessing
+    child's (a torchrun rank, a process pool's worker) alike."""
+    global _reaper
+    import multiprocessing.util
+    _live.add(inner)
+    if _reaper != os.getpid():
+        multiprocessing.util.Finalize(None, _reap_all, exitpriority=100); _reaper = os.getpid()
+
+def _reap_all(live=_live):
+    "(what is needed is bound now: at the exit of a notebook's kernel its globals may be gone already)"
+    for inner in list(live): _kill(inner)
 
 def _worker_init(worker_id:int, parent:int=0):
     import signal
@@ -470,20 +489,22 @@ def close_loaders(*loaders):
                 if w.is_alive(): w.kill(); w.join(1)
         ld._iterator = None
 
+def _kill(inner):
+    "SIGKILL the workers of torch's iterator `inner`, first out of torch's SIGCHLD watch (these deaths are ours, not an error to raise)."
+    from torch.utils.data._utils import signal_handling
+    workers = list(getattr(inner, '_workers', []) or [])
+    if not workers: return
+    with contextlib.suppress(Exception): signal_handling._remove_worker_pids(id(inner)); inner._worker_pids_set = False
+    for w in workers:
+        with contextlib.suppress(Exception): w.kill()
+    with contextlib.suppress(Exception): inner._shutdown_workers()
+
 def kill_workers(*loaders):
     "SIGKILL the DataLoader workers of `loaders` now (a second Ctrl-C, a stuck worker: nothing is left behind)."
-    from torch.utils.data._utils import signal_handling
     for ld in loaders:
         ref = getattr(ld, '_last_iter', None)
         it = ref() if ref is not None else None
-        inner = getattr(it, 'inner', None)
-        workers = list(getattr(inner, '_workers', []) or [])
-        if not workers: continue
-        with contextlib.suppress(Exception):  # first out of torch's SIGCHLD watch: these deaths are ours, not an error to raise
-            signal_handling._remove_worker_pids(id(inner)); inner._worker_pids_set = False
-        for w in workers:
-            with contextlib.suppress(Exception): w.kill()
-        with contextlib.suppress(Exception): inner._shutdown_workers()
+        if getattr(it, 'inner', None) is not None: _kill(it.inner)
 
 # %% ../nbs/03_data.ipynb
 def check_targets(targets, num_classes:int, split:str='train', ignore_index:Optional[int]=None):

@@ -11,7 +11,7 @@ from .core import NtrainError, atomic_write_text
 
 # %% auto 0
 __all__ = ['LOCK_FILE', 'default_run_dir', 'process_start_time', 'process_alive', 'process_id', 'read_status', 'write_status',
-           'StatusFile', 'run_alive', 'RunLock']
+           'StatusFile', 'run_alive', 'RunLock', 'RunDirGone', 'check_run_dir']
 
 # %% ../nbs/06c_rundir.ipynb
 def default_run_dir(name:str, root='runs')->Path:
@@ -61,8 +61,9 @@ def write_status(run_dir, **kw):
 class StatusFile:
     """A run's status.json as the loop keeps it: state changes written at once, phase and progress at most every `every` s.
     A write that fails (a full disk) never stops the run: `warn(text)` is called once, and the next write tries again."""
-    def __init__(self, run_dir, every:float=2.0, warn:Optional[Callable]=None):
-        self.run_dir, self.every, self.warn = Path(run_dir), every, warn
+    def __init__(self, run_dir, every:float=2.0, warn:Optional[Callable]=None, intact:Optional[Callable]=None):
+        # intact(): None while the run directory is the run's own (`RunLock.intact`); else nothing is written into what replaced it
+        self.run_dir, self.every, self.warn, self.intact = Path(run_dir), every, warn, intact
         self.data = read_status(run_dir)
         self._last, self._lock, self._timer, self.failing = 0.0, threading.Lock(), None, False
     def update(self, now:bool=True, **kw):
@@ -80,6 +81,7 @@ class StatusFile:
     def _write(self):
         self.data['updated'] = time.time()
         self._last = time.monotonic()
+        if self.intact is not None and self.intact(): return  # gone or replaced: the run fails at its next save, in one line
         try: atomic_write_text(self.run_dir/'status.json', json.dumps(self.data, indent=1))
         except OSError as e:
             if not self.failing and self.warn is not None:
@@ -146,6 +148,7 @@ class RunLock:
             if same: break
             os.close(fd)  # the file was replaced while we locked it: lock the one that is there now
         self.fd, _held[real] = fd, self
+        st = os.stat(self.run_dir); self.dir_id = (st.st_dev, st.st_ino)  # the directory this run writes: see `intact`
         self.prev = os.pread(fd, 4096, 0)
         info = dict(pid=os.getpid(), pid_start=process_start_time(os.getpid()), host=_hostname(), role=self.role, since=time.time())
         os.ftruncate(fd, 0); os.pwrite(fd, json.dumps(info).encode(), 0)
@@ -183,6 +186,17 @@ class RunLock:
         "The run has begun writing: on release, the lock file keeps the holder's record."
         self.committed = True
 
+    def intact(self)->Optional[str]:
+        "None while the run directory and its lock file are the ones this lock took; else what happened to them, in words."
+        if self.fd is None: return None  # not held (a filesystem that cannot lock): nothing to compare
+        try: st = os.stat(self.run_dir)
+        except FileNotFoundError: return 'was deleted'
+        except OSError as e: return f'cannot be read ({e.strerror or e})'
+        if (st.st_dev, st.st_ino) != self.dir_id: return 'was replaced by another directory'
+        try: same = os.stat(self.path, follow_symlinks=False).st_ino == os.fstat(self.fd).st_ino
+        except OSError: same = False
+        return None if same else f'lost its {LOCK_FILE} (deleted or replaced)'
+
     def release(self):
         "Give the lock back (a lock whose holder wrote nothing leaves the file as it found it)."
         if self.fd is None: return
@@ -199,3 +213,12 @@ class RunLock:
     def __del__(self):
         try: self.release()
         except Exception: pass
+
+class RunDirGone(NtrainError):
+    "The run directory was deleted or replaced while a run wrote it: the run fails in one line, and writes nothing more."
+
+def check_run_dir(lock:Optional[RunLock]):
+    "Raise `RunDirGone` when the directory `lock` holds is gone or replaced (see `RunLock.intact`)."
+    why = lock.intact() if lock is not None else None
+    if why: raise RunDirGone(f'run directory {lock.run_dir} {why} while this run wrote it: the run stops here and writes nothing more '
+                             '(its checkpoints were in it)')

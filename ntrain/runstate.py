@@ -4,7 +4,7 @@
 
 # %% ../nbs/06g_runstate.ipynb 2
 from __future__ import annotations
-import contextlib, dataclasses, json, os, shutil, time
+import contextlib, dataclasses, hashlib, json, os, shutil, time, uuid
 from pathlib import Path
 from typing import Optional
 import torch, yaml
@@ -12,7 +12,7 @@ import torch.distributed as dist
 from .core import NtrainError, CheckpointError, env_record, atomic_write_text, atomic_write, fsync_dir, open_append, dist_env, first_line
 from .loggers import JSONLLogger, make_loggers, resolve_loggers
 from .events import TextLog, record, STOP_FILE
-from .rundir import read_status, StatusFile, process_id, RunLock
+from .rundir import read_status, StatusFile, process_id, RunLock, check_run_dir
 from .distributed import full_model_state_dict
 from .sharded import newest_sharded, save_sharded, load_sharded
 from .data import task_record
@@ -47,15 +47,20 @@ class StateMixin:
                     ntrain=dict(format=FORMAT_VERSION, position=dict(epoch=self.epoch, batch=self.batch_in_epoch, micro=0, pending=self._pending()),
                                 metrics_offset=self.jsonl.offset() if self.jsonl is not None else 0,
                                 acc=acc, train_metrics=tm,
-                                best=self.best, early_stop=self.es, history=self.history, world_size=self.world,
+                                best=self.best, early_stop=self.es, history=self.history, world_size=self.world, run_id=self.run_id,
                                 global_batch=self.global_batch, accum=self.accum, env=self.env_brief))
 
     def load_state_dict(self, sd:dict):
         "Restore the state `state_dict` made (weights and optimizer come from the sharded checkpoint under FSDP2)."
         if self.strategy != 'fsdp':
             self.model.load_state_dict(ckpt.clean_state_dict(sd['model']))
-            if not self._fresh_optimizer: self.optimizer.load_state_dict(sd['optimizer'])
-        self.scheduler.load_state_dict(sd['scheduler'])
+            if not self._fresh_optimizer:
+                try: self.optimizer.load_state_dict(sd['optimizer'])
+                except (ValueError, KeyError, RuntimeError) as e:
+                    raise CheckpointError(f"{self.resumed_from}: its optimizer state does not fit this {self.cfg.optim.name} optimizer ({first_line(e)}); "
+                                          'resume with --reset-optimizer to start it fresh from the weights and position') from None
+        if self._fresh_optimizer: self._fast_forward_schedule(sd['step'])
+        else: self.scheduler.load_state_dict(sd['scheduler'])
         self.scaler.load_state_dict(sd['scaler'])
         nt = sd['ntrain']
         pos = nt['position']
@@ -74,6 +79,7 @@ class StateMixin:
     def save(self, *which:str):
         "Save last.pt (rotating the previous one to prev.pt) and/or best.pt from one state; rank 0 writes, every rank takes part."
         which = which or ('last',)
+        if self.is_main: check_run_dir(self.lock)  # never write into a directory that is gone (or recreate it): the run fails here
         if self.strategy == 'fsdp' and 'last' in which:  # last is a sharded checkpoint; best.pt is consolidated
             if 'best' in which: self.save('best')
             return self._save_sharded()
@@ -145,8 +151,23 @@ class StateMixin:
         fsync_dir(cd)
         self.resumed_from = p
 
+    def _check_identity(self, sd:dict):
+        """Refuse a checkpoint of another run, even with --force (`--init-from` starts a new run from its weights). A run made
+        before runs had an identity (no id in its config.yaml nor in the checkpoint) resumes with one warning, and takes one."""
+        theirs, p = sd['ntrain'].get('run_id'), Path(self.resumed_from or self.run_dir/'ckpt')
+        if theirs == self.run_id and theirs is not None: return
+        if theirs is None and (self.run_id is None or self.run_id.startswith('legacy-')):
+            self.say(f'{p.name} carries no run identity (written before ntrain recorded one): resuming it as this run\'s own', 'warning')
+            if self.run_id is None:  # the same on every rank: from the directory and the checkpoint's position
+                self.run_id = 'legacy-' + hashlib.sha256(f'{self.run_dir.resolve()}:{sd["step"]}'.encode()).hexdigest()[:12]
+            return
+        whose = f'run {theirs}' if theirs else 'a run without an identity (written before ntrain recorded one)'
+        raise CheckpointError(f"{p}: this checkpoint belongs to {whose}, not to this run ({self.run_id or 'made before runs had an identity'}): "
+                              f"a resume continues its own run only, even with --force; start a new run from its weights with --init-from {p}")
+
     def _check_compatible(self, sd:dict):
-        "Refuse a resume that changes what the state means: the model's shapes, the optimizer kind, the global batch, the run directory."
+        "Refuse a resume that changes what the state means: the run it belongs to, the model's shapes, the optimizer kind, the global batch, the run directory."
+        self._check_identity(sd)
         nt, probs = sd['ntrain'], []
         own, theirs = self.model.state_dict(), ckpt.clean_state_dict(sd['model'])
         shape = None
@@ -162,14 +183,28 @@ class StateMixin:
             raise CheckpointError(f"key 'run_dir': a resume continues the run in {self.run_dir}; it cannot move it to {self.cfg.run_dir}")
         old = sd['config']
         if old['optim']['name'].lower() != self.cfg.optim.name.lower():
-            probs.append(f"key 'optim.name': the checkpoint used {old['optim']['name']}, not {self.cfg.optim.name}")
-            if self.force: self._fresh_optimizer = True
+            if not self.reset_optimizer:  # a state of one optimizer never loads into another: --force cannot help
+                raise CheckpointError(f"key 'optim.name': the checkpoint's optimizer is {old['optim']['name']}, not {self.cfg.optim.name}: its state "
+                                      f"cannot be loaded into another optimizer; resume with --reset-optimizer to start {self.cfg.optim.name} fresh "
+                                      "from the checkpoint's weights and position")
+            self._fresh_optimizer = True
+        elif self.reset_optimizer: self._fresh_optimizer = True
         if nt.get('world_size', 1) != self.world:
             probs.append(f"the checkpoint was written by {nt.get('world_size', 1)} process(es), this run has {self.world}: resume on "
                          f"{nt.get('world_size', 1)} (the per-process RNG states and the position inside the epoch belong to that layout)")
         if nt['global_batch'] != self.global_batch: probs.append(f"key 'batch_size': the global batch was {nt['global_batch']}, now {self.global_batch} (keep batch_size x processes x accum)")
         if probs and not self.force: raise CheckpointError(probs[0] + '; pass force=True (--force) to resume anyway')
-        for p in probs: self.say(f'resuming anyway (--force): {p.split(";")[0]}' + ('; the optimizer starts fresh' if p.startswith("key 'optim.name'") else ''), 'warning')
+        for p in probs: self.say(f'resuming anyway (--force): {p.split(";")[0]}', 'warning')
+        if self._fresh_optimizer:
+            self.say(f"--reset-optimizer: a fresh {self.cfg.optim.name} optimizer from the checkpoint's weights at step {sd['step']} "
+                     f"(the {old['optim']['name']} state is not used); the schedule, RNG and data order continue", 'warning')
+
+    def _fast_forward_schedule(self, step:int):
+        "A fresh optimizer's schedule, moved to `step` (its lr there): a schedule's state belongs to the optimizer it was made for."
+        import warnings
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')  # "lr_scheduler.step() before optimizer.step()": on purpose
+            for _ in range(step): self.scheduler.step()
 
     def _init_weights(self, path):
         "Start a new run from the model tensors of a checkpoint (ntrain's or a foreign one); nothing else is read."
@@ -193,14 +228,15 @@ class RunDirMixin:
     def _claim_run_dir(self):
         "Agree on the run directory; rank 0 locks it now when it exists (under torchrun always); a new run in a directory `launch` made gets status.json."
         rd, err = self.run_dir, None
+        rid = uuid.uuid4().hex[:16] if self.is_main else None  # a new run's identity (rank 0's, for every rank)
         if self.is_main and (self.distributed or rd.is_dir()):
             try:
                 if self.distributed: self._make_dir()
                 self._lock_run_dir()
             except NtrainError as e: err = e
         if self.distributed:
-            obj = [str(rd), None if err is None else str(err)]; dist.broadcast_object_list(obj, src=0)
-            self.run_dir = rd = Path(obj[0])
+            obj = [str(rd), None if err is None else str(err), rid]; dist.broadcast_object_list(obj, src=0)
+            self.run_dir = rd = Path(obj[0]); rid = obj[2]
             if err is None and obj[1] is not None: raise NtrainError(obj[1])
         if err is not None: raise err
         if self.is_main: self._clear_stale_stop()
@@ -210,14 +246,16 @@ class RunDirMixin:
             if not self.resume: self.keep_bytes = 0 if int(os.environ.get('TORCHELASTIC_RESTART_COUNT', 0)) > 0 else None
         if self.resume:
             if not (rd/'config.yaml').exists(): raise CheckpointError(f'{rd}: not a run directory (no config.yaml)')
-        elif self.is_main and self.lock is not None and self._holds_run():
+            self.run_id = (read_config_dict(rd/'config.yaml') or {}).get('run_id')  # the run's own (None: made before runs had one)
+        else: self.run_id = rid
+        if not self.resume and self.is_main and self.lock is not None and self._holds_run():
             self.refusal = self._holds_run_error()  # raised after setup, so that bad input is named first
             return
         if self.is_main and not self.resume and self.lock is not None:  # made for this run (by `launch`): watchable from its setup on
             self.lock.commit()
-            self.status = StatusFile(rd, warn=self._warn_from_any_thread)
+            self.status = StatusFile(rd, warn=self._warn_from_any_thread, intact=self.lock.intact)
             self.status.update(state='running', phase='setup', phase_started=time.time(), **process_id(), epochs=self.cfg.epochs,
-                               started=time.time(), exit_code=None, generation=0)
+                               started=time.time(), exit_code=None, generation=0, run_id=self.run_id)
 
     def _make_dir(self):
         try: self.run_dir.mkdir(parents=True, exist_ok=True)
@@ -280,6 +318,7 @@ class RunDirMixin:
                               device_name=torch.cuda.get_device_name(self.device) if self.device.type == 'cuda' else 'CPU',
                               world_size=self.world, precision=self.prec.name, compile=cfg.compile, deterministic=cfg.deterministic)
         sd = self._agreed(self._validate_run)
+        if self.cfg.run_id != self.run_id: self.cfg = cfg = dataclasses.replace(self.cfg, run_id=self.run_id)  # what config.yaml records
         resumed = sd is not None and not self.complete
         sinks = []
         if self.is_main:
@@ -298,9 +337,10 @@ class RunDirMixin:
             self.text_logs.append(self._text_log(rd/'log.txt'))
             self.loggers = [make(rd) for make in self._logger_factories] + self.extra_loggers
             sinks += self.text_logs  # (the user's loggers are guarded as callbacks are: a tracker that fails never ends the run)
-            if self.status is None: self.status = StatusFile(rd, warn=self._warn_from_any_thread)
+            if self.status is None: self.status = StatusFile(rd, warn=self._warn_from_any_thread, intact=self.lock.intact if self.lock else None)
             self.status.update(state='running', **process_id(), epoch=self.epoch, step=self.step, total_steps=self.total_steps,
-                               epochs=cfg.epochs, exit_code=None, message=None, finished=None, generation=self.generation, started=time.time())
+                               epochs=cfg.epochs, exit_code=None, message=None, finished=None, generation=self.generation, started=time.time(),
+                               run_id=self.run_id)
         if self.distributed:
             dist.barrier()  # rank 0 has made the directory
             (rd/'logs').mkdir(exist_ok=True)

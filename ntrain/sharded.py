@@ -45,7 +45,7 @@ def save_sharded(model, optimizer, extra:dict, ckpt_dir:Path, step:int, is_main:
     msd, osd = get_state_dict(model, optimizer)
     if is_main:
         if tmp.exists(): shutil.rmtree(tmp)
-        tmp.mkdir(parents=True)
+        tmp.mkdir()  # in ckpt/, which the run made: never a vanished run directory again
     dist.barrier()
     dcp.save({'model': msd, 'optim': osd['state']}, checkpoint_id=str(tmp))
     dist.barrier()

@@ -372,7 +372,7 @@ class _Records:
                       steps_per_epoch=self.steps_per_epoch, batches_per_epoch=self.batches_per_epoch, total_steps=self.total_steps,
                       global_batch=self.global_batch, batch_size=cfg.batch_size, accum=self.accum, world_size=self.world,
                       lr=self.lr, lr_scaling=cfg.lr_scaling, sched=cfg.sched.name, precision=self.prec.name, device=str(self.device),
-                      strategy=self.strategy, monitor=cfg.monitor, mode=self.mode, generation=self.generation, **extra)
+                      strategy=self.strategy, monitor=cfg.monitor, mode=self.mode, generation=self.generation, run_id=self.run_id, **extra)
 
     def _on_saved(self, path:Path, state:dict):
         "Called by the checkpoint writer (maybe on its own thread) once a file is durable."
@@ -517,9 +517,10 @@ class Trainer(_Build, _Step, _Measure, _Records, StateMixin, RunDirMixin, Guards
     "The training engine: `Trainer(cfg, task).fit() -> RunResult`."
     def __init__(self, cfg:Config, task:Optional[Task]=None, *, run_dir=None, callbacks:Iterable[Callable]=(),
                  stop:Union[Stopper, Callable, None]=None, resume:Union[bool, str]=False, force:bool=False, init_from=None,
-                 quiet:bool=False, loggers:Iterable=()):
+                 quiet:bool=False, loggers:Iterable=(), reset_optimizer:bool=False):
         # what the run was given
         self.cfg, self.task, self.quiet, self.resume, self.force, self.init_from = cfg, task, quiet, resume, force, init_from
+        self.reset_optimizer = reset_optimizer  # a resume starts the optimizer fresh (another optimizer, or a state that does not fit)
         self.run_dir = Path(run_dir or cfg.run_dir or default_run_dir(cfg.name))
         self.stopper = stop if isinstance(stop, Stopper) else Stopper(stop)
         self.extra_loggers = list(loggers)
@@ -552,6 +553,7 @@ class Trainer(_Build, _Step, _Measure, _Records, StateMixin, RunDirMixin, Guards
         self.complete, self.generation, self.env_brief, self.refusal = False, 0, {}, None
         self._val_cut = False  # a stop cut a validation inside the epoch short: it is pending
         self.ended = False  # the final record is out: nothing may change how the run ended
+        self.run_id = None  # the run's identity: new for a new run, its own for a resume (see `_claim_run_dir`)
         self._signals, self.signals_after = None, None  # the stop signals while `fit` runs; what they do once it returns (None: as before)
         self.text_logs, self.loggers, self._env_probe = [], [], None
         self._last_draw, self._draw_cost = time.perf_counter(), 1.5  # a first guess at a draw's cost (matplotlib's import): no redraw in a run's first 30 s

@@ -145,7 +145,8 @@ CASES.update({
     'resume no run': (['resume', '{tmp}/none'], 2, ['none', 'not a run directory'], 'absent'),
     'resume run_dir elsewhere': (['resume', '{rd}', 'run_dir={tmp}/elsewhere', 'epochs=2'], 2, ["'run_dir'"], 'same'),
     'resume global batch': (['resume', '{rd}', 'batch_size=16', 'epochs=2'], 2, ["'batch_size'", '--force'], 'same'),
-    'resume optimizer': (['resume', '{rd}', 'optim.name=sgd', 'epochs=2'], 2, ["'optim.name'", '--force'], 'same'),
+    'resume optimizer': (['resume', '{rd}', 'optim.name=sgd', 'epochs=2'], 2, ["'optim.name'", '--reset-optimizer'], 'same'),
+    'resume optimizer --force': (['resume', '{rd}', 'optim.name=sgd', 'epochs=2', '--force'], 2, ["'optim.name'", '--reset-optimizer'], 'same'),
     'resume --force model': (['resume', '{rd}', 'task=tasks_for_tests:tokens', 'monitor=val_loss', 'epochs=2', '--force'],
                              2, ["'task'", 'even with --force'], 'same'),
     'resume damaged config': (['resume', '{rd}'], 2, ['config.yaml'], 'same', _damage('config.yaml', how=b'epochs: [1, 2\n')),
@@ -304,3 +305,100 @@ def test_a_launch_refuses_a_task_it_cannot_import_in_each_process(tmp_path):
     with pytest.raises(NtrainError, match='not a Task object'):
         ntrain.launch('digits', task=ntrain.examples.digits(), nproc=1, run_dir=tmp_path/'b', wait=False)
     assert not (tmp_path/'a').exists() and not (tmp_path/'b').exists()
+
+
+# ------------------------------------------------------------------------------------------------------------------------
+# a run knows its identity: a checkpoint of another run is refused; a copied directory, a restart and an old run resume
+KILLED = ['fit', 'digits', 'task=tasks_for_tests:tiny', 'epochs=3', 'batch_size=32', 'num_workers=0', 'progress=false']
+
+def _killed_run(rd):
+    code, out, err = subproc([*KILLED, f'run_dir={rd}'], env={'NTRAIN_FAULT': 'step:12'})
+    assert code == -signal.SIGKILL, (code, err[-2000:])
+    return rd
+
+@pytest.fixture(scope='module')
+def two_runs(tmp_path_factory):
+    d = tmp_path_factory.mktemp('two')
+    return _killed_run(d/'a'), _killed_run(d/'b')
+
+@pytest.mark.parametrize('force', [False, True])
+def test_a_checkpoint_of_another_run_is_refused_even_with_force(two_runs, tmp_path, force):
+    a, b = two_runs
+    rd = tmp_path/'run'; shutil.copytree(a, rd)
+    shutil.copy(b/'ckpt'/'last.pt', rd/'ckpt'/'last.pt')  # a verified checkpoint, of run b
+    before = snapshot(rd)
+    code, out, err = inproc(['resume', rd, *(['--force'] if force else [])])
+    line = _one_line(err)
+    assert code == 2 and 'belongs to run' in line and 'not to this run' in line and '--init-from' in line, (code, line)
+    assert read_config(b)['run_id'] in line and read_config(a)['run_id'] in line
+    assert snapshot(rd) == before
+    code, out, err = inproc(['fit', 'digits', 'task=tasks_for_tests:tiny', 'epochs=1', 'num_workers=0', 'progress=false',
+                             f'run_dir={tmp_path/"new"}', '--init-from', rd/'ckpt'/'last.pt'])  # the way to start from its weights
+    assert code == 0, err[-2000:]
+    assert read_config(tmp_path/'new')['run_id'] not in (read_config(a)['run_id'], read_config(b)['run_id'])
+
+def read_config(rd): return ntrain.runstate.read_config_dict(Path(rd)/'config.yaml')
+
+def test_a_copied_run_directory_keeps_its_identity_and_resumes(two_runs, tmp_path):
+    a, _ = two_runs
+    rd = tmp_path/'copy'; shutil.copytree(a, rd)
+    code, out, err = inproc(['resume', rd])
+    assert code == 0, err[-2000:]
+    assert read_config(rd)['run_id'] == read_config(a)['run_id'] == read_status(rd)['run_id']
+    assert ckpt.load(rd/'ckpt'/'last.pt')['ntrain']['run_id'] == read_config(a)['run_id']
+    assert [r['epoch'] for r in ntrain.loggers.read_metrics(rd, 'epoch')] == [0, 1, 2]
+
+def test_a_run_directory_made_before_run_ids_resumes_with_one_warning(tmp_path):
+    "tests/fixtures/run-2de8b08: written by ntrain at 2de8b08, killed at step 12; its config and checkpoints carry no run_id."
+    rd = tmp_path/'old'; shutil.copytree(TESTS/'fixtures'/'run-2de8b08', rd)
+    assert 'run_id' not in read_config(rd) and 'run_id' not in ckpt.load(rd/'ckpt'/'last.pt')['ntrain']
+    code, out, err = inproc(['resume', rd])
+    assert code == 0, err[-2000:]
+    warn = [l for l in out.splitlines() if l.startswith('warning:')]
+    assert len(warn) == 1 and 'no run identity' in warn[0], out[-2000:]
+    rid = read_config(rd)['run_id']
+    assert rid.startswith('legacy-') and ckpt.load(rd/'ckpt'/'last.pt')['ntrain']['run_id'] == rid
+    assert [r['epoch'] for r in ntrain.loggers.read_metrics(rd, 'epoch')] == [0, 1, 2]
+    code, out, err = inproc(['resume', rd, 'epochs=4'])  # and on: its own id from now on, without a warning
+    assert code == 0 and not [l for l in out.splitlines() if l.startswith('warning:')], out[-2000:]
+
+
+# ------------------------------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize('how', ['deleted', 'replaced'])
+def test_a_run_directory_deleted_or_replaced_mid_run_fails_loudly_and_is_not_recreated(tmp_path, how):
+    rd = tmp_path/'run'
+    p = subprocess.Popen([sys.executable, '-m', 'ntrain', 'fit', 'digits', 'task=integrity_tasks:slow', 'epochs=3', 'batch_size=32',
+                          'num_workers=0', 'progress=false', f'run_dir={rd}'], env={**os.environ, **ENV}, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        t0 = time.monotonic()
+        while not (rd/'metrics.jsonl').exists() or b'"step"' not in (rd/'metrics.jsonl').read_bytes():
+            assert p.poll() is None and time.monotonic() - t0 < 120, 'the run never started'
+            time.sleep(0.05)
+        if how == 'deleted': shutil.rmtree(rd)
+        else: os.rename(rd, tmp_path/'aside'); rd.mkdir()
+        out, err = p.communicate(timeout=120)
+    finally:
+        if p.poll() is None: p.kill(); p.wait()
+    line = _one_line(err)
+    assert p.returncode == 2 and line.startswith('ntrain: error: ') and str(rd) in line and how.split()[0][:7] in line, (p.returncode, err)
+    assert 'Traceback' not in err + out
+    if how == 'deleted': assert not rd.exists(), sorted(str(x) for x in rd.rglob('*'))  # no writer made it again
+    else: assert list(rd.iterdir()) == [], sorted(str(x) for x in rd.rglob('*'))  # nothing written into what replaced it
+
+
+def test_reset_optimizer_resumes_with_another_optimizer_from_the_weights_and_position(two_runs, tmp_path):
+    "`resume RUN optim.name=sgd --reset-optimizer`: a fresh SGD from the checkpoint's weights and step, the same lr schedule, said once."
+    a, _ = two_runs
+    rd = tmp_path/'run'; shutil.copytree(a, rd)
+    code, out, err = inproc(['resume', rd, 'optim.name=sgd', '--reset-optimizer'])
+    assert code == 0, err[-2000:]
+    warn = [l for l in out.splitlines() if l.startswith('warning:')]
+    assert len(warn) == 1 and 'fresh sgd optimizer' in warn[0] and 'step 8' in warn[0], warn
+    assert read_config(rd)['optim']['name'] == 'sgd' and ckpt.load(rd/'ckpt'/'last.pt')['config']['optim']['name'] == 'sgd'
+    ep = ntrain.loggers.read_metrics(rd, 'epoch')
+    assert [r['epoch'] for r in ep] == [0, 1, 2]
+    alone = tmp_path/'alone'
+    code, _, err = inproc([*KILLED, f'run_dir={alone}'])
+    assert code == 0, err
+    assert [r['lr'] for r in ep] == [r['lr'] for r in ntrain.loggers.read_metrics(alone, 'epoch')]  # the schedule went on where it was

@@ -218,3 +218,25 @@ def test_scheduler_signals_stop_a_launched_run_on_every_rank(how, launched_alone
     assert r.returncode == 0, r.stderr[-2000:] + logs(rd)
     c = compare_runs(launched_alone, rd)
     assert c['identical'], describe_diff(c)
+
+
+LEAK = '''
+import concurrent.futures as cf, multiprocessing as mp, sys
+def job(_):
+    from ntrain.config import load_config
+    from ntrain.train import Trainer
+    t = Trainer(load_config('digits', ['task=tasks_for_tests:tokens', 'monitor=val_loss', 'num_workers=2', 'progress=false']), quiet=True).setup()
+    t.train_sampler.set_epoch(0); next(iter(t.train_loader))  # workers started, the loader never closed
+    return 1
+if __name__ == '__main__':
+    if sys.argv[1] == 'pool':
+        with cf.ProcessPoolExecutor(1, mp_context=mp.get_context('fork')) as p: print(list(p.map(job, [0])))
+    else: print(job(0))
+'''
+
+@pytest.mark.parametrize('where', ['main', 'pool'])
+def test_a_process_that_leaves_a_loader_open_still_exits(where, tmp_path):
+    "Workers ignore SIGTERM, which multiprocessing's exit sends daemon children before it waits for them: ntrain reaps its own first."
+    (tmp_path/'leak.py').write_text(LEAK)
+    r = subprocess.run([sys.executable, str(tmp_path/'leak.py'), where], env={**os.environ, **ENV}, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and '1' in r.stdout, (r.returncode, r.stderr[-2000:])
