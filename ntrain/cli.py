@@ -192,7 +192,9 @@ def cmd_runs(a)->int:
 def _watch_args(p):
     p.add_argument('run_dir'); p.add_argument('--every', type=float, default=10.0, help='seconds between status lines (default 10)')
     p.add_argument('--stale', type=float, default=60.0, help='no progress for this many seconds shows as stale (default 60)')
-    p.add_argument('--timeout', type=float, default=None, help='stop watching after this many seconds')
+    p.add_argument('--timeout', type=float, default=None, help='stop watching after this many seconds (the wait for the run included)')
+    p.add_argument('--wait', type=float, default=60.0, metavar='SECONDS',
+                   help='wait this long for a run directory that does not exist yet (default 60; 0: do not wait)')
 
 def _is_run(run_dir)->Path:
     rd = Path(run_dir)
@@ -200,10 +202,25 @@ def _is_run(run_dir)->Path:
         raise NtrainError(f'{rd}: not a run directory (no status.json, launch.json or metrics.jsonl)')
     return rd
 
+def _await_run(run_dir, wait:float)->Path:
+    "The run directory once it is one (see `_is_run`), waited for up to `wait` s; one line on stderr says it waits."
+    rd, t0, said = Path(run_dir), time.monotonic(), False
+    while True:
+        if rd.exists() and not rd.is_dir(): raise NtrainError(f'{rd}: not a directory')
+        if wait <= 0: return _is_run(rd)
+        try: return _is_run(rd)
+        except NtrainError: pass
+        if time.monotonic() - t0 >= wait:
+            raise NtrainError(f'{rd}: no run appeared within {wait:g} s (no status.json, launch.json or metrics.jsonl)')
+        if not said: print(f'{rd}: not a run directory yet; waiting up to {wait:g} s for it', file=sys.stderr, flush=True); said = True
+        time.sleep(0.2)
+
 def cmd_watch(a)->int:
     from ntrain.viewmodel import console_watch
-    rd = _is_run(a.run_dir)
-    try: state = console_watch(rd, every=a.every, timeout=a.timeout, stale_s=a.stale)
+    t0 = time.monotonic()
+    rd = _await_run(a.run_dir, a.wait if a.timeout is None else min(a.wait, a.timeout))
+    timeout = None if a.timeout is None else max(a.timeout - (time.monotonic() - t0), 0.0)
+    try: state = console_watch(rd, every=a.every, timeout=timeout, stale_s=a.stale)
     except KeyboardInterrupt: print(f'\nstopped watching; the run goes on: ntrain watch {rd}', file=sys.stderr); return 0
     return {'finished': 0, 'early_stopped': 0, 'stopped': 75}.get(state, 0 if state in ('running', 'stale', 'starting') else 1)
 

@@ -25,6 +25,7 @@ RUN_KINDS = {
     'stopped': 'stopped on request, last.pt saved: resumable',
     'finished': 'ended on its own: epochs done, early stop or max_steps',
     'failed': 'ended with an error (or a non-finite loss)',
+    'rewind': "a reader's marker, never written: the file was cut or rewritten in place and is read again from its start",
 }
 LADDER_KINDS = {
     'ladder_start': 'the ladder begins', 'rung_start': 'a rung begins',
@@ -158,56 +159,100 @@ class signals_stop:
         self.prev = {}
 
 # %% ../nbs/05a_events.ipynb
+def _count(x)->Optional[int]:
+    "`x` if it is a whole number of at least 0 (a field of a record that counts something), else None: a damaged field."
+    return x if isinstance(x, int) and not isinstance(x, bool) and x >= 0 else None
+
 def apply_record(records:list, rec:dict)->list:
-    "Add `rec` to a view's list of records; a `resume` record first cuts the list to the records that stay, a `start` empties it."
+    """Add `rec` to a view's list of records; a `resume` record first cuts the list to the records that stay, a `start` empties it,
+    a `rewind` (the file is read again from its start) empties it and is not kept."""
     k = rec.get('kind')
-    if k == 'resume': del records[rec.get('records', len(records)):]
+    if k == 'rewind': records.clear(); return records
+    if k == 'resume':
+        n = _count(rec.get('records'))
+        del records[len(records) if n is None else n:]
     elif k in ('start', 'ladder_start'): records.clear()  # always the first record of its file
     records.append(rec)
     return records
 
+def _parse(line:bytes)->Optional[dict]:
+    "The record a line holds, or None: not UTF-8, not JSON (a torn or damaged line), or JSON that is not an object."
+    try: r = json.loads(line.decode('utf-8'))
+    except (ValueError, RecursionError): return None  # (UnicodeDecodeError and JSONDecodeError are ValueErrors; `[[[...` recurses)
+    return r if isinstance(r, dict) else None
+
+def _generation(r:dict)->int: return _count(r.get('generation', 0)) or 0
+
 class Watcher:
-    "New records of a run's `metrics.jsonl` (or any JSONL file) at each `poll()`; follows a resume's rewrite."
+    """New records of a run's `metrics.jsonl` (or any JSONL file) at each `poll()`; follows a resume's rewrite, and a file cut or
+    rewritten in place (a `rewind` record). Lines that are not records are skipped and counted in `bad`; nothing read raises."""
+    HEAD = 4096  # at most this much of the file's first line (a run's start record, stamped with the time) is kept: see `_rewritten`
     def __init__(self, path, name:str='metrics.jsonl'):
         p = Path(path)
         self.path = p if p.suffix == '.jsonl' else p/name
         self.end_kinds = ('ladder_end',) if self.path.name == 'ladder.jsonl' else END_KINDS
-        self._f, self._ino, self._buf, self.generation = None, None, b'', 0
+        self._f, self._ino, self.generation, self.bad, self._moved = None, None, 0, 0, False  # bad: lines skipped so far
+        self._start()
+    def _start(self):
+        "Read from the file's first byte on."
+        self._buf, self._pos, self._head = b'', 0, b''  # a line still being written; bytes consumed; the file's first line
     def _open(self)->bool:
         try: f = open(self.path, 'rb')
         except FileNotFoundError: return False
-        self._f, self._ino, self._buf = f, os.fstat(f.fileno()).st_ino, b''
+        self._f, self._ino = f, os.fstat(f.fileno()).st_ino
+        self._start()
         return True
     def _read(self)->list:
-        data = self._buf + self._f.read()
-        lines = data.split(b'\n')
-        self._buf = lines.pop()  # b'' after a complete last line; otherwise a line still being written
+        chunk = self._f.read()
+        self._pos += len(chunk)
+        if len(self._head) < self.HEAD and not self._head.endswith(b'\n'):
+            take = chunk[:self.HEAD - len(self._head)]
+            self._head += take[:take.find(b'\n') + 1] if b'\n' in take else take
+        lines = (self._buf + chunk).split(b'\n')
+        self._buf = lines.pop()  # b'' after a complete last line; otherwise a line still being written: waited for
         out = []
         for line in lines:
             if not line.strip(): continue
-            try: out.append(json.loads(line))
-            except json.JSONDecodeError: continue  # not a record (a torn line from a crash, cut by the resume)
+            r = _parse(line)
+            if r is None: self.bad += 1  # not a record (a torn line from a crash, garbage): skipped
+            else: out.append(r)
         return out
     def _replaced(self)->bool:
         try: return os.stat(self.path).st_ino != self._ino
-        except FileNotFoundError: return False
+        except OSError: return False
+    def _rewritten(self)->Optional[str]:
+        """Whether the open file was cut or rewritten in place (the same inode): 'truncated' (shorter than what was read),
+        'rewritten' (its first line changed: another run's file copied over it), or None (only appended to)."""
+        try:
+            if os.fstat(self._f.fileno()).st_size < self._pos: return 'truncated'
+            if not self._head: return None
+            pos = self._f.tell(); self._f.seek(0); head = self._f.read(len(self._head)); self._f.seek(pos)
+            return 'rewritten' if head != self._head else None
+        except (OSError, ValueError): return None
     def poll(self)->list:
-        "The records appended since the last call (after a resume: from its first unseen `resume` record on)."
+        """The records appended since the last call (after a resume: from its first unseen `resume` record on; after the file was
+        cut or rewritten in place: a `rewind` record, then the whole file again)."""
         if self._f is None:
             if not self._open(): return []
-            return self._track(self._read())
-        out = self._read()
+            moved, self._moved = self._moved, False
+            return self._track(self._new_file(self._read()) if moved else self._read())
+        out = []
+        if (why := self._rewritten()) is not None:  # read again from the first line, as a new watcher would
+            self._f.seek(0); self._start(); self.generation = 0
+            out.append(record('rewind', reason=why))
+        out += self._read()
         if self._replaced():  # a resume rewrote the file: the rest of the old one, then the new one from its new resume record
-            out += self._read(); self._f.close()
-            if not self._open(): return self._track(out)
-            new = self._read()
-            # a resume: from its first unseen resume record on; a file started afresh (a new ladder): all of it
-            k = next((i for i, r in enumerate(new) if r.get('kind') == 'resume' and r.get('generation', 0) > self.generation), None)
-            out += new[k or 0:] if k is not None or not any(r.get('kind') == 'resume' for r in new) else []
+            out += self._read(); self._f.close(); self._f = None
+            if not self._open(): self._moved = True; return self._track(out)  # gone again: the next poll opens what comes
+            out += self._new_file(self._read())
         return self._track(out)
+    def _new_file(self, new:list)->list:
+        "What to yield of a file that replaced the one read: from its first unseen resume record on; a file started afresh (a new ladder): all of it."
+        k = next((i for i, r in enumerate(new) if r.get('kind') == 'resume' and _generation(r) > self.generation), None)
+        return new[k or 0:] if k is not None or not any(r.get('kind') == 'resume' for r in new) else []
     def _track(self, recs:list)->list:
         for r in recs:
-            if r.get('kind') == 'resume': self.generation = max(self.generation, r.get('generation', 0))
+            if r.get('kind') == 'resume': self.generation = max(self.generation, _generation(r))
         return recs
     def follow(self, timeout:Optional[float]=None, interval:float=0.2, until:Optional[Callable]=None)->Iterator[dict]:
         "Yield records as they come, until an end record (a run's finished, stopped or failed; a ladder's ladder_end), `until()` is true, or `timeout` s."
@@ -230,25 +275,32 @@ def watch(run_dir, name:str='metrics.jsonl')->Watcher:
     return Watcher(run_dir, name)
 
 # %% ../nbs/05a_events.ipynb
+def _real(x)->bool: return isinstance(x, (int, float)) and not isinstance(x, bool)
+
 def _better(v, best, mode)->bool:
-    if not isinstance(v, (int, float)) or not math.isfinite(v): return False
-    return best is None or (v < best if mode == 'min' else v > best)
+    if not _real(v) or not math.isfinite(v): return False
+    return not _real(best) or (v < best if mode == 'min' else v > best)
 
 def text_line(rec:dict, ctx:Optional[dict]=None)->Optional[str]:
-    "The console line of a record, or None; `ctx` (kept by `TextLog`) carries the run's length and best metric."
+    """The console line of a record, or None; `ctx` (kept by `TextLog`) carries the run's length and best metric.
+    A field of the wrong type (a damaged file read back) is left out of the line, never raised on."""
     k, ctx = rec.get('kind'), {} if ctx is None else ctx
     if k in ('start', 'resume'): ctx.update(epochs=rec.get('epochs'), monitor=rec.get('monitor'), mode=rec.get('mode'), best=rec.get('best'))
-    if k == 'message': return ('' if rec.get('level', 'info') == 'info' else f"{rec['level']}: ") + rec['text']
-    if k == 'val': return f"step {rec['step']}  " + '  '.join(f'{n} {v:.4f}' for n, v in rec.items() if n.startswith('val_') and isinstance(v, float))
+    if k == 'message':
+        level, text = rec.get('level', 'info'), rec.get('text')
+        return ('' if level == 'info' else f'{level}: ') + ('' if text is None else str(text))
+    if k == 'val': return f"step {rec.get('step')}  " + '  '.join(f'{n} {v:.4f}' for n, v in rec.items() if n.startswith('val_') and isinstance(v, float))
     if k != 'epoch': return None
     parts = [f'{n} {rec[n]:.4f}' for n in rec if n.startswith(('train_', 'val_')) and isinstance(rec[n], float)]
     if isinstance(rec.get('lr'), float): parts.append(f"lr {rec['lr']:.2e}")
-    if rec.get('samples_per_s'): parts.append(f"{rec['samples_per_s']:,.0f} samples/s")
-    if rec.get('data_wait') is not None: parts.append(f"data_wait {rec['data_wait']:.0%}")
-    up = _better(rec.get(ctx.get('monitor')), ctx.get('best'), ctx.get('mode'))
-    if up: ctx['best'] = rec[ctx['monitor']]
+    if _real(rec.get('samples_per_s')) and rec['samples_per_s']: parts.append(f"{rec['samples_per_s']:,.0f} samples/s")
+    if _real(rec.get('data_wait')): parts.append(f"data_wait {rec['data_wait']:.0%}")
+    m = ctx.get('monitor')
+    up = isinstance(m, str) and _better(rec.get(m), ctx.get('best'), ctx.get('mode'))
+    if up: ctx['best'] = rec[m]
     n = f"/{ctx['epochs']}" if ctx.get('epochs') else ''
-    return f"epoch {rec['epoch'] + 1}{n}  " + '  '.join(parts) + ('  *' if up else '')
+    e = rec.get('epoch')
+    return f"epoch {e + 1 if _real(e) else '?'}{n}  " + '  '.join(parts) + ('  *' if up else '')
 
 class TextLog:
     "Writes `text_line` of each record to a stream or a file (opened for appending)."

@@ -31,14 +31,15 @@ def process_start_time(pid:int)->Optional[float]:
     return int(fields[19]) / os.sysconf('SC_CLK_TCK')
 
 def process_alive(pid:Optional[int], start:Optional[float]=None)->bool:
-    "Whether `pid` runs, and is the process that started at `start` (when given and known) rather than a reuse of its pid."
-    if not pid: return False
+    """Whether `pid` runs, and is the process that started at `start` (when given and known) rather than a reuse of its pid.
+    Read from a damaged file, a `pid` that is not a process id is not alive, and a `start` that is not a number is unknown."""
+    if not isinstance(pid, int) or isinstance(pid, bool) or pid <= 0: return False
     try: os.kill(pid, 0)
-    except ProcessLookupError: return False
+    except (ProcessLookupError, OverflowError): return False
     except PermissionError: pass  # it exists, as another user's
     now = process_start_time(pid)
     if now is None: return not Path('/proc').is_dir()  # Linux: a zombie, or gone since; elsewhere: unknown, the pid exists
-    return start is None or abs(now - start) < 0.05
+    return not isinstance(start, (int, float)) or abs(now - start) < 0.05
 
 def process_id()->dict:
     "This process, as a status file records it: pid, start time and host."

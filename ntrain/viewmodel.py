@@ -7,12 +7,12 @@ from __future__ import annotations
 import asyncio, copy, json, math, queue, socket, sys, threading, time
 from pathlib import Path
 from typing import Callable, Iterable, Optional
-from .events import END_KINDS, apply_record, text_line, Watcher
+from .events import END_KINDS, apply_record, text_line, Watcher, _parse
 from .rundir import read_status, process_alive
 
 # %% auto 0
-__all__ = ['RUNG_NAMES', 'VERDICTS', 'EDITABLE', 'AFFECTS', 'same_settings', 'LadderView', 'RunView', 'RunList', 'run_info',
-           'runs', 'Pump', 'status_line', 'console_watch']
+__all__ = ['RUNG_NAMES', 'VERDICTS', 'EDITABLE', 'AFFECTS', 'RUN_STATES', 'same_settings', 'LadderView', 'clean_status',
+           'end_state', 'RunView', 'RunList', 'end_record', 'run_info', 'runs', 'Pump', 'status_line', 'console_watch']
 
 # %% ../nbs/13_viewmodel.ipynb
 RUNG_NAMES = {1: 'one step end to end', 2: 'initial loss vs theory', 3: 'overfit one batch', 4: 'small data moves val', 5: 'full run'}
@@ -110,6 +110,22 @@ class LadderView:
 # %% ../nbs/13_viewmodel.ipynb
 def _num(x): return x if isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) else None
 
+RUN_STATES = ('running', 'finished', 'early_stopped', 'max_steps', 'stopped', 'failed', 'nonfinite')  # the `state` a run writes to status.json
+_STATUS_TEXT, _STATUS_NUM = ('phase', 'host'), ('step', 'epoch', 'total_steps', 'pid', 'pid_start', 'progress_time', 'started', 'updated',
+                                                'finished', 'phase_started', 'exit_code', 'epochs', 'generation')
+
+def clean_status(st)->dict:
+    "status.json as a view reads it: a field of the wrong type (a damaged file) left out, and `state` only if it is one of `RUN_STATES`."
+    if not isinstance(st, dict): return {}
+    ok = lambda k, v: (v in RUN_STATES if k == 'state' else isinstance(v, str) if k in _STATUS_TEXT else
+                       _num(v) is not None if k in _STATUS_NUM else True)
+    return {k: v for k, v in st.items() if ok(k, v)}
+
+def end_state(rec:dict)->str:
+    "The state an end record says: its `status` (finished, early_stopped, stopped, nonfinite...), else its kind."
+    s = rec.get('status')
+    return s if s in RUN_STATES and s != 'running' else rec.get('kind') if rec.get('kind') in END_KINDS else 'failed'
+
 class RunView:
     "The state of a run's dashboard, from its records and its status.json: progress, ETA, curves, throughput, heartbeat, the end."
     def __init__(self, stale_s:float=60.0): # no progress for this long while running: shown as stale
@@ -125,38 +141,46 @@ class RunView:
         k, c = r.get('kind'), self.curves
         if k in ('start', 'resume'):
             self.layout = {n: r.get(n) for n in ('epochs', 'total_steps', 'steps_per_epoch', 'world_size', 'monitor', 'mode', 'global_batch', 'device', 'precision', 'strategy')}
-            self._t0, self.end = (r.get('time'), r.get('step', 0)), None
+            self.layout.update({n: _num(self.layout[n]) for n in ('epochs', 'total_steps', 'steps_per_epoch', 'world_size', 'global_batch')})
+            if not isinstance(self.layout['monitor'], str): self.layout['monitor'] = None
+            self._t0, self.end = (_num(r.get('time')), _num(r.get('step', 0)) or 0), None
             if k == 'resume': self.restarts += 1
         elif k == 'step':
+            if _num(r.get('step')) is None: return  # (a damaged record: nothing to draw)
             c['step'].append(r['step']); c['loss'].append(_num(r.get('loss')))
-            self.last.update({n: r[n] for n in ('step', 'epoch', 'samples_per_s', 'data_wait', 'time') if n in r})
+            self.last.update({n: _num(r[n]) for n in ('step', 'epoch', 'samples_per_s', 'data_wait', 'time') if n in r})
         elif k == 'epoch':
+            if _num(r.get('epoch')) is None: return
             m = self.layout.get('monitor')
-            c['epoch'].append(r['epoch'] + 1); c['epoch_step'].append(r.get('step')); c['train_loss'].append(_num(r.get('train_loss'))); c['val_loss'].append(_num(r.get('val_loss')))
+            c['epoch'].append(r['epoch'] + 1); c['epoch_step'].append(_num(r.get('step'))); c['train_loss'].append(_num(r.get('train_loss'))); c['val_loss'].append(_num(r.get('val_loss')))
             c['metric'].append(_num(r.get(m)) if m else None)
-            self.last.update({n: r[n] for n in ('step', 'samples_per_s', 'data_wait', 'time') if n in r})
-        elif k in END_KINDS: self.end = dict(kind=k, reason=r.get('reason') or r.get('error') or r.get('message') or r.get('status'))
-        elif k == 'message' and r.get('level') in ('warning', 'error') and r.get('text') not in self.warnings: self.warnings.append(r['text'])
+            self.last.update({n: _num(r[n]) for n in ('step', 'samples_per_s', 'data_wait', 'time') if n in r})
+        elif k in END_KINDS:
+            self.end = dict(kind=k, reason=r.get('reason') or r.get('error') or r.get('message') or r.get('status'), status=end_state(r))
+            if _num(r.get('step')) is not None: self.last['step'] = r['step']
+        elif k == 'message' and r.get('level') in ('warning', 'error') and isinstance(r.get('text'), str) and r['text'] not in self.warnings: self.warnings.append(r['text'])
         for key, val in r.items():  # each rank's peak device memory, where a record carries it
-            if key.startswith('peak_mem') and isinstance(val, dict): self.peak_mem.update(val)
+            if key.startswith('peak_mem') and isinstance(val, dict): self.peak_mem.update({n: v for n, v in val.items() if _num(v) is not None})
         if k in ('step', 'epoch', 'start', 'resume'): self.plot_version += 1
     def apply(self, rec:dict):
-        "Take one record (a `resume` rewinds to the records that stay, and the state is rebuilt from them)."
+        "Take one record (a `resume` rewinds to the records that stay, a `rewind` to none, and the state is rebuilt from them)."
         apply_record(self.records, rec)
-        if rec.get('kind') in ('resume', 'start'): self._rebuild()
+        if rec.get('kind') in ('resume', 'start', 'rewind'): self._rebuild()
         else: self._take(rec)
         self.version += 1
     def heartbeat(self, status:dict, running:Optional[bool]=None, outcome:Optional[dict]=None, error_lines:Iterable[str]=()):
-        "The run's status.json now, whether its process still runs, and (once ended) how it ended and the failing rank's last lines."
-        self.status, self.running = dict(status or {}), running
+        "The run's status.json now (see `clean_status`), whether its process still runs, and (once ended) how it ended and the failing rank's last lines."
+        self.status, self.running = clean_status(status), running
         if outcome is not None: self.outcome = dict(outcome)
         self.error_lines = list(error_lines); self.version += 1
     @property
     def state(self)->str: return self.state_at()
     def state_at(self, now:Optional[float]=None)->str:
-        "starting, running, stale, finished, stopped, failed (or early_stopped, non_finite: the run's own words)."
+        """starting, running, stale, finished, stopped, failed (or early_stopped, nonfinite: the run's own words).
+        A status.json with no state (damaged, or gone) does not overrule the run's end record."""
         if self.outcome: return self.outcome.get('status') or 'failed'
         st = self.status.get('state')
+        if st is None and self.end is not None: return self.end['status']
         if self.running is False and st in (None, 'running'): return 'failed'  # the process ended without saying how
         if st == 'running' and self.stale_for(now) is not None: return 'stale'
         if st: return st
@@ -209,20 +233,37 @@ def _read_json(p:Path)->dict:
     except (OSError, ValueError): return {}
     return d if isinstance(d, dict) else {}
 
+def end_record(path, tail:int=65536)->Optional[dict]:
+    "The end record (finished, stopped, failed) of a `metrics.jsonl`, read from its last `tail` bytes; None if none ends it."
+    try:
+        with open(path, 'rb') as f:
+            f.seek(0, 2); f.seek(max(0, f.tell() - tail)); data = f.read()
+    except OSError: return None
+    for line in reversed(data.split(b'\n')):
+        r = _parse(line)
+        if r is None: continue
+        if r.get('kind') in END_KINDS: return r
+        if r.get('kind') in ('start', 'resume'): return None  # a run (re)started after it
+    return None
+
 def run_info(run_dir, stale_s:float=60.0)->dict:
     "What a run directory's files say about it: state, step, when it last moved, whether it was launched. Reads files only."
     rd = Path(run_dir)
-    st, li = read_status(rd), _read_json(rd/'launch.json')
-    state = st.get('state') or ('ladder' if (rd/'ladder.json').exists() else 'starting' if li else 'unknown')
+    st, li = clean_status(read_status(rd)), _read_json(rd/'launch.json')
+    end = {} if 'state' in st else end_record(rd/'metrics.jsonl') or {}  # status.json damaged or gone: the end record says how it ended
+    state = st.get('state') or (end_state(end) if end else 'ladder' if (rd/'ladder.json').exists() else 'starting' if li else 'unknown')
     local = st.get('host') in (None, socket.gethostname())
     if state == 'running' and local:
         pid, start = (li.get('pid'), li.get('pid_start')) if li else (st.get('pid'), st.get('pid_start'))
         if pid and not process_alive(pid, start): state = 'died'
     t = st.get('progress_time') or st.get('started')
     stale = int(time.time() - t) if state == 'running' and t and time.time() - t > stale_s else None
-    times = [x for x in (st.get('updated'), li.get('started')) if x] or [rd.stat().st_mtime]
-    return dict(path=str(rd), name=rd.name, state=state, step=st.get('step'), total_steps=st.get('total_steps'), epoch=st.get('epoch'),
-                updated=max(times), launched=bool(li), stale_for=stale, exit_code=st.get('exit_code'))
+    times = [x for x in (st.get('updated'), _num(li.get('started')), _num(end.get('time'))) if x]
+    if not times:
+        try: times = [rd.stat().st_mtime]
+        except OSError: times = [0.0]
+    return dict(path=str(rd), name=rd.name, state=state, step=st.get('step', _num(end.get('step'))), total_steps=st.get('total_steps'),
+                epoch=st.get('epoch', _num(end.get('epoch'))), updated=max(times), launched=bool(li), stale_for=stale, exit_code=st.get('exit_code'))
 
 def runs(root='runs', limit:int=20, stale_s:float=60.0)->RunList:
     "The run directories under `root` (and one level below), newest first, with their state: files only, no task code imported."
@@ -297,22 +338,25 @@ def console_watch(run_dir, out=None, interval:float=1.0, every:float=10.0, timeo
     "Follow a run from its files, printing its records' lines and a status line every `every` s; returns the final state."
     from ntrain.rundir import run_alive
     out, rd = out or sys.stdout, Path(run_dir)
-    w, v, t0, last = Watcher(rd/'metrics.jsonl'), RunView(stale_s), time.monotonic(), 0.0
+    w, v, t0, last, bad = Watcher(rd/'metrics.jsonl'), RunView(stale_s), time.monotonic(), 0.0, 0
     ctx, li = {}, _read_json(rd/'launch.json')
     def alive():
         if li.get('pid') and li.get('host') in (None, socket.gethostname()): return process_alive(li['pid'], li.get('pid_start'))
         return run_alive(rd)
+    def say(line:str): out.write(line.encode('utf-8', 'replace').decode('utf-8') + '\n')  # (a lone surrogate read from the file: '?')
     try:
         while True:
             for r in w.poll():
                 v.apply(r)
-                if (line := text_line(r, ctx)) is not None: out.write(line + '\n')
+                if r.get('kind') == 'rewind': ctx = {}; say(f"{w.path.name} was {r.get('reason')} in place: reading it again from its start")
+                elif (line := text_line(r, ctx)) is not None: say(line)
+            if w.bad > bad: bad = w.bad; say(f"warning: {bad} damaged line{'s' if bad > 1 else ''} of {w.path.name} skipped")
             a = alive()
             v.heartbeat(read_status(rd), running=a)
             ended = v.end is not None or a is False
             now = time.monotonic()
             if ended or now - last >= every:
-                out.write(status_line(v.to_dict()) + '\n'); last = now
+                say(status_line(v.to_dict())); last = now
             out.flush()
             if ended or (timeout is not None and now - t0 > timeout): return v.state
             time.sleep(interval)
