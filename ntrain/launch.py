@@ -4,14 +4,14 @@
 
 # %% ../nbs/12_launch.ipynb 2
 from __future__ import annotations
-import datetime, hashlib, json, marshal, os, shlex, signal, socket, subprocess, sys, time, threading, types
+import datetime, hashlib, ipaddress, json, marshal, os, random, re, shlex, signal, socket, struct, subprocess, sys, time, threading, types
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator, Optional, Union
 from .core import NtrainError, ConfigError, TaskError, atomic_write_text, open_append, first_line
 from .config import Config, load_config
 from .events import END_KINDS, STOP_FILE, Watcher, apply_record, request_stop_file
-from .rundir import default_run_dir, read_status, process_alive, process_start_time, RunLock
+from .rundir import default_run_dir, read_status, write_status, process_alive, process_start_time, RunLock
 from .train import EXIT_CODES
 
 # %% auto 0
@@ -28,7 +28,10 @@ class LaunchResult:
     exit_code: int                # the run's state mapped as `ntrain fit` maps it (0, 75, 3 or 1)
     status: str                   # the run's own status.json state; 'failed' when it never said how it ended
     returncode: Optional[int]     # torchrun's exit status; None for a run attached to (its torchrun is not our child)
+    message: Optional[str] = None # how it failed, in one line (status.json's `message`), when it failed
     def __repr__(self): return f'LaunchResult({self.status}, exit {self.exit_code}, {self.run_dir})'
+
+_LIVE_STATES = ('starting', 'running')  # a status.json in one of these states says its run goes on
 
 def run_outcome(status:dict)->tuple:
     "(state, exit code) of a run whose torchrun has ended, from its `status.json` contents."
@@ -117,13 +120,14 @@ class Launch:
     "A torchrun job started by `launch` or found by `attach`: watch its records, wait for it, stop it, or kill it."
     def __init__(self, run_dir, command:list, *, proc:Optional[subprocess.Popen]=None, pid:Optional[int]=None,
                  pid_start:Optional[float]=None, host:Optional[str]=None, log_path=None, node_rank:int=0, nnodes:int=1,
-                 max_restarts:int=0, status_before:Optional[float]=None):
+                 max_restarts:int=0, status_before:Optional[float]=None, log_from:int=0):
         self.run_dir, self.command, self.proc = Path(run_dir), list(command), proc
         self.pid = proc.pid if proc is not None else pid
         self.pid_start, self.host = pid_start, host or socket.gethostname()
         self.log_path = Path(log_path) if log_path else None
         self.node_rank, self.nnodes, self.max_restarts = node_rank, nnodes, max_restarts
         self.status_before = status_before  # status.json's `updated` before this launch: a status still equal to it is not this run's
+        self.log_from = log_from            # the size of the torchrun log before this launch: what follows is this launch's
         self.result: Optional[LaunchResult] = None
         self.preflight: dict = {}  # what the pre-flight import found: n_train, n_valid, cpus, gpus
         self._watcher, self._records, self._new = Watcher(self.run_dir/'metrics.jsonl'), [], []
@@ -153,8 +157,43 @@ class Launch:
     def _outcome(self, returncode)->LaunchResult:
         st = read_status(self.run_dir)
         if st.get('updated') == self.status_before: st = {}  # left by an earlier launch: this one never started training
+        elif st.get('state') in _LIVE_STATES: st = self._settle(st, returncode)
         state, code = run_outcome(st)
-        return LaunchResult(str(self.run_dir), self.command, code, state, returncode)
+        return LaunchResult(str(self.run_dir), self.command, code, state, returncode, st.get('message') if code == 1 else None)
+    def _settle(self, st:dict, returncode)->dict:
+        """torchrun has ended and this launch's status.json still says the run goes on: its rank 0 was killed (by torchrun's agent,
+        between restarts, or by the system) before it could say how the run ended. Write `failed`, with what happened, when the
+        status is this host's and the process that wrote it is gone (a handle on another host, or a rank 0 that still runs, writes
+        nothing), under the run directory's lock (a run that has started since keeps its own status); the status, as it now is."""
+        if not self.local or st.get('host') not in (None, socket.gethostname()) or process_alive(st.get('pid'), st.get('pid_start')): return st
+        try: lock = RunLock(self.run_dir, role='launcher').acquire()
+        except NtrainError: return read_status(self.run_dir)  # another process writes this run now: its status is its own
+        try:
+            now = read_status(self.run_dir)
+            if now.get('updated') != st.get('updated'): return now  # written meanwhile: it says how the run ended
+            write_status(self.run_dir, state='failed', phase=None, exit_code=EXIT_CODES['failed'], finished=time.time(),
+                         message=self._why_ended(returncode, st.get('state')))
+            return read_status(self.run_dir)
+        except OSError: return st  # (a full disk: the LaunchResult still says failed)
+        finally: lock.release()
+    def _why_ended(self, returncode, state:str)->str:
+        "What torchrun's log (since this launch) says of the end, in one line: its exit, the first rank that failed, the last error line."
+        try:
+            with open(self.log_path, 'rb') as f:  # its end: torchrun's account of the failure comes last
+                f.seek(max(self.log_from, f.seek(0, os.SEEK_END) - (1 << 18))); text = f.read().decode(errors='replace')
+        except (OSError, TypeError): text = ''
+        how = f'torchrun ended with exit {returncode}' if returncode is not None else f'torchrun (pid {self.pid}) ended'
+        cause = re.findall(r'Root Cause \(first observed failure\):.*?rank\s*:\s*(\d+).*?exitcode\s*:\s*(-?\d+)', text, re.S)
+        if cause and self.max_restarts: how += f" after {self.max_restarts} restart{'s' * (self.max_restarts > 1)}"
+        out = [f'{how} while status.json said {state}']
+        if cause:
+            rank, code = int(cause[-1][0]), int(cause[-1][1])
+            try: died = f'was killed by {signal.Signals(-code).name}' if code < 0 else f'exited with {code}'
+            except ValueError: died = f'exited with {code}'
+            out.append(f'rank {rank} {died} (the first failure; its log: logs/rank{rank}.log)')
+        errors = [l.strip() for l in text.splitlines() if l.startswith('ntrain: error:')]
+        if errors: out.append(f'last error in {self.log_path.name}: {errors[-1][len("ntrain: error:"):].strip()[:200]}')
+        return '; '.join(out)
     def wait(self, timeout:Optional[float]=None)->LaunchResult:
         "Wait for the end (at most `timeout` s, then TimeoutError) and return the LaunchResult, also kept as `.result`."
         t0 = time.monotonic()
@@ -331,26 +370,120 @@ def _check_layout(cfg:Config, pre:dict, nproc:int, nnodes:int, force:bool):
         raise ConfigError(f"key 'batch_size': the global batch of {gb} ({cfg.batch_size} x {world} processes x {max(accum, 1)}) is larger "
                           f"than the train set ({pre['n_train']} samples): lower batch_size or --nproc")
 
-def rdzv_clash(endpoint:str, rdzv_id:str, wait:float=30)->Optional[str]:
-    """Why `endpoint` cannot host this run's rendezvous (another run's is there), or None. Conservative: only a store that answers,
-    and holds no rendezvous of `rdzv_id` for `wait` s, is a clash; anything it cannot tell is left to torchrun."""
-    host, _, port = endpoint.rpartition(':')
-    try: port = int(port)
-    except ValueError: return f"--rdzv-endpoint {endpoint!r} must be HOST:PORT"
-    try: socket.create_connection((host, port), timeout=3).close()
-    except OSError: return None  # nothing listens yet: this launch's torchrun (or a node of its run) will host it
-    import datetime as _dt
-    from torch.distributed import TCPStore
-    try: store = TCPStore(host, port, is_master=False, timeout=_dt.timedelta(seconds=10), wait_for_workers=False)
-    except Exception: return None  # not a store we can read: torchrun will say so itself
-    key, t0 = f'torch.rendezvous.{rdzv_id}', time.monotonic()
-    while time.monotonic() - t0 < wait:  # a node of this run may have opened the store a moment ago
+_STORE_HELLO = struct.pack('<BI', 0, 0x3C85F7CE)  # a torch TCPStore client's first query: VALIDATE and its magic number (torch >= 2.3)
+_STORE_PING = 13                                  # then PING with a nonce, which the store sends back
+
+def _ip(a:str):
+    "An address as `ipaddress` has it, an IPv4-mapped IPv6 address as the IPv4 one."
+    ip = ipaddress.ip_address(a.split('%')[0])
+    return ip.ipv4_mapped if getattr(ip, 'ipv4_mapped', None) else ip
+
+def _on_this_host(ip)->bool:
+    if ip.is_loopback: return True
+    try:
+        with socket.socket(socket.AF_INET6 if ip.version == 6 else socket.AF_INET, socket.SOCK_DGRAM) as s: s.bind((str(ip), 0))
+        return True
+    except OSError: return False
+
+def _proc_net_ip(hexaddr:str):
+    "An address as /proc/net/tcp{,6} writes it (32-bit words in host order)."
+    b = bytes.fromhex(hexaddr)
+    b = b''.join(b[i:i+4][::-1] for i in range(0, len(b), 4)) if sys.byteorder == 'little' else b
+    return _ip(socket.inet_ntop(socket.AF_INET if len(b) == 4 else socket.AF_INET6, b))
+
+def _listener(address:str, port:int)->Optional[str]:
+    """Who listens on `address:port` when that address is this host's: 'pid N (its command line)', or 'a process of another
+    user' when its socket is there but not its process; None when that cannot be known (another host, not Linux)."""
+    try: ip = _ip(address)
+    except ValueError: return None
+    if not _on_this_host(ip): return None
+    inodes = set()
+    for table in ('/proc/net/tcp', '/proc/net/tcp6'):
+        try: rows = Path(table).read_text().splitlines()[1:]
+        except OSError: continue
+        for row in rows:
+            f = row.split()
+            if len(f) < 10 or f[3] != '0A': continue  # 0A: LISTEN
+            a, _, p = f[1].partition(':')
+            try: where = _proc_net_ip(a)
+            except ValueError: continue
+            if int(p, 16) == port and (where.is_unspecified or where == ip): inodes.add(f'socket:[{f[9]}]')
+    if not inodes: return None
+    for proc in Path('/proc').glob('[0-9]*'):
+        try: fds = list((proc/'fd').iterdir())
+        except OSError: continue  # another user's process, or gone
+        for fd in fds:
+            try: link = os.readlink(fd)
+            except OSError: continue
+            if link in inodes:
+                try: cmd = (proc/'cmdline').read_bytes().replace(b'\0', b' ').decode(errors='replace').strip()
+                except OSError: cmd = ''
+                return f"pid {proc.name} ({cmd[:100] + ('...' if len(cmd) > 100 else '') or '?'})"
+    return 'a process of another user'
+
+def _probe_rdzv(host:str, port:int, rdzv_id:str, deadline:float, box:dict):
+    "What listens on host:port, into `box['found']`: ('nothing',), ('store', has_key, peer) or ('other', what it did, peer). Each step ends by `deadline`."
+    left = lambda: deadline - time.monotonic()
+    try: s = socket.create_connection((host, port), timeout=max(0.1, min(3.0, left())))
+    except (OSError, OverflowError): box['found'] = ('nothing',); return  # nothing listens yet: this launch's torchrun (or a node of its run) will host it
+    with s:
+        try: peer = s.getpeername()[0]
+        except OSError: peer = host  # (reset already)
+        box['stage'], nonce, answer, closed = 'waiting for an answer', random.getrandbits(32), b'', False
+        wait = max(0.1, min(5.0, left() - 0.5))  # a store answers in milliseconds
         try:
-            if store.check([key]): return None
-        except Exception: return None
-        time.sleep(0.5)
-    return (f'--rdzv-endpoint {endpoint} is in use by another run (its rendezvous is not {rdzv_id!r}): torchrun would join it and '
-            'end with it; choose another port, or the same --rdzv-id on every node of one run')
+            s.sendall(_STORE_HELLO + struct.pack('<BI', _STORE_PING, nonce))
+            t_end = time.monotonic() + wait
+            while len(answer) < 4 and (rest := t_end - time.monotonic()) > 0:
+                s.settimeout(rest)
+                chunk = s.recv(64)
+                if not chunk: closed = True; break
+                answer += chunk
+        except socket.timeout: pass
+        except OSError: closed = True
+    if answer != struct.pack('<I', nonce):
+        text = answer.split(b'\n')[0].decode('ascii', 'replace').strip()
+        what = ((f'answered {text[:40]!r}' if text.isprintable() and text else 'answered, not as a store') if answer else
+                'closed the connection' if closed else f'did not answer within {wait:.0f} s')
+        box['found'] = ('other', what, peer); return
+    box['stage'] = f'looking for rendezvous {rdzv_id!r} in its store'
+    from torch.distributed import TCPStore  # a store that answers as torch's does: ask it as torchrun will
+    try:
+        store = TCPStore(host, port, is_master=False, timeout=datetime.timedelta(seconds=max(1.0, left())), wait_for_workers=False)
+        key = f'torch.rendezvous.{rdzv_id}'
+        while not (found := store.check([key])) and left() > 0.6 and not box['stop'].is_set():
+            time.sleep(0.5)  # a node of this run may have opened the store a moment ago
+        del store
+    except Exception: box['found'] = ('nothing',); return  # a store we cannot read after all: torchrun will say so itself
+    box['found'] = ('store', found, peer)
+
+def rdzv_clash(endpoint:str, rdzv_id:str, timeout:float=10.0)->Optional[str]:
+    """Why `endpoint` cannot host this run's rendezvous, in one line naming it and what holds it, or None (nothing listens
+    there: this launch will host it; or it holds this run's rendezvous). Bounded: it answers within `timeout` s, whatever the
+    peer does. Refused: a store that holds no rendezvous of `rdzv_id` within that time (another run's), and anything that is
+    not a torch store (a listener that never answers, a web server...)."""
+    host, _, port = endpoint.rpartition(':')
+    host = host.strip('[]')  # [::1]:29500
+    try: port = int(port)
+    except ValueError: port = -1
+    if not host or not 0 < port < 65536: return f"--rdzv-endpoint {endpoint!r} must be HOST:PORT"
+    box = dict(stage=f'connecting to {host}', stop=threading.Event())
+    deadline = time.monotonic() + timeout - 0.3  # each step ends by then; the join below is a backstop
+    t = threading.Thread(target=_probe_rdzv, args=(host, port, rdzv_id, deadline, box), daemon=True, name='ntrain-rdzv-probe')
+    t.start(); t.join(timeout)
+    box['stop'].set()
+    found = box.get('found')
+    if found is None:  # name resolution, or a step that should have ended, did not: say so rather than wait on
+        return f'--rdzv-endpoint {endpoint}: no answer within {timeout:g} s while {box["stage"]}; check the host name, or choose another endpoint'
+    if found[0] == 'nothing' or (found[0] == 'store' and found[1]): return None
+    who = _listener(found[-1], port)
+    if found[0] == 'other':
+        if who: return (f'--rdzv-endpoint {endpoint} is held by {who}, which is not a torch rendezvous store (it accepts connections '
+                        f'but {found[1]}): choose another port, or stop that process')
+        return (f'--rdzv-endpoint {endpoint} is held by a service that accepts connections but does not answer as a torch '
+                f'rendezvous store (it {found[1]}): choose another port')
+    return (f'--rdzv-endpoint {endpoint} is in use by another run (its rendezvous is not {rdzv_id!r}{f"; held by {who}" if who else ""}): '
+            'torchrun would join it and end with it; choose another port, or the same --rdzv-id on every node of one run')
 
 # %% ../nbs/12_launch.ipynb
 class _Forked:
@@ -458,7 +591,8 @@ def launch(config:Union[str, Path, dict, Config]='digits', overrides=(), *, task
     if task is not None: overrides = [*overrides, f'task={task_name(task)}']
     run_dir, argv, cmd, cfg, save = _plan(config, overrides, nproc, nnodes, node_rank, rdzv_endpoint, rdzv_id, max_restarts, run_dir, resume, force_resume)
     host, info_path = socket.gethostname(), _launch_file(run_dir, nnodes, node_rank)
-    _refuse_busy(run_dir, info_path, host, nproc, resume)
+    busy = lambda: _refuse_busy(run_dir, host, nproc, resume, nnodes, node_rank, rdzv_endpoint)
+    busy()
     e = dict(os.environ, **(env or {}))
     e.setdefault('OMP_NUM_THREADS', '1')
     e['PYTHONPATH'] = os.pathsep.join(filter(None, [os.getcwd(), e.get('PYTHONPATH', '')]))  # tasks importable as from here
@@ -468,27 +602,38 @@ def launch(config:Union[str, Path, dict, Config]='digits', overrides=(), *, task
         print(f"ntrain: warning: task {task_name(fn)} in this process differs from what a fresh import of it finds, which is what torchrun's "
               f"processes will train: run nbdev_export (or save the file, or re-import it)", file=sys.stderr)
     if rdzv_endpoint and (why := rdzv_clash(rdzv_endpoint, rdzv_id or f'ntrain-{run_dir.name}')): raise ConfigError(why)
+    made = next((p for p in (*reversed(run_dir.parents), run_dir) if not p.exists()), None)  # the first directory this launch makes
     try: run_dir.mkdir(parents=True, exist_ok=True)
     except OSError as err: raise NtrainError(f'cannot create run directory {run_dir}: {err.strerror or err}') from None
-    # the lock, for the instant of checking and starting: two launches of one directory cannot both start
-    with RunLock(run_dir, role='launcher').acquire(wait=15):
-        prev = _refuse_busy(run_dir, info_path, host, nproc, resume)
-        if save is not None: _save_config(run_dir, save)
-        if node_rank == 0: (run_dir/STOP_FILE).unlink(missing_ok=True)  # a stop requested before must not stop this run
-        log_path = run_dir/(f'launch-node{node_rank}.log' if nnodes > 1 else 'launch.log')
-        status_before = read_status(run_dir).get('updated')
-        e['NTRAIN_LAUNCHED_AT'] = repr(time.time())  # a stop file older than this is stale: the workers ignore it
-        forked = own_process and fork_workers(e)
-        if own_process: proc = _fork_torchrun(cmd, log_path, e, workers=forked)
-        else:
-            with open_append(log_path, binary=True) as logf:
-                proc = subprocess.Popen(cmd, stdout=logf, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=e, start_new_session=True)
-        info = dict(pid=proc.pid, pid_start=process_start_time(proc.pid), host=host, node_rank=node_rank, nnodes=nnodes,
-                    log=log_path.name, max_restarts=max_restarts, command=cmd, started=time.time(), status_before=status_before, nproc=nproc,
-                    rdzv_endpoint=rdzv_endpoint, workers='forked' if forked else 'fresh')
-        atomic_write_text(info_path, json.dumps(info, indent=1))
+    try:
+        # the lock, for the instant of checking and starting: two launches of one directory cannot both start. Every check
+        # comes before the first write: a launch refused here leaves the directory as it was (the lock file as it was, too)
+        with RunLock(run_dir, role='launcher').acquire(wait=15):
+            busy()
+            if save is not None: _save_config(run_dir, save)
+            if node_rank == 0: (run_dir/STOP_FILE).unlink(missing_ok=True)  # a stop requested before must not stop this run
+            log_path = run_dir/(f'launch-node{node_rank}.log' if nnodes > 1 else 'launch.log')
+            log_from = log_path.stat().st_size if log_path.exists() else 0  # what torchrun writes from here on is this launch's
+            status_before = read_status(run_dir).get('updated')
+            e['NTRAIN_LAUNCHED_AT'] = repr(time.time())  # a stop file older than this is stale: the workers ignore it
+            forked = own_process and fork_workers(e)
+            if own_process: proc = _fork_torchrun(cmd, log_path, e, workers=forked)
+            else:
+                with open_append(log_path, binary=True) as logf:
+                    proc = subprocess.Popen(cmd, stdout=logf, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=e, start_new_session=True)
+            info = dict(pid=proc.pid, pid_start=process_start_time(proc.pid), host=host, node_rank=node_rank, nnodes=nnodes,
+                        log=log_path.name, log_from=log_from, max_restarts=max_restarts, command=cmd, started=time.time(),
+                        status_before=status_before, nproc=nproc, rdzv_endpoint=rdzv_endpoint, workers='forked' if forked else 'fresh')
+            atomic_write_text(info_path, json.dumps(info, indent=1))
+    except BaseException:
+        if made is not None:  # directories this launch made, and nothing started in them: gone again
+            for p in (run_dir, *run_dir.parents):
+                try: p.rmdir()
+                except OSError: break
+                if p == made: break
+        raise
     h = Launch(run_dir, cmd, proc=proc, pid_start=info['pid_start'], host=host, log_path=log_path, node_rank=node_rank,
-               nnodes=nnodes, max_restarts=max_restarts, status_before=status_before)
+               nnodes=nnodes, max_restarts=max_restarts, status_before=status_before, log_from=log_from)
     h.preflight = pre
     if not wait: return h
     tail = LogTail(log_path) if echo else None
@@ -499,14 +644,19 @@ def launch(config:Union[str, Path, dict, Config]='digits', overrides=(), *, task
         if tail: tail.stop()
     return h
 
-def _refuse_busy(run_dir, info_path, host, nproc, resume)->dict:
-    "Raise if `run_dir`'s torchrun still runs here (first: that is what the user must hear), or if a fresh launch would overwrite a run; the last launch's record."
-    prev = _read_json(info_path) or {}
-    if prev.get('host') == host and prev.get('pid_start') is not None and process_alive(prev.get('pid'), prev['pid_start']):
-        raise NtrainError(f"{run_dir}: its torchrun (pid {prev['pid']}) is still running; ntrain.attach({str(run_dir)!r}) gets a handle on it")
+def _refuse_busy(run_dir:Path, host:str, nproc:int, resume:bool, nnodes:int=1, node_rank:int=0, rdzv_endpoint:Optional[str]=None):
+    """Raise if a torchrun of `run_dir` still runs here (first: that is what the user must hear), or if a fresh launch would overwrite
+    a run. Every launch record counts (`launch.json` and each `launch-node{K}.json`), whatever this launch's layout: only another
+    node of the same multi-node run (same node count and endpoint, another node rank) may run here meanwhile."""
+    for p in [run_dir/'launch.json', *sorted(run_dir.glob('launch-node*.json'))]:
+        r = _read_json(p) or {}
+        if not (r.get('host') == host and r.get('pid_start') is not None and process_alive(r.get('pid'), r['pid_start'])): continue
+        k, n = r.get('node_rank', 0), r.get('nnodes', 1)
+        if nnodes > 1 and n == nnodes and k != node_rank and r.get('rdzv_endpoint') == rdzv_endpoint: continue  # a node of this run
+        node = f', node {k} of {n}' if n > 1 else ''
+        raise NtrainError(f"{run_dir}: its torchrun (pid {r['pid']}{node}) is still running; ntrain.attach({str(run_dir)!r}) gets a handle on it")
     if not resume and (run_dir/'config.yaml').exists():
         raise NtrainError(f'run directory {run_dir} already holds a run: continue it with `ntrain resume {run_dir} --nproc {nproc}` or choose another run_dir')
-    return prev
 
 def resume_command(run_dir, nproc:int, nnodes:int=1, rdzv_endpoint:Optional[str]=None)->str:
     "The exact command that resumes a launched run."
@@ -527,7 +677,7 @@ def attach(run_dir, node_rank:Optional[int]=None)->Launch:
     log = info.get('log') or ('launch.log' if (rd/'launch.log').exists() else f'launch-node{k}.log')
     return Launch(rd, info.get('command', []), pid=info['pid'], pid_start=info.get('pid_start'), host=info.get('host'),
                   log_path=rd/log, node_rank=k, nnodes=info.get('nnodes', 1), max_restarts=info.get('max_restarts', 0),
-                  status_before=info.get('status_before'))
+                  status_before=info.get('status_before'), log_from=info.get('log_from', 0))
 
 # %% ../nbs/12_launch.ipynb
 class LogTail:

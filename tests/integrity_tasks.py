@@ -64,3 +64,16 @@ def signal_after_finished(run_dir):
         if rec.get('kind') == 'finished':
             for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGINT): os.kill(os.getpid(), s); time.sleep(0.05)
     return log
+
+
+def crash_on_rank(rank: int = 1, how: str = 'raise', **kw):
+    "The tiny task with a train set that fails at the first sample on torchrun rank `rank`, on every start: a crash loop. `how`: raise, or exit (the process dies at once)."
+    t = tiny(hook=False, **kw)
+    class Crashing(Pairs):
+        def __getitem__(self, i):
+            if os.environ.get('RANK') == str(rank):
+                if how == 'exit': os._exit(1)
+                raise RuntimeError(f'rank {rank} cannot read sample {i}')
+            return self.x[i], self.y[i]
+    t.train = Crashing(t.train.x, t.train.y)
+    return t
