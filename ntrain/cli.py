@@ -30,7 +30,9 @@ def _finish(code:int, fast:bool=False, leave:bool=True):
     sys.stdout.flush(); sys.stderr.flush()
     dist = getattr(sys.modules.get('torch'), 'distributed', None)  # (a verb that never loaded torch has no process group)
     if dist is not None and dist.is_available() and dist.is_initialized():
-        try: dist.barrier(); dist.destroy_process_group()
+        try:
+            if code == 0: dist.barrier()  # a failed rank's peers are in another collective: it would wait out the whole timeout
+            dist.destroy_process_group()
         except Exception: pass
         fast = True  # only here, in the CLI, after success and after every file was flushed and closed
     if fast or not leave:

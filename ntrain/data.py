@@ -303,22 +303,50 @@ class KeyedLoader(DataLoader):
         return it
 
 _live = weakref.WeakSet()  # torch's iterators with workers that KeyedLoaders made in this process
+_procs = set()             # their worker processes, until seen ended
 _reaper = None             # the pid whose exit reaps them (a forked child registers its own)
 
 def _watch_workers(inner):
-    """Reap `inner`'s workers when this process exits, should it still hold them. Workers ignore SIGTERM (see `_worker_init`),
-    so multiprocessing's exit, which sends daemon children SIGTERM and then waits for them, would wait for ever on a loader
-    nobody closed. A `multiprocessing.util.Finalize` runs before that, in a plain interpreter's exit and in a multiprocessing
-    child's (a torchrun rank, a process pool's worker) alike."""
+    """Reap `inner`'s workers once it is gone, and when this process exits. Workers ignore SIGTERM (see `_worker_init`), so
+    torch's last resort when an iterator is collected (SIGTERM to a worker that did not leave, stuck on a sample) does
+    nothing, and multiprocessing's exit, which sends daemon children SIGTERM and then waits for them, would wait for ever
+    on a loader nobody closed. So a `weakref.finalize` on the iterator kills its workers still alive after torch's
+    shutdown, and a `multiprocessing.util.Finalize` kills every one left before multiprocessing's exit waits: in a plain
+    interpreter's exit and in a multiprocessing child's (a torchrun rank, a process pool's worker) alike."""
     global _reaper
     import multiprocessing.util
-    _live.add(inner)
-    if _reaper != os.getpid():
-        multiprocessing.util.Finalize(None, _reap_all, exitpriority=100); _reaper = os.getpid()
+    workers = list(getattr(inner, '_workers', []) or [])
+    for p in [p for p in _procs if p.exitcode is not None]: _procs.discard(p)
+    _live.add(inner); _procs.update(workers)
+    weakref.finalize(inner, _kill_procs, workers)
+    if _reaper != os.getpid():  # (what it needs is bound now: at a notebook kernel's exit its namespace may be gone already)
+        multiprocessing.util.Finalize(None, functools.partial(_kill_all, _live, _procs), exitpriority=100)
+        _reaper = os.getpid()
 
-def _reap_all(live=_live):
-    "(what is needed is bound now: at the exit of a notebook's kernel its globals may be gone already)"
-    for inner in list(live): _kill(inner)
+def _kill_procs(procs):
+    "SIGKILL the processes of `procs` still alive (imports inside: this also runs at a process's exit)."
+    import contextlib
+    for p in list(procs):
+        with contextlib.suppress(Exception):
+            if p.is_alive(): p.kill(); p.join(1)
+
+def _kill_all(live, procs):
+    import contextlib
+    from torch.utils.data._utils import signal_handling
+    for inner in list(live):  # first out of torch's SIGCHLD watch: these deaths are ours
+        with contextlib.suppress(Exception): signal_handling._remove_worker_pids(id(inner)); inner._worker_pids_set = False
+    _kill_procs(procs)
+
+def _kill(inner):
+    "SIGKILL the workers of torch's iterator `inner`, first out of torch's SIGCHLD watch (these deaths are ours, not an error to raise)."
+    import contextlib  # (imported here: this also runs at a process's exit, see `_watch_workers`)
+    from torch.utils.data._utils import signal_handling
+    workers = list(getattr(inner, '_workers', []) or [])
+    if not workers: return
+    with contextlib.suppress(Exception): signal_handling._remove_worker_pids(id(inner)); inner._worker_pids_set = False
+    for w in workers:
+        with contextlib.suppress(Exception): w.kill()
+    with contextlib.suppress(Exception): inner._shutdown_workers()
 
 def _worker_init(worker_id:int, parent:int=0):
     import signal
@@ -488,16 +516,6 @@ def close_loaders(*loaders):
             with contextlib.suppress(Exception):
                 if w.is_alive(): w.kill(); w.join(1)
         ld._iterator = None
-
-def _kill(inner):
-    "SIGKILL the workers of torch's iterator `inner`, first out of torch's SIGCHLD watch (these deaths are ours, not an error to raise)."
-    from torch.utils.data._utils import signal_handling
-    workers = list(getattr(inner, '_workers', []) or [])
-    if not workers: return
-    with contextlib.suppress(Exception): signal_handling._remove_worker_pids(id(inner)); inner._worker_pids_set = False
-    for w in workers:
-        with contextlib.suppress(Exception): w.kill()
-    with contextlib.suppress(Exception): inner._shutdown_workers()
 
 def kill_workers(*loaders):
     "SIGKILL the DataLoader workers of `loaders` now (a second Ctrl-C, a stuck worker: nothing is left behind)."

@@ -152,7 +152,10 @@ class RunLock:
         st = os.stat(self.run_dir); self.dir_id = (st.st_dev, st.st_ino)  # the directory this run writes: see `intact`
         self.prev = os.pread(fd, 4096, 0)
         info = dict(pid=os.getpid(), pid_start=process_start_time(os.getpid()), host=_hostname(), role=self.role, since=time.time())
-        os.ftruncate(fd, 0); os.pwrite(fd, json.dumps(info).encode(), 0)
+        try: os.ftruncate(fd, 0); os.pwrite(fd, json.dumps(info).encode(), 0)
+        except OSError as e:  # a full disk, a quota: refused in one line, the file as it was found
+            self.release()
+            raise NtrainError(f'cannot write to run directory {self.run_dir}: {e.strerror or e}') from None
         return self
 
     def _open(self)->int:

@@ -288,7 +288,13 @@ class RunDirMixin:
         if self.init_from and not self.resume: self._init_weights(self.init_from)
         if self.is_main: self._logger_factories = resolve_loggers(self.cfg.loggers)
         if self.is_main and self.lock is None:  # a new directory (one process): made and locked only now that setup succeeded
-            self._make_dir(); self._lock_run_dir()
+            made = not self.run_dir.exists()
+            self._make_dir()
+            try: self._lock_run_dir()
+            except NtrainError:  # (a full disk): a failed command leaves no directory behind
+                if made:
+                    with contextlib.suppress(OSError): self.run_dir.rmdir()
+                raise
             if self._holds_run(): raise self._holds_run_error()
         if self.resume: sd, self.keep_bytes = self._resume_state()
         if sd is not None:  # restored now: a checkpoint that does not fit fails here, not after config.yaml was rewritten
