@@ -242,7 +242,20 @@ def load(path, map_location='cpu', check:bool=True)->dict:
     except Exception: bad = []
     if bad: raise CheckpointError(f"{path}: refusing to unpickle code; it needs the globals {', '.join(bad)} "
                                   "(ntrain loads with weights_only=True only)") from None
+    if (what := _not_a_checkpoint(path)): raise CheckpointError(f'{path}: {what}, not a checkpoint (torch.save writes a zip archive)') from None
     raise CheckpointError(f'{path}: cannot load: {type(err).__name__}: {str(err).splitlines()[0] if str(err) else ""}') from None
+
+def _not_a_checkpoint(path)->Optional[str]:
+    "What `path` is when it is plainly not something `torch.save` wrote: empty, text, or other bytes (never torch's advice to unpickle it)."
+    try:
+        with open(path, 'rb') as f: head = f.read(64)
+    except OSError: return None
+    if not head: return 'an empty file'
+    if head.startswith(b'PK\x03\x04') or head[:1] == b'\x80': return None  # a zip archive or a pickle: torch's own message says more
+    try: text = head.decode('utf-8')
+    except UnicodeDecodeError: return f'a binary file that starts with {head[:8]!r}'
+    first = (text.splitlines() or [''])[0][:40]
+    return f'a text file (it starts with {first!r})'
 
 # %% ../nbs/06_checkpoint.ipynb
 def _warn(text:str): print(f'ntrain: warning: {text}', file=sys.stderr)

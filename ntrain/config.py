@@ -96,7 +96,8 @@ class Config:
     ckpt_every: Optional[int] = opt(None, 'also save last.pt every this many optimizer steps', range='>= 1')
     ckpt_async: bool = opt(True, 'write checkpoints in a background thread; the loop waits only to copy the state')
     loader_warn_s: float = opt(60.0, 'seconds to wait for a batch before a warning record naming its samples; 0 turns it off', range='>= 0')
-    loader_timeout: Optional[float] = opt(None, 'fail the run when a batch has not come after this many seconds (needs num_workers > 0); null waits', range='> 0')
+    loader_timeout: Optional[float] = opt(600.0, 'fail the run, naming the samples, when a batch has not come after this many seconds; null waits for ever', range='> 0')
+    dist_timeout: float = opt(600.0, 'seconds a collective waits for every process (a rank that hangs or died) before the run fails naming this rank', range='> 0')
     nonfinite_patience: int = opt(3, 'stop after this many non-finite losses in a row', range='>= 1')
     monitor: str = opt('val_loss', 'metric that chooses best.pt')
     mode: str = opt('auto', "'min', 'max', or 'auto' (max for acc/f1/..., min otherwise)", ('auto', 'min', 'max'))
@@ -141,7 +142,11 @@ def _coerce(key:str, v, t, source:str):
     if not ok: raise ConfigError(f"{source}: key '{key}' expects {_tname(t)}, got {type(v).__name__} {v!r}")
     return float(v) if t is float else v
 
+_F32_MAX = 3.4028234663852886e38  # float32's largest finite value: the tensors a float key enters (lr, weight decay, clipping)
+
 def _check_choice(key, f, v, source, nullable:bool=False):
+    if isinstance(v, float) and math.isfinite(v) and abs(v) > _F32_MAX:
+        raise ConfigError(f"{source}: key '{key}' is {v!r}, beyond float32's largest value ({_F32_MAX:.4g}): the tensors it enters would be inf")
     ch = f.metadata.get('choices')
     if ch and v not in ch: raise ConfigError(f"{source}: key '{key}' must be one of {', '.join(ch)}, got {v!r}{nearest(str(v), ch)}")
     r, valid = f.metadata.get('range'), f.metadata.get('valid')

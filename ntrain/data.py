@@ -18,9 +18,10 @@ from .metrics import default_metrics
 # %% auto 0
 __all__ = ['IN_MEMORY', 'default_forward', 'hf_forward', 'default_prediction', 'map_output', 'tensors_of', 'select_rows', 'Task',
            'loss_ignore_index', 'get_task', 'task_record', 'is_in_memory', 'sample_seed', 'sample_rng', 'sample_key',
-           'KeyedDataset', 'EpochSampler', 'KeyedCollate', 'KeyedLoader', 'make_loader', 'LoaderError',
-           'stop_signal_death', 'worker_lost', 'next_batch', 'LoaderWatch', 'close_loaders', 'kill_workers',
-           'check_targets', 'cheap_targets', 'check_task_targets', 'batch_target', 'check_batch_targets']
+           'KeyedDataset', 'EpochSampler', 'CollateError', 'sample_shape', 'KeyedCollate', 'KeyedLoader', 'make_loader',
+           'LoaderError', 'stop_signal_death', 'worker_lost', 'next_batch', 'LoaderWatch', 'close_loaders',
+           'kill_workers', 'check_targets', 'cheap_targets', 'check_task_targets', 'batch_target',
+           'check_batch_targets']
 
 # %% ../nbs/03_data.ipynb
 def default_forward(model, batch):
@@ -279,12 +280,34 @@ class EpochSampler(Sampler):
     def __len__(self): return self.num_batches(self.epoch) - self.skip
 
 # %% ../nbs/03_data.ipynb
+class CollateError(TaskError):
+    "The samples of a batch do not collate into one: the message names them and their shapes."
+
+def sample_shape(x):
+    "A sample's structure as shapes, for a message: `[3, 16]`, `([3, 16], [])`, `{'input': [3, 16]}`, `'list[7]'`, `'int'`."
+    if isinstance(x, (torch.Tensor, np.ndarray)): return list(x.shape)
+    if isinstance(x, dict): return {k: sample_shape(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)) and x and not all(isinstance(v, (int, float, bool)) for v in x): return type(x)(sample_shape(v) for v in x)
+    if isinstance(x, (list, tuple)): return f'{type(x).__name__}[{len(x)}]'
+    return type(x).__name__
+
+def _collate_error(samples, idx, e:BaseException)->CollateError:
+    "One line: which samples do not collate, why, their distinct shapes (the first sample of each), and what to do."
+    seen = {}
+    for s, i in zip(samples, idx): seen.setdefault(repr(sample_shape(s)), int(i))
+    shapes = '; '.join(f'sample {i}: {sh}' for sh, i in list(seen.items())[:4]) + (' ...' if len(seen) > 4 else '')
+    why = (f'{type(e).__name__}: {e}'.splitlines() or [''])[0][:300]
+    return CollateError(f'samples {[int(i) for i in idx][:8]} do not collate into one batch ({why}); shapes: {shapes}; '
+                        'samples of different sizes need a collate_fn that pads them (Task(collate_fn=...))')
+
 class KeyedCollate:
     "Collate (sample, index, real) triples into (batch, indices, real mask), the keys as numpy arrays."
     def __init__(self, collate_fn=None): self.collate_fn = collate_fn or default_collate
     def __call__(self, items):
         samples, idx, real = zip(*items)
-        return self.collate_fn(list(samples)), np.array(idx, dtype=np.int64), np.array(real, dtype=bool)
+        try: batch = self.collate_fn(list(samples))
+        except Exception as e: raise _collate_error(samples, idx, e) from None
+        return batch, np.array(idx, dtype=np.int64), np.array(real, dtype=bool)
 
 class _KeyedIter:
     "The batches of a `KeyedLoader`: (batch, indices, real mask), the keys made tensors; `inner` is torch's iterator."
@@ -320,7 +343,7 @@ def _watch_workers(inner):
     _live.add(inner); _procs.update(workers)
     weakref.finalize(inner, _kill_procs, workers)
     if _reaper != os.getpid():  # (what it needs is bound now: at a notebook kernel's exit its namespace may be gone already)
-        multiprocessing.util.Finalize(None, functools.partial(_kill_all, _live, _procs), exitpriority=100)
+        multiprocessing.util.Finalize(None, functools.partial(_kill_all, _live, _procs, _kill_procs), exitpriority=100)
         _reaper = os.getpid()
 
 def _kill_procs(procs):
@@ -330,12 +353,12 @@ def _kill_procs(procs):
         with contextlib.suppress(Exception):
             if p.is_alive(): p.kill(); p.join(1)
 
-def _kill_all(live, procs):
+def _kill_all(live, procs, kill_procs):
     import contextlib
     from torch.utils.data._utils import signal_handling
     for inner in list(live):  # first out of torch's SIGCHLD watch: these deaths are ours
         with contextlib.suppress(Exception): signal_handling._remove_worker_pids(id(inner)); inner._worker_pids_set = False
-    _kill_procs(procs)
+    kill_procs(procs)
 
 def _kill(inner):
     "SIGKILL the workers of torch's iterator `inner`, first out of torch's SIGCHLD watch (these deaths are ours, not an error to raise)."
@@ -466,6 +489,9 @@ def next_batch(it, what:Callable[[], str], warn_s:float=0, timeout_s:Optional[fl
                     if on_slow is not None: on_slow(waited)
                     next_warn += warn_s
                 continue
+            if isinstance(e, CollateError):  # (from a worker, its message ends torch's traceback text; `what()` names the samples)
+                msg = re.sub(r'^samples \[[^\]]*\] do not', 'does not', str(e).strip().splitlines()[-1].split('CollateError: ', 1)[-1])
+                raise LoaderError(f'{what()} {msg}') from None
             line = _sample_error(e)
             if line is None and workers:  # a worker that died: torch says so in several ways, or with a bare connection error
                 try:
@@ -482,23 +508,29 @@ def next_batch(it, what:Callable[[], str], warn_s:float=0, timeout_s:Optional[fl
 
 class LoaderWatch:
     "A thread that calls `on_slow(waited_s, what)` once a batch armed with `arm(what)` has not come for `warn_s` s (then every `warn_s` s)."
-    def __init__(self, warn_s:float, on_slow:Callable, on_tick:Optional[Callable]=None):
-        # on_tick(): called at each tick while a batch is awaited (the run wakes its main thread for a stop with it)
+    def __init__(self, warn_s:float, on_slow:Callable, on_tick:Optional[Callable]=None, timeout_s:Optional[float]=None,
+                 on_timeout:Optional[Callable]=None):
+        # on_tick(): called at each tick while a batch is awaited (the run wakes its main thread for a stop with it);
+        # on_timeout(waited_s, what): called once when a batch has not come for `timeout_s` s
         self.warn_s, self.on_slow, self.on_tick, self.what, self.t0, self.warned = warn_s, on_slow, on_tick, None, 0.0, 0
+        self.timeout_s, self.on_timeout, self.timed_out = timeout_s, on_timeout, False
         self._stop = threading.Event()
         self.th = threading.Thread(target=self._run, daemon=True, name='ntrain-loader-watch'); self.th.start()
-    def arm(self, what:Callable): self.t0, self.warned, self.what = time.monotonic(), 0, what
+    def arm(self, what:Callable): self.t0, self.warned, self.timed_out, self.what = time.monotonic(), 0, False, what
     def disarm(self)->int:
         "Stop watching; returns how many warnings this batch had."
         self.what = None; return self.warned
     def _run(self):
-        while not self._stop.wait(min(1.0, self.warn_s / 4)):
+        while not self._stop.wait(min(1.0, (self.warn_s or self.timeout_s or 4) / 4)):
             what, t0 = self.what, self.t0
             if what is None: continue
             if self.on_tick is not None:
                 with contextlib.suppress(Exception): self.on_tick()
             waited = time.monotonic() - t0
-            if waited >= self.warn_s * (self.warned + 1):
+            if self.timeout_s and waited >= self.timeout_s and not self.timed_out and self.on_timeout is not None:
+                self.timed_out = True
+                with contextlib.suppress(Exception): self.on_timeout(waited, what)
+            if self.warn_s and waited >= self.warn_s * (self.warned + 1):
                 self.warned += 1
                 with contextlib.suppress(Exception): self.on_slow(waited, what)
     def close(self): self._stop.set()

@@ -4,20 +4,22 @@
 
 # %% ../nbs/06e_distributed.ipynb 2
 from __future__ import annotations
-import datetime, os
+import datetime, os, re
+from typing import Optional
 import torch
 from torch import nn
 import torch.distributed as dist
-from .core import dist_env
+from .core import dist_env, NtrainError
 from . import checkpoint as ckpt
 
 # %% auto 0
-__all__ = ['init_distributed', 'under_torchrun', 'Agreement', 'gather_floats', 'wrap_ddp', 'shard_model', 'full_model_state_dict']
+__all__ = ['init_distributed', 'collective_error', 'under_torchrun', 'Agreement', 'gather_floats', 'wrap_ddp', 'shard_model',
+           'full_model_state_dict']
 
 # %% ../nbs/06e_distributed.ipynb
-def init_distributed(backend:str):
-    "init_process_group for torchrun workers, with store keys namespaced per restart attempt."
-    timeout = datetime.timedelta(seconds=int(os.environ.get('NTRAIN_DIST_TIMEOUT', 300)))
+def init_distributed(backend:str, timeout_s:float=600):
+    "init_process_group for torchrun workers, with store keys namespaced per restart attempt; collectives wait `timeout_s` at most (NTRAIN_DIST_TIMEOUT overrides)."
+    timeout = datetime.timedelta(seconds=float(os.environ.get('NTRAIN_DIST_TIMEOUT') or timeout_s))
     env = dist_env()
     if os.environ.get('TORCHELASTIC_USE_AGENT_STORE') == 'True':
         store = dist.TCPStore(os.environ['MASTER_ADDR'], int(os.environ['MASTER_PORT']), world_size=env['world_size'],
@@ -25,6 +27,17 @@ def init_distributed(backend:str):
         store = dist.PrefixStore(f"ntrain/attempt_{os.environ.get('TORCHELASTIC_RESTART_COUNT', '0')}", store)
         dist.init_process_group(backend, store=store, rank=env['rank'], world_size=env['world_size'], timeout=timeout)
     else: dist.init_process_group(backend, timeout=timeout)
+
+def collective_error(e:BaseException, rank:int, step:int, timeout_s:float, logs)->Optional[NtrainError]:
+    "One line for a collective that failed under torchrun (a peer that hangs, or that left), naming this rank; None for any other error."
+    if not isinstance(e, RuntimeError) or isinstance(e, NtrainError): return None
+    text = str(e)
+    if re.search(r'[Tt]imed out|[Tt]imeout', text):
+        return NtrainError(f'rank {rank}: no answer from the other ranks within dist_timeout={timeout_s:g} s at step {step}: a rank hangs '
+                           f'(a sample that never loads, a stopped process) or its node is gone; each rank says what it did in {logs}')
+    if re.search(r'[Cc]onnection (closed|reset) by peer|Broken pipe|[Cc]onnection refused', text):
+        return NtrainError(f'rank {rank}: another rank left the run at step {step} (its connection closed); its own error is in {logs}')
+    return None
 
 def under_torchrun()->bool:
     "Whether this process is a torchrun worker (the agent restarts workers that exit non-zero)."

@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator, Optional, Union
 
 # %% auto 0
-__all__ = ['RUN_KINDS', 'LADDER_KINDS', 'KINDS', 'END_KINDS', 'MEASURED', 'STOP_FILE', 'STOP_SIGNALS', 'record', 'message',
-           'Events', 'Stopper', 'request_stop_file', 'StopWaiting', 'signals_stop', 'apply_record', 'Watcher', 'watch',
-           'text_line', 'TextLog', 'ProgressLine']
+__all__ = ['RUN_KINDS', 'LADDER_KINDS', 'KINDS', 'END_KINDS', 'MEASURED', 'STOP_FILE', 'STOP_SIGNALS', 'WAKE_SIGNAL', 'record',
+           'message', 'Events', 'Stopper', 'request_stop_file', 'StopWaiting', 'signals_stop', 'apply_record',
+           'Watcher', 'watch', 'text_line', 'TextLog', 'ProgressLine']
 
 # %% ../nbs/05a_events.ipynb
 RUN_KINDS = {
@@ -102,8 +102,9 @@ class Stopper:
             raise TypeError(f'stop= takes a threading.Event or a callable, not {type(stop).__name__}')
         self.token, self.stop_file, self.poll_s = stop, stop_file, poll_s
         self.reason, self._next_poll, self.requested_at = None, 0.0, None
-        # set by the run while its main thread waits for a batch: a stop may then abandon the wait (see `StopWaiting`)
-        self.waiting, self.grace = False, 0.0
+        # set by the run while its main thread waits for a batch: a stop may then abandon the wait (see `StopWaiting`);
+        # abandon: an exception the run wants raised out of that wait (a batch past loader_timeout), by `wake`
+        self.waiting, self.grace, self.abandon = False, 0.0, None
     def request(self, reason:str='stopped'):
         "Ask for a stop (from any thread, or a signal handler): the first reason given is kept."
         if self.reason is None: self.reason, self.requested_at = reason, time.monotonic()
@@ -121,8 +122,12 @@ class Stopper:
         "Whether a stop was asked for at least `grace` s ago: a wait for a batch should be abandoned now."
         return self() is not None and time.monotonic() - self.requested_at >= self.grace
     def abandon_wait(self)->bool:
-        "Whether the main thread, `waiting` for a batch, should leave that wait now (a signal handler raises `StopWaiting`)."
-        return self.waiting and self.overdue()
+        "Whether the main thread, `waiting` for a batch, should leave that wait now (a signal handler raises what `wake` gives)."
+        return self.waiting and (self.abandon is not None or self.overdue())
+    def wake(self)->Optional[BaseException]:
+        "What to raise out of a wait for a batch now: the run's `abandon` (taken), a `StopWaiting` once a stop is due, or None."
+        if self.abandon is not None: e, self.abandon = self.abandon, None; return e
+        return StopWaiting(self.reason) if self.overdue() else None
 
 def request_stop_file(run_dir, reason:str='stop file'):
     "Ask a run (every rank of it) to stop by writing its stop file."
@@ -131,6 +136,7 @@ def request_stop_file(run_dir, reason:str='stop file'):
 
 # %% ../nbs/05a_events.ipynb
 STOP_SIGNALS = tuple(getattr(signal, n) for n in ('SIGINT', 'SIGTERM', 'SIGHUP', 'SIGUSR1') if hasattr(signal, n))
+WAKE_SIGNAL = getattr(signal, 'SIGUSR2', None)  # what the run's own watch thread sends its main thread to end a wait (never a stop)
 
 class StopWaiting(BaseException):
     "A stop abandoned a wait for a batch (see above). A BaseException, so that a dataset's `except Exception` cannot swallow it."
@@ -147,12 +153,15 @@ class signals_stop:
         if signum == signal.SIGINT:  # the next Ctrl-C acts as before it (a KeyboardInterrupt): for a run that never reaches its step
             prev = self.prev.get(signum)
             signal.signal(signum, prev if prev is not None else signal.SIG_DFL)
-        if self.stopper.abandon_wait(): raise StopWaiting(self.stopper.reason)
+        self._wake(signum, frame)
+    def _wake(self, signum, frame):
+        if self.stopper.waiting and (e := self.stopper.wake()) is not None: raise e
     @property
     def active(self)->bool: return bool(self.prev)
     def __enter__(self):
         if threading.current_thread() is threading.main_thread():
             for s in self.signals: self.prev[s] = signal.signal(s, self._handler)
+            if WAKE_SIGNAL is not None and WAKE_SIGNAL not in self.prev: self.prev[WAKE_SIGNAL] = signal.signal(WAKE_SIGNAL, self._wake)
         return self
     def __exit__(self, *exc):
         for s, h in self.prev.items(): signal.signal(s, self.after if self.after is not None else h if h is not None else signal.SIG_DFL)

@@ -8,7 +8,7 @@ import contextlib, math, signal, threading, time
 import torch
 from .core import TaskError, tree_map
 from .data import next_batch, LoaderError, stop_signal_death, kill_workers
-from .events import StopWaiting
+from .events import StopWaiting, WAKE_SIGNAL
 from . import checkpoint as ckpt
 
 # %% auto 0
@@ -26,6 +26,9 @@ def _nonfinite_inputs(ds, indices)->list:
         flat = x if isinstance(x, (tuple, list)) else list(x.values()) if isinstance(x, dict) else [x]
         if any(found) or any(isinstance(v, float) and not math.isfinite(v) for v in flat): out.append(i)
     return out
+
+class _LoaderTimeout(BaseException):
+    "A batch past loader_timeout in this process (a BaseException, so that a dataset's `except Exception` cannot swallow it)."
 
 class GuardsMixin:
     "The trouble side of `Trainer`: batches that fail or hang, and non-finite losses."
@@ -56,12 +59,13 @@ class GuardsMixin:
         st = self.stopper
         st.waiting = self._signals is not None and self._signals.active  # a stop signal may raise out of this wait
         try: return next_batch(it, what, self.cfg.loader_warn_s, self.cfg.loader_timeout, lambda waited: self._slow_batch(waited, what), stop=st.overdue)
+        except _LoaderTimeout as e: raise LoaderError(str(e)) from None  # (a sample that hung in this process: see `_timed_out`)
         except LoaderError as e:
             # the stop's own signal reached a worker as it started, before it could ignore it: part of the stop, not a failure
             if st() is not None and stop_signal_death(e) and not self.distributed: raise StopWaiting(f'{what()}: {e}') from None
             raise
         finally:
-            st.waiting = False
+            st.waiting, st.abandon = False, None
             if self._watch is not None and self._watch.disarm() and self.status is not None: self.status.update(now=False, waiting=None)
 
     def _abandoned(self, e:StopWaiting, loader)->str:
@@ -74,9 +78,16 @@ class GuardsMixin:
         return 'stopped'
 
     def _nudge(self):
-        "Called by the loader watch: wake the main thread out of a batch that hangs in this process once a stop is due (its handler raises `StopWaiting`)."
-        if self.stopper.abandon_wait() and self._signals is not None and self._signals.active and hasattr(signal, 'pthread_kill'):
-            signal.pthread_kill(threading.main_thread().ident, signal.SIGUSR1)
+        """Called by the loader watch: wake the main thread out of a batch that hangs in this process once a stop is due, or
+        the batch is past `loader_timeout` (its handler raises what `Stopper.wake` gives)."""
+        if self.stopper.abandon_wait() and self._signals is not None and self._signals.active and WAKE_SIGNAL is not None:
+            signal.pthread_kill(threading.main_thread().ident, WAKE_SIGNAL)
+
+    def _timed_out(self, waited:float, what):
+        "Called by the loader watch at `loader_timeout` (num_workers=0): the main thread's wait is abandoned with a one-line error."
+        self.stopper.abandon = _LoaderTimeout(f'{what()}: not loaded after {waited:.0f} s (loader_timeout={self.cfg.loader_timeout:g})')
+        self._nudge()
+
 
     def _batches(self, loader, split:str):
         it, b = self._iter_loader(loader), 0

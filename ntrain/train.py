@@ -20,7 +20,7 @@ from .events import Events, Stopper, StopWaiting, signals_stop, TextLog, Progres
 from .device import resolve_device, Precision, enable_tf32, deterministic_mode, peak_memory_mib
 from .optim import build_optimizer, build_scheduler, monitor_mode, scaled_lr
 from .rundir import default_run_dir, read_status
-from .distributed import init_distributed, Agreement, wrap_ddp, shard_model, gather_floats
+from .distributed import init_distributed, Agreement, wrap_ddp, shard_model, gather_floats, collective_error
 from .runstate import StateMixin, RunDirMixin
 from .guards import GuardsMixin
 from . import checkpoint as ckpt
@@ -100,7 +100,7 @@ class _Build:
         self.distributed = self.world > 1 or (cfg.strategy in ('ddp', 'fsdp') and 'RANK' in os.environ)
         if self.distributed and not dist.is_initialized():
             if self.device.type == 'cuda': torch.cuda.set_device(self.device)
-            init_distributed('nccl' if self.device.type == 'cuda' else 'gloo')
+            init_distributed('nccl' if self.device.type == 'cuda' else 'gloo', cfg.dist_timeout)
         # small host-side agreements (stop flags, sample counts) go through gloo on the CPU, never through the GPU
         self.ctl_group = dist.new_group(backend='gloo') if self.distributed and self.device.type == 'cuda' else None
         self.agree = Agreement(self.ctl_group, self.distributed)
@@ -143,10 +143,10 @@ class _Build:
         self.valid_sampler = EpochSampler(self.n_valid, cfg.val_batch_size or 2*cfg.batch_size, self.rank, self.world, cfg.seed, shuffle=False)
         mk = lambda ds, s, split: make_loader(ds, s, cfg.seed, nw, pin, cfg.persistent_workers, task.collate_fn, task.seed_globals, split)
         self.train_loader, self.valid_loader = mk(task.train, self.train_sampler, 'train'), mk(task.valid, self.valid_sampler, 'valid')
-        if cfg.loader_timeout and nw == 0:
-            if cfg.num_workers == 0: raise ConfigError("key 'loader_timeout' needs num_workers > 0: with num_workers=0 a sample loads on the training thread, which nothing can interrupt (loader_warn_s still warns)")
-            self.say("loader_timeout has no effect: num_workers resolved to 0 on this machine (loader_warn_s still warns)", 'warning')
-        if nw == 0 and cfg.loader_warn_s and self._watch is None: self._watch = LoaderWatch(cfg.loader_warn_s, self._slow_batch, on_tick=self._nudge)
+        if nw == 0 and (cfg.loader_warn_s or cfg.loader_timeout) and self._watch is None:  # a sample loads on this thread: a watch thread warns, ends it
+            self._watch = LoaderWatch(cfg.loader_warn_s, self._slow_batch, on_tick=self._nudge, timeout_s=cfg.loader_timeout, on_timeout=self._timed_out)
+            if cfg.loader_timeout and cfg.loader_timeout != Config().loader_timeout and not (self._signals is not None and self._signals.active):
+                self.say('loader_timeout cannot end a sample that hangs on this thread (num_workers=0, not the main thread): it only warns', 'warning')
         self.batches_per_epoch = self.train_sampler.num_batches()
         self.steps_per_epoch = math.ceil(self.batches_per_epoch / accum)
         self.total_steps = self.steps_per_epoch * cfg.epochs
@@ -587,6 +587,8 @@ class Trainer(_Build, _Step, _Measure, _Records, StateMixin, RunDirMixin, Guards
             except BaseException as e:  # the run directory says how it ended, whatever ended it
                 if self.ended: raise  # after the final record nothing changes the run (see `result`)
                 lost = worker_lost(e)  # a worker's death that torch's SIGCHLD handler raised outside a fetch: one line too
+                if lost is None and self.distributed:  # a peer that hangs or left: one line naming this rank
+                    lost = collective_error(e, self.rank, self.step, float(os.environ.get('NTRAIN_DIST_TIMEOUT') or cfg.dist_timeout), self.run_dir/'logs')
                 err = lost or e
                 if not isinstance(err, Exception) or isinstance(err, LoaderError): kill_workers(self.train_loader, self.valid_loader)  # a second Ctrl-C, a stuck worker: at once
                 if isinstance(err, Exception) and self.saver.busy:  # let the save in flight land (a stuck worker is gone by now); the first error wins

@@ -7,7 +7,7 @@ from tasks_for_tests import tiny, Pairs
 
 
 class Faulty(Pairs):
-    "Pairs whose sample `k` misbehaves while INTEGRITY_FAULT=how:k is set: raise, segv, kill, hang, nan."
+    "Pairs whose sample `k` misbehaves while INTEGRITY_FAULT=how:k is set: raise, segv, kill, hang, nan, shape."
     def __getitem__(self, i):
         how, _, k = os.environ.get('INTEGRITY_FAULT', '').partition(':')
         if how and i == int(k):
@@ -16,6 +16,7 @@ class Faulty(Pairs):
             if how == 'kill': os.kill(os.getpid(), signal.SIGKILL)
             if how == 'hang': time.sleep(3600)
             if how == 'nan': return torch.full_like(self.x[i], float('nan')), self.y[i]
+            if how == 'shape': return torch.zeros(len(self.x[i]) + 3), self.y[i]  # one sample of another size: the batch cannot collate
         return self.x[i], self.y[i]
 
 

@@ -111,6 +111,7 @@ RANGES = {  # key=value: the key named, refused at load
     'batch_size=-5': 'batch_size', 'batch_size=0': 'batch_size', 'epochs=0': 'epochs', 'epochs=-1': 'epochs',
     'max_steps=-3': 'max_steps', 'max_steps=0': 'max_steps', 'val_batch_size=-2': 'val_batch_size', 'val_batch_size=0': 'val_batch_size',
     'clip_grad=-1': 'clip_grad', 'clip_grad=0': 'clip_grad', 'optim.lr=-1': 'optim.lr', 'optim.lr=nan': 'optim.lr', 'optim.lr=inf': 'optim.lr',
+    'optim.lr=1e308': 'optim.lr', 'optim.weight_decay=1e39': 'optim.weight_decay', 'clip_grad=-1e300': 'clip_grad',
     'num_workers=-1': 'num_workers', 'log_every=0': 'log_every', 'sched.pct_start=2': 'sched.pct_start', 'sched.pct_start=0': 'sched.pct_start',
     'profile.steps=-1': 'profile.steps', 'profile.wait=-1': 'profile.wait', 'nonfinite_patience=0': 'nonfinite_patience',
     'accum=0': 'accum', 'global_batch=0': 'global_batch', 'val_every_n_steps=0': 'val_every_n_steps', 'ckpt_every=-1': 'ckpt_every',
@@ -132,9 +133,10 @@ CASES.update({
     'task not module:function': (['fit', 'digits', 'task=tinytask', 'num_workers=0', 'run_dir={rd}'], 2, ["'tinytask'", 'module:function'], 'absent'),
     'task module missing': (['fit', 'digits', 'task=no_such_mod_xyz:make', 'num_workers=0', 'run_dir={rd}'], 2, ['no_such_mod_xyz'], 'absent'),
     'task returns a dict': (['fit', 'digits', 'task=integrity_tasks:not_a_task', 'num_workers=0', 'run_dir={rd}'], 2, ['not_a_task', 'not a ntrain Task'], 'absent'),
-    'loader_timeout without workers': (['fit', 'digits', *TINY, 'loader_timeout=5', 'run_dir={rd}'], 2, ["'loader_timeout'", 'num_workers'], 'absent'),
     'init-from missing': (['fit', 'digits', *TINY, 'run_dir={rd}', '--init-from', '{tmp}/nope.pt'], 2, ['nope.pt'], 'absent'),
-    'init-from garbage': (['fit', 'digits', *TINY, 'run_dir={rd}', '--init-from', '{tmp}/c.yaml'], 2, ['c.yaml'], 'absent', _yaml('not: a checkpoint\n')),
+    'init-from garbage': (['fit', 'digits', *TINY, 'run_dir={rd}', '--init-from', '{tmp}/c.yaml'], 2, ['c.yaml', 'a text file', 'not a checkpoint'], 'absent', _yaml('not: a checkpoint\n')),
+    'init-from empty': (['fit', 'digits', *TINY, 'run_dir={rd}', '--init-from', '{tmp}/c.yaml'], 2, ['c.yaml', 'an empty file'], 'absent', _yaml('')),
+    'init-from binary': (['fit', 'digits', *TINY, 'run_dir={rd}', '--init-from', '{tmp}/c.yaml'], 2, ['c.yaml', 'a binary file'], 'absent', _yaml(data=bytes(range(255, 0, -1)))),
     'init-from another model': (['fit', 'digits', *TINY, 'run_dir={rd}', '--init-from', '{digits}'], 2, ['last.pt', 'do not fit'], 'absent'),
     # a directory that holds a run
     'fit into a run': (['fit', 'digits', *TINY, 'run_dir={rd}'], 2, ['already holds a run', 'ntrain resume'], 'same'),
@@ -179,6 +181,12 @@ CASES.update({
     'worker killed': (['fit', 'digits', *FAULTY, 'num_workers=1', 'run_dir={rd}'], 2, ['DataLoader worker (pid', 'SIGKILL'], 'fault', None, {'INTEGRITY_FAULT': f'kill:{LATE}'}),
     'sample hangs': (['fit', 'digits', *FAULTY, 'num_workers=1', 'loader_warn_s=1', 'loader_timeout=2.5', 'run_dir={rd}'], 2,
                      ['not loaded after', f'samples [{LATE}, '], 'fault', None, {'INTEGRITY_FAULT': f'hang:{LATE}'}),
+    'sample of another shape mid-epoch': (['fit', 'digits', *FAULTY, 'num_workers=0', 'run_dir={rd}'], 2,
+                                          ['does not collate', f'sample {LATE}: ([19], [])', '([16], [])', 'collate_fn'], 'fault', None, {'INTEGRITY_FAULT': f'shape:{LATE}'}),
+    'sample of another shape in a worker': (['fit', 'digits', *FAULTY, 'num_workers=1', 'run_dir={rd}'], 2,
+                                            ['does not collate', f'sample {LATE}: ([19], [])', 'collate_fn'], 'fault', None, {'INTEGRITY_FAULT': f'shape:{LATE}'}),
+    'sample hangs without workers': (['fit', 'digits', *FAULTY, 'num_workers=0', 'loader_warn_s=1', 'loader_timeout=2.5', 'run_dir={rd}'], 2,
+                                     ['not loaded after', f'samples [{LATE}, ', 'loader_timeout=2.5'], 'fault', None, {'INTEGRITY_FAULT': f'hang:{LATE}'}),
     'nan input mid-run': (['fit', 'digits', *FAULTY, 'num_workers=0', 'run_dir={rd}'], 3, ['non-finite loss', f'train samples [{LATE}]', 'last.pt hold'], 'nonfinite', None, {'INTEGRITY_FAULT': f'nan:{LATE}'}),
 })
 SUBPROC = {  # cases that change the process (a test switch that patches modules), or need another user
@@ -402,3 +410,18 @@ def test_reset_optimizer_resumes_with_another_optimizer_from_the_weights_and_pos
     code, _, err = inproc([*KILLED, f'run_dir={alone}'])
     assert code == 0, err
     assert [r['lr'] for r in ep] == [r['lr'] for r in ntrain.loggers.read_metrics(alone, 'epoch')]  # the schedule went on where it was
+
+
+@pytest.mark.skipif(not hasattr(os, 'geteuid') or os.geteuid() != 0 or not shutil.which('unshare'), reason='a tmpfs needs root and unshare')
+def test_a_full_disk_at_start_is_one_line_and_leaves_nothing(tmp_path):
+    "A filesystem with no space left: the run is refused in one line, and the run directory it would have made is not left behind."
+    d = tmp_path/'full'; d.mkdir()
+    q = shlex.quote(str(d))
+    script = (f'mount -t tmpfs -o size=64k tmpfs {q} && dd if=/dev/zero of={q}/fill bs=4k count=64 2>/dev/null; '
+              f'"$0" -m ntrain fit digits {" ".join(TINY)} run_dir={q}/run; echo "rc=$?" >&2; ls -A {q} >&2')
+    r = subprocess.run(['unshare', '-m', 'sh', '-c', script, sys.executable], env={**os.environ, **ENV}, capture_output=True, text=True, timeout=180)
+    if 'mount' in r.stderr and 'ntrain' not in r.stderr: pytest.skip(f'no tmpfs here: {r.stderr.strip()}')
+    lines = r.stderr.strip().splitlines()
+    assert lines[-2:] == ['rc=2', 'fill'], r.stderr  # exit 2; only the filler file is on that filesystem
+    line = _one_line('\n'.join(lines[:-2]))
+    assert line.startswith('ntrain: error: ') and 'No space left on device' in line and 'run' in line, line

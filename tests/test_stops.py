@@ -240,3 +240,47 @@ def test_a_process_that_leaves_a_loader_open_still_exits(where, tmp_path):
     (tmp_path/'leak.py').write_text(LEAK)
     r = subprocess.run([sys.executable, str(tmp_path/'leak.py'), where], env={**os.environ, **ENV}, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0 and '1' in r.stdout, (r.returncode, r.stderr[-2000:])
+
+
+# ------------------------------------------------------------------------------------------------------------------------
+# a stop while the loop waits for a batch that never comes
+from ntrain.data import EpochSampler
+HUNG = EpochSampler(256, 32, seed=0, shuffle=True, drop_last=True).batches(0)[6][0][1]  # the first sample of epoch 1's batch 6
+FAULTY = ['task=integrity_tasks:faulty', 'epochs=2', 'batch_size=32', 'progress=false', 'log_every=1', 'deterministic=true']
+
+
+@pytest.fixture(scope='module')
+def faulty_alone(tmp_path_factory):
+    rd = tmp_path_factory.mktemp('faulty')/'run'
+    r = subprocess.run([sys.executable, '-m', 'ntrain', 'fit', 'digits', *FAULTY, 'num_workers=0', f'run_dir={rd}'], env={**os.environ, **ENV},
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:]
+    return rd
+
+
+@pytest.mark.parametrize('workers,how', [(0, 'SIGTERM'), (0, 'stop file'), (1, 'SIGTERM'), (1, 'stop file')])
+def test_a_stop_while_a_batch_hangs_ends_the_run_in_seconds_and_resumes_exactly(workers, how, faulty_alone, tmp_path):
+    "Default settings (loader_timeout 600 s): the sample of batch 6 never returns; a stop ends the run within 10 s, exit 75."
+    rd = tmp_path/'run'
+    p = subprocess.Popen([sys.executable, '-m', 'ntrain', 'fit', 'digits', *FAULTY, f'num_workers={workers}', f'run_dir={rd}'],
+                         env={**os.environ, **ENV, 'INTEGRITY_FAULT': f'hang:{HUNG}'}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        t0 = time.monotonic()
+        while _steps(rd) < 6:
+            assert p.poll() is None and time.monotonic() - t0 < 120, 'the run never reached step 6'
+            time.sleep(0.05)
+        time.sleep(1.0)  # it waits for batch 6 now
+        t1 = time.monotonic()
+        if how == 'SIGTERM': p.send_signal(signal.SIGTERM)
+        else: assert subprocess.run([sys.executable, '-m', 'ntrain', 'stop', rd], env={**os.environ, **ENV}, capture_output=True, timeout=60).returncode == 0
+        out, err = p.communicate(timeout=60)
+        took = time.monotonic() - t1
+    finally:
+        if p.poll() is None: p.kill(); p.wait()
+    assert p.returncode == 75, (p.returncode, out[-2000:], err[-2000:])
+    assert took < 10, f'the stop took {took:.1f} s'
+    assert read_status(rd)['state'] == 'stopped' and _steps(rd) == 6
+    r = subprocess.run([sys.executable, '-m', 'ntrain', 'resume', rd], env={**os.environ, **ENV}, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:]
+    c = compare_runs(faulty_alone, rd)
+    assert c['identical'], describe_diff(c)
