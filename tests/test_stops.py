@@ -127,11 +127,15 @@ def _tree(pid:int)->list:
     return out
 
 
-def signalled(argv, rd, how, at_step=3, seed=0, timeout=120):
+SEED = int(os.environ.get('NTRAIN_STRESS_SEED', 0))  # tests/stress_stops.sh varies it: where the signal lands, and the order of the pids
+
+def signalled(argv, rd, how, at_step=None, seed=None, timeout=120):
     """`ntrain ARGV` in a session of its own, signalled once its run passed `at_step`: `group` (SIGTERM to the process
     group, as `timeout` and Slurm do), `tree` (SIGTERM to every process below it, in random order), or a signal's name
     for the command's process alone. Returns (exit code, stdout, stderr, seconds from the signal to the exit)."""
     import random
+    rnd = random.Random(SEED)
+    at_step, seed = at_step or rnd.randint(2, 6), seed if seed is not None else rnd.randint(0, 10**6)
     p = subprocess.Popen([sys.executable, '-m', 'ntrain', *map(str, argv)], env={**os.environ, **ENV}, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
@@ -209,7 +213,7 @@ def test_scheduler_signals_stop_a_launched_run_on_every_rank(how, launched_alone
     stops after the same step and saves, within the 30 s torchrun's agent allows; the resume is bit-identical."""
     from conftest import logs
     rd = tmp_path/'run'
-    code, out, err, took = signalled(['launch', 'digits', '--nproc', '2', *LAUNCHED, f'run_dir={rd}'], rd, how, seed=1)
+    code, out, err, took = signalled(['launch', 'digits', '--nproc', '2', *LAUNCHED, f'run_dir={rd}'], rd, how)
     assert code == 75, (code, out[-2000:], err[-2000:], logs(rd))
     assert took < 20, f'the stop took {took:.1f} s'
     assert 'Traceback' not in out + err, (out + err)[-3000:]
