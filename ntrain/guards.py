@@ -60,9 +60,10 @@ class GuardsMixin:
         st.waiting = self._signals is not None and self._signals.active  # a stop signal may raise out of this wait
         try: return next_batch(it, what, self.cfg.loader_warn_s, self.cfg.loader_timeout, lambda waited: self._slow_batch(waited, what), stop=st.overdue)
         except _LoaderTimeout as e: raise LoaderError(str(e)) from None  # (a sample that hung in this process: see `_timed_out`)
+        except StopWaiting: raise StopWaiting(what()) from None  # (from a signal handler or the wait itself: named by its batch)
         except LoaderError as e:
             # the stop's own signal reached a worker as it started, before it could ignore it: part of the stop, not a failure
-            if st() is not None and stop_signal_death(e) and not self.distributed: raise StopWaiting(f'{what()}: {e}') from None
+            if st() is not None and stop_signal_death(e) and not self.distributed: raise StopWaiting(what()) from None
             raise
         finally:
             st.waiting, st.abandon = False, None
@@ -73,7 +74,7 @@ class GuardsMixin:
         whole step. A rank under torchrun cannot stop alone (its peers wait in a collective): it fails, naming the batch."""
         kill_workers(loader); loader._iterator = None  # its iterator was left mid-wait: never reused
         if self.distributed:
-            raise LoaderError(f'rank {self.rank}: {e}; it had not come {self.stopper.grace:g} s after the stop request (a sample may hang): '
+            raise LoaderError(f'rank {self.rank}: {e} had not come {self.stopper.grace:g} s after the stop request (a sample may hang): '
                               f'the run ends without saving step {self.step + 1}; a resume continues from the last checkpoint')
         return 'stopped'
 

@@ -288,3 +288,31 @@ def test_a_stop_while_a_batch_hangs_ends_the_run_in_seconds_and_resumes_exactly(
     assert r.returncode == 0, r.stderr[-2000:]
     c = compare_runs(faulty_alone, rd)
     assert c['identical'], describe_diff(c)
+
+
+def test_under_torchrun_a_stop_while_a_rank_waits_on_a_hung_batch_ends_the_run_in_seconds(tmp_path):
+    """A rank cannot stop alone (its peer waits in a collective): it waits `Stopper.grace` (5 s) for the batch, then fails
+    naming it; its peer fails at once, naming itself; the run ends `failed` well inside torchrun's 30 s, never hangs."""
+    from conftest import logs
+    rd = tmp_path/'run'
+    p = subprocess.Popen([sys.executable, '-m', 'ntrain', 'launch', 'digits', '--nproc', '2', *FAULTY, 'batch_size=16', 'num_workers=1',
+                          f'run_dir={rd}'], env={**os.environ, **ENV, 'INTEGRITY_FAULT': f'hang:{HUNG}'}, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        t0 = time.monotonic()
+        while _steps(rd) < 6:
+            assert p.poll() is None and time.monotonic() - t0 < 120, 'the run never reached step 6' + logs(rd)
+            time.sleep(0.05)
+        time.sleep(1.5)  # a rank waits for the batch holding the hung sample now
+        t1 = time.monotonic()
+        assert subprocess.run([sys.executable, '-m', 'ntrain', 'stop', rd], env={**os.environ, **ENV}, capture_output=True, timeout=60).returncode == 0
+        out, err = p.communicate(timeout=120)
+        took = time.monotonic() - t1
+    finally:
+        if p.poll() is None: os.killpg(p.pid, signal.SIGKILL); p.wait()
+    assert p.returncode not in (0, 75), (p.returncode, out[-2000:])
+    assert took < 20, f'the run took {took:.1f} s to end after the stop' + logs(rd)
+    st = read_status(rd)
+    assert st['state'] == 'failed' and ': rank ' in st['message'], st
+    text = logs(rd)
+    assert f'had not come 5 s after the stop request' in text and f'{HUNG}' in text, text[-3000:]
