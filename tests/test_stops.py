@@ -316,3 +316,17 @@ def test_under_torchrun_a_stop_while_a_rank_waits_on_a_hung_batch_ends_the_run_i
     assert st['state'] == 'failed' and ': rank ' in st['message'], st
     text = logs(rd)
     assert f'had not come 5 s after the stop request' in text and f'{HUNG}' in text, text[-3000:]
+
+
+def test_a_keyboard_interrupt_in_a_callback_is_a_stop_and_mutating_a_record_changes_nothing(tmp_path, one_thread):
+    "A callback that raises KeyboardInterrupt asks for the stop (resumable, not failed); one that edits its record edits a copy."
+    rd = tmp_path/'run'
+    def meddle(r):
+        if r['kind'] == 'epoch': r['val_loss'] = -1.0; r['epoch'] = 99
+    def interrupt(r):
+        if r['kind'] == 'step' and r['step'] == 11: raise KeyboardInterrupt
+    res = ntrain.fit('digits', [*TOKENS, f'run_dir={rd}'], callbacks=[meddle, interrupt], quiet=True)
+    assert res.status == 'stopped' and res.steps == 11, res
+    assert [h['epoch'] for h in res.history] == [0] and res.history[0]['val_loss'] > 0
+    assert read_status(rd)['state'] == 'stopped'
+    assert [r['epoch'] for r in read_metrics(rd, 'epoch')] == [0]
