@@ -4,6 +4,11 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
+# In-process runs draw curves.png here when matplotlib is loaded already, as in a notebook (ntrain.card.plot_curves);
+# otherwise each run's end would wait for a one-shot drawing process. That path is tested on its own (test_plotter.py).
+import matplotlib; matplotlib.use('Agg')
+import matplotlib.figure, matplotlib.backends.backend_agg
+
 def run_cli(*args, cwd=None, env=None, timeout=300, check=None):
     "Run `python -m ntrain ARGS` in a subprocess, as a user would, with a timeout."
     e = dict(os.environ, OMP_NUM_THREADS='1', PYTHONUNBUFFERED='1', **(env or {}))
