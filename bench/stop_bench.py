@@ -14,17 +14,10 @@ import argparse, json, os, platform, random, signal, statistics, subprocess, sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+from ntrain.rundir import process_tree
 ARGS = ['digits', 'epochs=200', 'early_stop.patience=null', 'progress=false', 'log_every=1']
 LAYOUTS = {'fit': ['fit', *ARGS], 'launch2': ['launch', *ARGS, '--nproc', '2']}
-
-
-def tree(pid:int)->list:
-    out, todo = [], [pid]
-    while todo:
-        p = todo.pop(); out.append(p)
-        r = subprocess.run(['pgrep', '-P', str(p)], capture_output=True, text=True)
-        todo += [int(x) for x in r.stdout.split()]
-    return out
 
 
 def first_step(rd:Path)->bool:
@@ -46,7 +39,7 @@ def one(layout:str, how:str, rnd:random.Random, work:Path)->dict:
         t1 = time.monotonic()
         if how == 'group': os.killpg(p.pid, signal.SIGTERM)
         else:
-            pids = tree(p.pid); rnd.shuffle(pids)
+            pids = process_tree(p.pid); rnd.shuffle(pids)
             for q in pids:
                 try: os.kill(q, signal.SIGTERM)
                 except ProcessLookupError: pass

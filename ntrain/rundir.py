@@ -10,8 +10,8 @@ from typing import Callable, Optional
 from .core import NtrainError, atomic_write_text
 
 # %% auto 0
-__all__ = ['LOCK_FILE', 'default_run_dir', 'process_start_time', 'process_alive', 'process_id', 'read_status', 'write_status',
-           'StatusFile', 'run_alive', 'RunLock', 'RunDirGone', 'check_run_dir']
+__all__ = ['LOCK_FILE', 'default_run_dir', 'process_start_time', 'process_alive', 'process_tree', 'process_id', 'read_status',
+           'write_status', 'StatusFile', 'run_alive', 'RunLock', 'RunDirGone', 'check_run_dir']
 
 # %% ../nbs/06c_rundir.ipynb
 def default_run_dir(name:str, root='runs')->Path:
@@ -40,6 +40,17 @@ def process_alive(pid:Optional[int], start:Optional[float]=None)->bool:
     now = process_start_time(pid)
     if now is None: return not Path('/proc').is_dir()  # Linux: a zombie, or gone since; elsewhere: unknown, the pid exists
     return not isinstance(start, (int, float)) or abs(now - start) < 0.05
+
+def process_tree(pid:int)->list:
+    "`pid` and every process below it, parents first (Linux's /proc; elsewhere `[pid]`): what a scheduler's cgroup kill reaches."
+    kids = {}
+    for p in Path('/proc').glob('[0-9]*'):
+        try: ppid = int((p/'stat').read_text().rsplit(')', 1)[1].split()[1])
+        except (OSError, ValueError, IndexError): continue
+        kids.setdefault(ppid, []).append(int(p.name))
+    out, todo = [], [pid]
+    while todo: p = todo.pop(0); out.append(p); todo += sorted(kids.get(p, []))
+    return out
 
 def process_id()->dict:
     "This process, as a status file records it: pid, start time and host."

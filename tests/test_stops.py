@@ -12,7 +12,7 @@ import ntrain
 from ntrain.config import load_config
 from ntrain.train import Trainer
 from ntrain.resume_check import compare_runs, describe_diff
-from ntrain.rundir import read_status
+from ntrain.rundir import read_status, process_tree
 from ntrain.loggers import read_metrics
 
 TESTS = Path(__file__).resolve().parent
@@ -117,16 +117,6 @@ def _steps(rd)->int:
     return max([r.get('step', 0) for r in read_metrics(rd) if r.get('kind') == 'step'] or [0])
 
 
-def _tree(pid:int)->list:
-    "`pid` and every process below it."
-    out, todo = [], [pid]
-    while todo:
-        p = todo.pop(); out.append(p)
-        r = subprocess.run(['pgrep', '-P', str(p)], capture_output=True, text=True)
-        todo += [int(x) for x in r.stdout.split()]
-    return out
-
-
 SEED = int(os.environ.get('NTRAIN_STRESS_SEED', 0))  # tests/stress_stops.sh varies it: where the signal lands, and the order of the pids
 
 def signalled(argv, rd, how, at_step=None, seed=None, timeout=120):
@@ -146,7 +136,7 @@ def signalled(argv, rd, how, at_step=None, seed=None, timeout=120):
         t1 = time.monotonic()
         if how == 'group': os.killpg(p.pid, signal.SIGTERM)
         elif how == 'tree':
-            pids = _tree(p.pid); random.Random(seed).shuffle(pids)
+            pids = process_tree(p.pid); random.Random(seed).shuffle(pids)
             for q in pids:
                 try: os.kill(q, signal.SIGTERM)
                 except ProcessLookupError: pass
