@@ -47,7 +47,7 @@ def cmd_fit(a):
     cfg = load_config(a.config, a.overrides)
     t = Trainer(cfg, resume='auto' if a.auto_resume else False, init_from=a.init_from)
     if not under_torchrun(): t.signals_after = signal.SIG_IGN  # the run has ended when fit returns: a late signal must not change the exit status
-    if int(os.environ.get('RANK', 0)) == 0: print(f'run directory: {t.run_dir}', flush=True)
+    if int(os.environ.get('RANK', 0)) == 0: print(f'run directory: {t.name_run_dir()}', flush=True)
     res = t.fit()
     if t.is_main: print('\n' + res.card)
     return _exit_code(res)

@@ -17,10 +17,10 @@ from .metrics import default_metrics
 
 # %% auto 0
 __all__ = ['IN_MEMORY', 'default_forward', 'hf_forward', 'default_prediction', 'map_output', 'tensors_of', 'select_rows', 'Task',
-           'loss_ignore_index', 'get_task', 'task_record', 'is_in_memory', 'sample_seed', 'sample_rng', 'sample_key',
-           'KeyedDataset', 'EpochSampler', 'CollateError', 'sample_shape', 'KeyedCollate', 'KeyedLoader', 'make_loader',
-           'LoaderError', 'stop_signal_death', 'worker_lost', 'next_batch', 'LoaderWatch', 'close_loaders',
-           'kill_workers', 'check_targets', 'cheap_targets', 'check_task_targets', 'batch_target',
+           'loss_ignore_index', 'get_task', 'task_record', 'run_name', 'is_in_memory', 'sample_seed', 'sample_rng',
+           'sample_key', 'KeyedDataset', 'EpochSampler', 'CollateError', 'sample_shape', 'KeyedCollate', 'KeyedLoader',
+           'make_loader', 'LoaderError', 'stop_signal_death', 'worker_lost', 'next_batch', 'LoaderWatch',
+           'close_loaders', 'kill_workers', 'check_targets', 'cheap_targets', 'check_task_targets', 'batch_target',
            'check_batch_targets']
 
 # %% ../nbs/03_data.ipynb
@@ -173,6 +173,21 @@ def task_record(task:Task, spec:str, args:dict)->tuple:
     src = getattr(task, '_ntrain_source', None)
     if src is not None: return src[0], dict(src[1])
     return IN_MEMORY + str(task.name), {}
+
+def run_name(cfg, task:Optional[Task]=None)->str:
+    """The name a run directory is made from (`runs/<name>-<time>`): the `name` the user set (anything but the default
+    'run'), else the task's own `Task.name` (when it is not the default 'task'), else the function's name in the config's
+    `module:function`, else 'run'; made safe for a path."""
+    from ntrain.config import EXAMPLES
+    spec = cfg.task if isinstance(cfg.task, str) else ''
+    source = spec if task is None else getattr(task, '_ntrain_source', ('',))[0]  # where the task that runs came from
+    fn = source.split(':', 1)[1].split('.')[-1] if ':' in source and not is_in_memory(source) else ''
+    ex = EXAMPLES.get(cfg.name)  # an example's name on another task came with the example as a base, not from the user
+    own = cfg.name != 'run' and not (ex is not None and source != ex.get('task'))
+    for n in (cfg.name if own else '', getattr(task, 'name', '') if getattr(task, 'name', 'task') != 'task' else '', fn):
+        safe = re.sub(r'[^\w.-]+', '-', str(n)).strip('.-')[:64]
+        if safe: return safe
+    return 'run'
 
 def is_in_memory(spec)->bool:
     "Whether a config's `task` records an in-memory Task."

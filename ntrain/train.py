@@ -13,7 +13,7 @@ from torch import nn
 import torch.distributed as dist
 from .core import EnvProbe, NtrainError, ConfigError, TaskError, dist_env, seed_all, to_device, nearest, default_num_workers
 from .config import Config
-from .data import (Task, get_task, EpochSampler, make_loader, check_task_targets, check_batch_targets, select_rows, tensors_of,
+from .data import (Task, get_task, run_name, EpochSampler, make_loader, check_task_targets, check_batch_targets, select_rows, tensors_of,
                          LoaderWatch, LoaderError, kill_workers, close_loaders, worker_lost)
 from .metrics import Mean, reduce_states, compute_all, reset_all, update_all, metric_names
 from .events import Events, Stopper, StopWaiting, signals_stop, TextLog, ProgressLine, record, message
@@ -521,7 +521,8 @@ class Trainer(_Build, _Step, _Measure, _Records, StateMixin, RunDirMixin, Guards
         # what the run was given
         self.cfg, self.task, self.quiet, self.resume, self.force, self.init_from = cfg, task, quiet, resume, force, init_from
         self.reset_optimizer = reset_optimizer  # a resume starts the optimizer fresh (another optimizer, or a state that does not fit)
-        self.run_dir = Path(run_dir or cfg.run_dir or default_run_dir(cfg.name))
+        self._named = bool(run_dir or cfg.run_dir) or resume is True or task is not None  # else named from the task (see `name_run_dir`)
+        self.run_dir = Path(run_dir or cfg.run_dir or default_run_dir(run_name(cfg, task)))
         self.stopper = stop if isinstance(stop, Stopper) else Stopper(stop)
         self.extra_loggers = list(loggers)
         env = dist_env()
@@ -560,6 +561,15 @@ class Trainer(_Build, _Step, _Measure, _Records, StateMixin, RunDirMixin, Guards
         from ntrain import faults
         if faults.requested(): faults.install(self)  # ntrain's own tests only: see the faults notebook
 
+    def name_run_dir(self)->Path:
+        """The run directory, named after the task when none was given (`run_name`): a task given as `module:function` is
+        imported now for its `Task.name`, once. Nothing is written."""
+        if not self._named:
+            self._named = True
+            if self.task is None: self.task = get_task(self.cfg.task, **self.cfg.task_args)  # (setup would import it next)
+            self.run_dir = default_run_dir(run_name(self.cfg, self.task))
+        return self.run_dir
+
     def fit(self)->RunResult:
         "Train until done; returns a RunResult. NtrainError for bad input, with the run directory left consistent."
         cfg = self.cfg
@@ -567,6 +577,7 @@ class Trainer(_Build, _Step, _Measure, _Records, StateMixin, RunDirMixin, Guards
         with deterministic_mode(cfg.deterministic), signals_stop(self.stopper, after=self.signals_after) as self._signals:
             try:
                 try:
+                    self.name_run_dir()
                     self._setup_process()
                     if self.is_main: self._env_probe = EnvProbe()  # collected when the run opens its files
                     self._claim_run_dir()
