@@ -153,3 +153,20 @@ def test_wrong_number_of_classes_is_named(tmp_path):
     res = ladder(model=nn.Linear(4, 5), train=TensorDataset(x, y), num_classes=3, rungs='2', force=True, run_dir=tmp_path)
     r = res.rung(2)
     assert r.verdict == 'fail' and 'num_classes' in r.causes and 'wrong number of classes' in r.diagnosis, r.diagnosis
+
+def test_cli_and_panel_write_the_same_ladder_json(tmp_path):
+    "One driver (LadderSession): the same inputs give a byte-equal ladder.json from `ntrain ladder` and from the panel, timings aside."
+    import re, shutil
+    from ntrain.panel import Ladder
+    rd = tmp_path/'lad'
+    run_cli('ladder', 'digits', f'run_dir={rd}', '--rungs', '1-4', timeout=300, check=0)
+    cli = (rd/'ladder.json').read_bytes()
+    shutil.rmtree(rd)
+    lad = Ladder('digits', [f'run_dir={rd}'])
+    assert lad.run('1-4')
+    lad.wait(300)
+    panel = (rd/'ladder.json').read_bytes()
+    untimed = lambda b: re.sub(rb'"seconds": [-+.e0-9]+', b'"seconds": 0', b)
+    assert untimed(cli) == untimed(panel), (cli.decode()[:3000], panel.decode()[:3000])
+    d = json.loads(panel)
+    assert [(r['rung'], r['verdict']) for r in d['rungs']] == [(n, 'pass') for n in range(1, 5)] and d['rungs'][0]['settings']['lr'] == 0.003
