@@ -517,8 +517,9 @@ def importable_task(cfg, task=None)->Optional[dict]:
     src = getattr(task, '_ntrain_source', None)  # a task built from 'module:function' (get_task records where it came from)
     return None if src is None else dict(task=src[0], task_args=dict(src[1]))
 
-IN_KERNEL = ("the task lives only in this kernel (a Task object, a plain model, or a function defined in the notebook), and torchrun's "
-             "fresh processes cannot import it: rung 5 runs here, on one process, on a thread")
+IN_KERNEL = ("the run stays in this kernel, on one process, on a thread: the task lives only here (a Task object, a plain model, or a "
+             "function defined in the notebook) and torchrun's fresh processes cannot import it; for several processes, put it in a "
+             "module (task=module:function) and launch it with torchrun from the command line: ntrain launch CONFIG --nproc N")
 
 def start_run(cfg, task, run_dir, nproc:int=0, quiet:bool=True)->tuple:
     "Start rung 5's run: under torchrun on `nproc` processes when its task can be imported there, else on a thread here; (RunHandle, where it runs and why, in one line)."
@@ -529,8 +530,8 @@ def start_run(cfg, task, run_dir, nproc:int=0, quiet:bool=True)->tuple:
         from ntrain.launch import launch  # launch(..., wait=False) -> Launch
         held = free_memory()
         h = launch(apply_overrides(cfg, keys) if keys else cfg, nproc=nproc, run_dir=run_dir, wait=False, echo=not quiet)
-        return h, f"handed to torchrun on {nproc} process{'es' * (nproc > 1)}" + (f'; before the hand-off {held}' if held else '')
-    why = IN_KERNEL if keys is None else 'nproc is 0: rung 5 runs in this process, on a thread'
+        return h, f"the run was handed to torchrun on {nproc} process{'es' * (nproc > 1)}" + (f'; before the hand-off {held}' if held else '')
+    why = IN_KERNEL if keys is None else 'nproc is 0: the run stays in this process, on a thread'
     if cfg.num_workers != 0: cfg = apply_overrides(cfg, {'num_workers': 0})  # no fork from a process whose other threads run
     return ThreadRun(cfg, task=task, run_dir=run_dir, quiet=quiet), why
 
