@@ -6,16 +6,16 @@ __version__ = "0.1.0"
 # %% auto 0
 __all__ = ['Ladder', 'dashboard', 'runs', 'Config', 'load_config', 'apply_overrides', 'describe_keys', 'Task', 'sample_rng',
            'sample_seed', 'hf_forward', 'Metric', 'Mean', 'Accuracy', 'F1', 'ConfusionMatrix', 'MSE', 'MAE', 'Trainer',
-           'RunResult', 'fit', 'resume', 'load', 'run_card', 'NtrainError', 'env_record', 'ladder', 'LadderResult',
-           'RungResult', 'launch', 'attach', 'Launch', 'LaunchResult', 'check_resume', 'ResumeCheck', 'watch',
-           'Watcher', 'apply_record', 'Stopper']
+           'RunResult', 'fit', 'resume', 'load', 'run_card', 'NtrainError', 'env_record', 'ladder', 'LadderSession',
+           'LadderResult', 'RungResult', 'launch', 'attach', 'Launch', 'LaunchResult', 'RunHandle', 'ThreadRun',
+           'check_resume', 'ResumeCheck', 'watch', 'Watcher', 'apply_record', 'Stopper']
 
 # %% ../nbs/99_api.ipynb
 _WHERE = dict(config=('Config', 'load_config', 'apply_overrides', 'describe_keys'), data=('Task', 'sample_rng', 'sample_seed', 'hf_forward'),
               metrics=('Metric', 'Mean', 'Accuracy', 'F1', 'ConfusionMatrix', 'MSE', 'MAE'), train=('Trainer', 'RunResult'),
               api=('fit', 'resume', 'load'), events=('watch', 'Watcher', 'apply_record', 'Stopper'), card=('run_card',),
-              core=('NtrainError', 'env_record'), ladder=('ladder', 'LadderResult', 'RungResult'),
-              launch=('launch', 'attach', 'Launch', 'LaunchResult'), resume_check=('check_resume', 'ResumeCheck'),
+              core=('NtrainError', 'env_record'), ladder=('ladder', 'LadderSession', 'LadderResult', 'RungResult'),
+              launch=('launch', 'attach', 'Launch', 'LaunchResult'), handle=('RunHandle', 'ThreadRun'), resume_check=('check_resume', 'ResumeCheck'),
               viewmodel=('runs',), run_panel=('dashboard',), panel=('Ladder',))
 _MODULE = {name: mod for mod, names in _WHERE.items() for name in names}
 
@@ -42,5 +42,6 @@ _sys.modules[__name__].__class__ = _Front
 
 _all_ = ['Ladder', 'dashboard', 'runs', 'Config', 'load_config', 'apply_overrides', 'describe_keys', 'Task', 'sample_rng', 'sample_seed', 'hf_forward', 'Metric', 'Mean',
          'Accuracy', 'F1', 'ConfusionMatrix', 'MSE', 'MAE', 'Trainer', 'RunResult', 'fit', 'resume', 'load', 'run_card',
-         'NtrainError', 'env_record', 'ladder', 'LadderResult', 'RungResult', 'launch', 'attach', 'Launch', 'LaunchResult',
+         'NtrainError', 'env_record', 'ladder', 'LadderSession', 'LadderResult', 'RungResult', 'launch', 'attach', 'Launch', 'LaunchResult',
+         'RunHandle', 'ThreadRun',
          'check_resume', 'ResumeCheck', 'watch', 'Watcher', 'apply_record', 'Stopper']

@@ -103,13 +103,17 @@ def _ladder_args(p):
         else: p.add_argument(flag, dest=f.name, type=type(f.default), default=f.default, help=f'{h} (default {f.default})')
 
 def cmd_ladder(a)->int:
-    "`ntrain ladder`: run, print the table, return the exit code (75 when stopped by Ctrl-C or SIGTERM)."
+    "`ntrain ladder`: run, print the table, the path of ladder.json and rung 5's run card; return the exit code (75 when stopped by Ctrl-C or SIGTERM)."
     from dataclasses import fields
     from ntrain.ladder import ladder, LadderSettings, ConsoleProgress
+    from ntrain.card import run_card
     st = {f.name: getattr(a, f.name) for f in fields(LadderSettings)}
     res = ladder(a.config, a.overrides, rungs=a.rungs, force=a.force, callbacks=[] if a.quiet else [ConsoleProgress()], quiet=True, settings=st)
     print('\n' + res.table())
     print(f"\nreport: {res.files[0] if res.files else res.run_dir}")
+    r5 = res.rung(5)
+    run = r5.numbers.get('run_dir') if r5 is not None else None
+    if run and (Path(run)/'config.yaml').exists(): print('\n' + run_card(run).rstrip())  # the full run's card, last
     return res.exit_code
 
 # %% ../nbs/09_cli.ipynb

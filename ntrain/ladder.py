@@ -4,7 +4,7 @@
 
 # %% ../nbs/10_ladder.ipynb 2
 from __future__ import annotations
-import copy, difflib, importlib, importlib.util, json, math, os, time, traceback
+import copy, difflib, functools, importlib, importlib.util, json, math, os, threading, time, traceback
 from dataclasses import dataclass, field, asdict, fields
 from pathlib import Path
 from typing import Any, Callable, Iterable, Optional, Union
@@ -14,17 +14,19 @@ from torch import nn
 from torch.utils.data import Subset, DataLoader
 from .core import NtrainError, ConfigError, TaskError, seed_all, atomic_write_text, nearest
 from .config import Config, load_config, apply_overrides, run_config, all_keys
-from .data import Task, get_task, EpochSampler, make_loader, check_targets, check_batch_targets, cheap_targets, _dataset_targets, batch_target
+from .data import Task, get_task, run_name, EpochSampler, make_loader, check_targets, check_batch_targets, cheap_targets, _dataset_targets, batch_target
 from .metrics import class_dim
 from .device import resolve_device, Precision
 from .events import Events, Stopper, signals_stop, record, text_line
 from .optim import build_optimizer
 from .rundir import default_run_dir
 from .loggers import JSONLLogger
+from .viewmodel import EDITABLE, same_settings
 
 # %% auto 0
 __all__ = ['RUNG_NAMES', 'USER_CODE', 'RungResult', 'LadderResult', 'LadderSettings', 'UserCodeError', 'BadTargets',
-           'LadderStopped', 'user_code', 'batch_rows', 'bench', 'parse_rungs', 'ladder', 'ConsoleProgress']
+           'LadderStopped', 'user_code', 'batch_rows', 'bench', 'parse_rungs', 'LadderBusy', 'LadderSession', 'ladder',
+           'ConsoleProgress']
 
 # %% ../nbs/10_ladder.ipynb
 RUNG_NAMES = {1: 'one step end to end', 2: 'initial loss vs theory', 3: 'overfit one batch', 4: 'small data moves val', 5: 'full run'}
@@ -51,6 +53,7 @@ class RungResult:
     diagnosis: str = ''                           # what is wrong and the likely causes, in words
     causes: list = field(default_factory=list)    # short cause keys, e.g. 'frozen', 'lr_zero', 'leakage'
     seconds: float = 0.0
+    settings: dict = field(default_factory=dict)  # what it ran with: the values of lr, batch_size, epochs and precision
     @property
     def ok(self)->bool:
         "Passed (perhaps with a warning): the next rung may run."
@@ -419,18 +422,19 @@ def _plain_task(model, train, valid, loss, num_classes, raw, expected_init_loss,
     return t
 
 # %% ../nbs/10_ladder.ipynb
-def _refused(k:int, bad:RungResult)->RungResult:
-    r = RungResult(k, RUNG_NAMES[k], 'refused', diagnosis=f'refused: rung {bad.rung} ({bad.name}) {bad.verdict}; fix it first, or pass force=True (--force)')
+def _refused(k:int, why:str)->RungResult:
+    r = RungResult(k, RUNG_NAMES[k], 'refused', diagnosis=f'refused: {why}')
     r.causes.append('refused'); return r
 
-def _run_rung(b:_Bench, k:int, rung_fn:Callable, quiet:bool)->RungResult:
+def _run_rung(b:_Bench, k:int, rung_fn:Callable)->RungResult:
     "Run one rung: user-code errors become a fail, a stop the verdict `stopped`; ntrain's own errors are recorded, then raised."
     b.emit('rung_start', rung=k, name=RUNG_NAMES[k])
     b.current, t0 = None, time.perf_counter()
     partial = lambda: b.current or RungResult(k, RUNG_NAMES[k])  # what the rung measured before it was interrupted
     def done(r):
-        r.seconds = time.perf_counter() - t0; b.results[k] = r; return r
-    try: return done(rung_fn(b, quiet) if k == 5 else rung_fn(b))
+        if not (k == 5 and r.seconds): r.seconds = time.perf_counter() - t0  # rung 5's: its run's wall time
+        b.results[k] = r; return r
+    try: return done(rung_fn(b))
     except LadderStopped as e: return done(partial().stop(e.reason))
     except UserCodeError as e: return done(partial().fail(e.what, str(e)))
     except KeyboardInterrupt:
@@ -438,23 +442,197 @@ def _run_rung(b:_Bench, k:int, rung_fn:Callable, quiet:bool)->RungResult:
     except NtrainError as e: done(partial().fail('error', f'{type(e).__name__}: {_line(e)}')); raise
     except Exception as e: done(partial().fail('internal', f'ntrain raised {type(e).__name__}: {_line(e)} (a bug in ntrain: see the traceback)')); raise
 
-def _end_rung(b:_Bench, res:LadderResult, r:RungResult, wanted:list):
-    if r.rung not in wanted: r.numbers['prerequisite'] = True
-    if r.verdict == 'stopped': res.stopped = b.stop_requested() or 'stopped'
-    res.rungs.append(r)
-    b.emit('rung_end', rung=r.rung, result=r.to_dict())
 
-def _report(b:_Bench, res:LadderResult, write:bool):
-    "ladder.json and the PNGs of rungs 3 and 4 (ladder.json even when a plot fails), then the `ladder_end` record."
-    if write:
-        from ntrain.ladder_plot import plot_rung
-        b.run_dir.mkdir(parents=True, exist_ok=True)
-        p = b.run_dir/'ladder.json'; res.files = [str(p)]
+# %% ../nbs/10_ladder.ipynb
+class LadderBusy(NtrainError):
+    "The ladder cannot start this now: another run of it goes on in this process, or rung 5's run still does."
+
+def _value(cfg:Config, key:str): return functools.reduce(getattr, key.split('.'), cfg)
+
+class LadderSession:
+    "A ladder that keeps its results: run rungs (again), ask which are stale or refused, save `ladder.json`, and hand rung 5's run over as a `RunHandle`."
+    def __init__(self, config:Union[str, Path, dict, Config, None]=None, overrides=(), *,
+                 task:Union[Task, str, Callable, None]=None, # an ntrain Task (or 'module:function'); default: the config's task
+                 model:Optional[nn.Module]=None, train=None, valid=None, # or a plain model, with train (and validation) data
+                 loss:Optional[Callable]=None, num_classes:Optional[int]=None, raw:Optional[Callable]=None,
+                 expected_init_loss:Optional[Callable]=None, forward:Optional[Callable]=None,
+                 optimizer=None, step:Optional[Callable]=None, # the rungs train with these instead of the config's optimizer and ntrain's step
+                 run_dir=None, # where ladder.json goes; default: the config's run_dir or runs/<run_name>-<time>
+                 settings=None, # thresholds: a dict or a LadderSettings
+                 **keys): # config keys, as for fit (`__` for the dots)
+        self.plain, keys = model is not None, _config_keys(keys)
+        cfg = run_config(config, overrides, task_given=self.plain or task is not None)  # a task of one's own: the documented defaults
+        if keys: cfg = apply_overrides(cfg, keys)
+        if self.plain:
+            if isinstance(train, DataLoader) and train.batch_size and 'batch_size' not in keys and not any(str(o).startswith('batch_size=') for o in overrides):
+                cfg = apply_overrides(cfg, {'batch_size': train.batch_size})
+            task = _plain_task(model, train, valid, loss, num_classes, raw, expected_init_loss, forward, cfg.name)
+        elif task is not None: task = get_task(task)
+        self.base, self.task, self.optimizer, self.step, self.thresholds = cfg, task, optimizer, step, _settings(settings)
+        self.settings = {k: _value(cfg, key) for k, key in EDITABLE.items()}  # what the next rung runs with (see `edit`)
+        self.run_dir = Path(run_dir or cfg.run_dir or default_run_dir(run_name(cfg, task)))
+        self.results, self.files, self.stopped = {}, [], None  # rung -> its latest RungResult; what save() wrote; why the last run stopped
+        self.handle = self.where = None  # rung 5's run (a RunHandle), and where it runs and why
+        self._r5, self._to5, self._plotted, self._running, self._lock = None, [], {}, False, threading.RLock()
+    # ------------------------------------------------------------ settings
+    def _settings(self, settings:Optional[dict]=None)->dict:
+        bad = [k for k in (settings or {}) if k not in EDITABLE]
+        if bad: raise ConfigError(f"unknown setting '{bad[0]}'{nearest(bad[0], EDITABLE)}: the settings are {', '.join(EDITABLE)}")
+        return {**self.settings, **(settings or {})}
+    def edit(self, **settings)->dict:
+        "Change what the next rung runs with (lr, batch_size, epochs, precision); results measured with other values turn stale."
+        self.settings = self._settings(settings); return dict(self.settings)
+    def config(self, settings:Optional[dict]=None)->Config:
+        "The config a rung runs with: the one given, with its overrides and keys, then `settings` (default: the session's)."
+        changed = {EDITABLE[k]: v for k, v in self._settings(settings).items() if v != _value(self.base, EDITABLE[k])}
+        return apply_overrides(self.base, changed) if changed else self.base
+    # ------------------------------------------------------------ what may run
+    def stale(self, k:int, settings:Optional[dict]=None)->bool:
+        "Whether rung `k`'s result was measured with other settings than these (default: the session's)."
+        r = self.results.get(k)
+        return r is not None and not same_settings(k, r.settings, self._settings(settings))
+    def fresh(self, k:int, settings:Optional[dict]=None)->bool:
+        "Whether rung `k` passed with these settings: the later rungs may run without running it again."
+        r = self.results.get(k)
+        return r is not None and r.ok and not self.stale(k, settings)
+    def refused(self, k:int, settings:Optional[dict]=None)->Optional[str]:
+        "Why rung `k` may not run now with these settings, in words (an earlier rung failed, or has no fresh pass), or None."
+        for j in range(1, k):
+            r = self.results.get(j)
+            if r is not None and not r.ok: return f'rung {j} ({r.name}) {r.verdict}; fix it first, or pass force=True (--force)'
+            if not self.fresh(j, settings):
+                return f"rung {j} ({RUNG_NAMES[j]}) {'has not run' if r is None else 'passed with other settings'}; run it first, or pass force=True (--force)"
+        return None
+    @property
+    def busy(self)->bool:
+        "A run of this session goes on in this process: rungs, or rung 5's run on a thread here."
+        from ntrain.handle import ThreadRun
+        return self._running or (isinstance(self.handle, ThreadRun) and self.handle.running)
+    @property
+    def pending(self)->bool:
+        "Rung 5's run was handed over and has no verdict yet."
+        return self.handle is not None and 5 not in self.results
+    def check(self, rungs='1-4', busy:bool=False)->list:
+        "The rung numbers of `rungs`, or `LadderBusy` (one line) when they cannot start now; `busy`: the caller runs something already."
+        wanted = parse_rungs(rungs)
+        if busy or self.busy: raise LadderBusy('a run is going on in this kernel (one at a time); Stop it or wait() for it')
+        if 5 in wanted and self.handle is not None and self.handle.running:
+            raise LadderBusy(f"rung 5's run is still going ({self.handle.run_dir}); stop it first")
+        return wanted
+    # ------------------------------------------------------------ running
+    def run(self, rungs='1-4', settings:Optional[dict]=None, *, force:bool=False, stop=None, callbacks:Iterable[Callable]=(),
+            quiet:bool=True, # rung 5: no console output from the run
+            write:bool=True, # write ladder.json, ladder.jsonl and the PNGs
+            nproc:Optional[int]=None, # rung 5: torchrun's processes (default: the thresholds' nproc; 0: in this process)
+            follow:bool=True)->LadderResult: # rung 5: wait for its run (False: hand it over after the other rungs, see `rung5`)
+        "Run `rungs` (and the earlier ones without a fresh pass) with `settings`; the session's LadderResult."
+        wanted = self.check(rungs)
+        s = self._settings(settings)
+        order = wanted if force else [k for k in range(1, max(wanted) + 1) if k in wanted or not self.fresh(k, s)]
+        nproc = self.thresholds.nproc if nproc is None else nproc
+        from ntrain.rungs import RUNGS, rung5  # looked up here: the rungs import the bench from this module
+        b = bench(self.config(s), task=self.task, run_dir=self.run_dir, optimizer=self.optimizer, step=self.step, callbacks=callbacks,
+                  stop=stop, jsonl=write, settings=self.thresholds)
+        if self.plain: b.target_sets = self.task._user_sets
+        b.results.update({k: r for k, r in self.results.items() if self.fresh(k, s)})  # what a rung may read of the earlier ones
+        self.stopped, self._running, handover = None, True, False
         try:
-            for r in res.rungs:
-                if r.rung in (3, 4) and r.series: res.files.append(str(plot_rung(r, b.run_dir/f'ladder_rung{r.rung}.png')))
-        finally: atomic_write_text(p, json.dumps(res.to_dict(), indent=1, allow_nan=False, default=str))
-    b.emit('ladder_end', result=res.to_dict())
+            with signals_stop(b.stopper):
+                b.emit('ladder_start', rungs=order, settings=asdict(b.st), run_dir=str(self.run_dir))
+                for k in order:
+                    if (why := b.stop_requested()): self.stopped = why; break
+                    if k == 5 and not follow: handover = True; break
+                    if not force and (why := self.refused(k, s)): r = _refused(k, why)
+                    else:
+                        b.results.pop(k, None)
+                        fn = (lambda b: rung5(b, quiet, self._run_dir5(b.cfg), nproc)) if k == 5 else RUNGS[k]
+                        try: r = _run_rung(b, k, fn)
+                        except BaseException:  # ntrain's own error: the report keeps the rung it broke, then it propagates
+                            if k in b.results: self._keep(b, b.results[k], wanted, s)
+                            raise
+                        if k == 5: self.handle, self.where, self._r5 = getattr(b, 'handle', None), getattr(b, 'where', None), None
+                    self._keep(b, r, wanted, s)
+                    if r.verdict == 'stopped': break
+        finally:
+            self._running = False
+            try:
+                if write: self.save()
+                b.emit('ladder_end', result=self.result.to_dict())
+            finally: b.close()
+        if handover: self.rung5(nproc, s, force=force, callbacks=callbacks, quiet=quiet)
+        return self.result
+    def _keep(self, b:_Bench, r:RungResult, wanted:list, settings:dict):
+        "Keep `r` as its rung's latest result, and say so (`rung_end`)."
+        if r.rung not in wanted: r.numbers['prerequisite'] = True
+        r.settings = dict(settings)
+        if r.verdict == 'stopped': self.stopped = b.stop_requested() or 'stopped'
+        with self._lock: self.results[r.rung] = r
+        b.emit('rung_end', rung=r.rung, result=r.to_dict())
+    # ------------------------------------------------------------ rung 5, handed over
+    def _run_dir5(self, cfg:Config)->Path:
+        "Rung 5's run directory: the session's while it holds no run (`ntrain resume` finds it there), else a new one below it."
+        return self.run_dir if not (self.run_dir/'config.yaml').exists() else default_run_dir(run_name(cfg, self.task), root=self.run_dir)
+    def _send(self, rec:dict):
+        for cb in self._to5: cb(rec)
+    def _settled(self, r:RungResult, settings:dict)->None:
+        r.settings = dict(settings)
+        with self._lock: self.results[5] = r
+        self._send(record('rung_end', rung=5, result=r.to_dict())); self.save()
+    def rung5(self, nproc:Optional[int]=None, settings:Optional[dict]=None, *, force:bool=False, callbacks:Iterable[Callable]=(),
+              quiet:bool=True):
+        "Hand rung 5's run over and return at once: its `RunHandle`, or None (refused, or it could not start: see `results[5]`)."
+        self.check([5])
+        s = self._settings(settings)
+        cfg, self._to5 = self.config(s), [callbacks] if callable(callbacks) else list(callbacks)  # they get rung 5's rung_start and rung_end
+        if not force and (why := self.refused(5, s)): return self._settled(_refused(5, why), s)
+        from ntrain.rungs import start_run
+        self._send(record('rung_start', rung=5, name=RUNG_NAMES[5]))
+        started = time.time()
+        try: h, where = start_run(cfg, self.task, self._run_dir5(cfg), self.thresholds.nproc if nproc is None else nproc, quiet)
+        except NtrainError as e: return self._settled(RungResult(5, RUNG_NAMES[5]).fail('run', f'the run could not start: {e}'), s)
+        with self._lock:
+            self.handle, self.where, self._r5, self.stopped = h, where, (started, s, cfg), None
+            self.results.pop(5, None)
+        return h
+    def rung5_result(self, handle=None)->Optional[RungResult]:
+        "Rung 5's result; None while its run goes on. `handle`: the run now, when another took over (the dashboard's Resume): rung 5 follows it."
+        from ntrain.rungs import run_verdict
+        with self._lock:
+            took = handle is not None and handle is not self.handle and self._r5 is not None
+            if took: self.handle, self._r5 = handle, (time.time(), *self._r5[1:]); self.results.pop(5, None)
+            h, r, new = self.handle, self.results.get(5), False
+            if r is None and h is not None and self._r5 is not None and not h.running:
+                started, s, cfg = self._r5
+                r, new = run_verdict(h, cfg, started, self.where, self.optimizer is not None or self.step is not None), True
+                r.settings = dict(s)
+                self.results[5] = r
+                self.stopped = 'the run was stopped' if r.verdict == 'stopped' else None  # (a resumed run that finished: not stopped)
+        if took: self._send(record('rung_start', rung=5, name=RUNG_NAMES[5]))
+        if new: self._send(record('rung_end', rung=5, result=r.to_dict())); self.save()
+        return r
+    # ------------------------------------------------------------ the report
+    @property
+    def result(self)->LadderResult:
+        "Every rung's latest result, in order, as a LadderResult."
+        with self._lock:
+            return LadderResult(sorted(self.results.values(), key=lambda r: r.rung), str(self.run_dir), asdict(self.thresholds),
+                                list(self.files), self.stopped)
+    def save(self)->Path:
+        "Write `ladder.json` (every rung's latest result) and the plots of rungs 3 and 4 (`ladder.json` even when a plot fails); its path."
+        from ntrain.ladder_plot import plot_rung
+        with self._lock:
+            self.run_dir.mkdir(parents=True, exist_ok=True)
+            p, self.files = self.run_dir/'ladder.json', [str(self.run_dir/'ladder.json')]
+            try:
+                for k in (3, 4):
+                    r, png = self.results.get(k), self.run_dir/f'ladder_rung{k}.png'
+                    if r is None or not r.series: continue
+                    if self._plotted.get(k) is not r or not png.exists(): plot_rung(r, png); self._plotted[k] = r  # drawn once per result
+                    self.files.append(str(png))
+            finally: atomic_write_text(p, json.dumps(self.result.to_dict(), indent=1, allow_nan=False, default=str))
+        return p
+    def __repr__(self):
+        return f"LadderSession({self.run_dir}: {', '.join(f'{k}:{r.verdict}' for k, r in sorted(self.results.items())) or 'nothing run'})"
 
 # %% ../nbs/10_ladder.ipynb
 def ladder(config:Union[str, Path, dict, Config, None]=None, overrides=(), *,
@@ -474,40 +652,11 @@ def ladder(config:Union[str, Path, dict, Config, None]=None, overrides=(), *,
            write:bool=True, # write ladder.json, ladder.jsonl and the PNGs
            settings=None, # thresholds: a dict or a LadderSettings (see LadderSettings)
            **keys)->LadderResult: # config keys, as for fit (`__` for the dots): ladder(task=t, loss_norm='items')
-    "Run the sanity ladder on a config/task or on a plain model, data and loss; returns a LadderResult."
-    plain = model is not None
-    keys = _config_keys(keys)
-    cfg = run_config(config, overrides, task_given=plain or task is not None)  # a task of one's own: the documented defaults
-    if keys: cfg = apply_overrides(cfg, keys)
-    if plain:
-        if isinstance(train, DataLoader) and train.batch_size and 'batch_size' not in keys and not any(str(o).startswith('batch_size=') for o in overrides):
-            cfg = apply_overrides(cfg, {'batch_size': train.batch_size})
-        task = _plain_task(model, train, valid, loss, num_classes, raw, expected_init_loss, forward, cfg.name)
-    elif task is not None: task = get_task(task)
-    wanted = parse_rungs(rungs)
-    order = wanted if force else list(range(1, max(wanted) + 1))
-    from ntrain.rungs import RUNGS  # looked up here: the rungs import the bench from this module
-    b = bench(cfg, task=task, run_dir=run_dir, optimizer=optimizer, step=step, callbacks=callbacks, stop=stop, jsonl=write, settings=settings)
-    if plain: b.target_sets = task._user_sets
-    res = LadderResult(run_dir=str(b.run_dir), settings=asdict(b.st))
-    try:
-        with signals_stop(b.stopper):
-            b.emit('ladder_start', rungs=order, settings=res.settings, run_dir=res.run_dir)
-            for k in order:
-                if (why := b.stop_requested()): res.stopped = why; break
-                bad = next((r for r in res.rungs if not r.ok), None)
-                if bad is not None and not force: r = _refused(k, bad)
-                else:
-                    try: r = _run_rung(b, k, RUNGS[k], quiet)
-                    except BaseException:  # ntrain's own error: the report keeps the rung it broke, then it propagates
-                        if k in b.results: _end_rung(b, res, b.results[k], wanted)
-                        raise
-                _end_rung(b, res, r, wanted)
-                if r.verdict == 'stopped': break
-    finally:
-        try: _report(b, res, write)
-        finally: b.close()
-    return res
+    "Run the sanity ladder on a config/task or on a plain model, data and loss; returns a LadderResult (a `LadderSession`, run once)."
+    s = LadderSession(config, overrides, task=task, model=model, train=train, valid=valid, loss=loss, num_classes=num_classes, raw=raw,
+                      expected_init_loss=expected_init_loss, forward=forward, optimizer=optimizer, step=step, run_dir=run_dir,
+                      settings=settings, **keys)
+    return s.run(rungs, force=force, stop=stop, callbacks=callbacks, quiet=quiet, write=write)
 
 # %% ../nbs/10_ladder.ipynb
 class ConsoleProgress:

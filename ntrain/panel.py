@@ -4,71 +4,16 @@
 
 # %% ../nbs/13b_ladder_panel.ipynb 2
 from __future__ import annotations
-import base64, gc, html, inspect, json, queue, threading, time, warnings
-from dataclasses import fields
-from pathlib import Path
+import base64, html, queue, threading, time, warnings
 from typing import Optional
-from .core import NtrainError, ConfigError, atomic_write_text
-from .config import Config, load_config, apply_overrides
-from .events import Watcher, apply_record, message
-from .ladder import LadderResult, RungResult, parse_rungs, _KEY_NUMBERS, _fmt
-from .launch import LaunchResult, launch
-from .rundir import default_run_dir, read_status
-from .viewmodel import LadderView, Pump, EDITABLE, RUNG_NAMES, same_settings
-from .run_panel import PngCanvas, PlotClock, Dashboard, dashboard, _in_kernel, publish_panel
+from .core import first_line
+from .events import message
+from .ladder import LadderSession, LadderBusy, LadderResult, _KEY_NUMBERS, _fmt
+from .viewmodel import LadderView, Pump, EDITABLE, RUNG_NAMES
+from .run_panel import PngCanvas, PlotClock, dashboard, publish_panel
 
 # %% auto 0
-__all__ = ['InKernelRun', 'draw_ladder', 'Ladder']
-
-# %% ../nbs/13b_ladder_panel.ipynb
-class InKernelRun:
-    "A run on a thread of this kernel, with the calls of a `Launch` handle: for a task that torchrun's workers cannot import."
-    command: list = []
-    local = True
-    def __init__(self, cfg:Config, task, run_dir, resume:bool=False):
-        from ntrain.api import fit, resume as resume_run
-        self.cfg, self.task, self.run_dir, self.result, self.error = cfg, task, Path(run_dir), None, None
-        self._stop = threading.Event()
-        self._watcher, self._records, self._new, self._lock = Watcher(self.run_dir/'metrics.jsonl'), [], [], threading.Lock()
-        def work():
-            try:
-                with warnings.catch_warnings():
-                    warnings.simplefilter('ignore')  # a thread's warnings would print into whichever cell is current
-                    r = (resume_run(self.run_dir, task=task, stop=self._stop, quiet=True) if resume
-                         else fit(cfg, task=task, run_dir=self.run_dir, stop=self._stop, quiet=True))
-                self.result = LaunchResult(str(self.run_dir), [], r.exit_code, r.status, None)
-            except Exception as e:
-                self.error = f'{type(e).__name__}: {(str(e).splitlines() or [""])[0][:200]}'
-                self.result = LaunchResult(str(self.run_dir), [], 1, 'failed', None)
-        self._thread = threading.Thread(target=work, name='ntrain-run', daemon=True); self._thread.start()
-    @property
-    def running(self)->bool: return self._thread.is_alive()
-    def poll(self): return None if self.running else self.result.exit_code
-    def wait(self, timeout:Optional[float]=None)->LaunchResult:
-        self._thread.join(timeout)
-        if self._thread.is_alive(): raise TimeoutError(f'{self.run_dir}: still running after {timeout:g} s')
-        return self.result
-    def status(self)->dict: return read_status(self.run_dir)
-    def _pull(self):
-        for r in self._watcher.poll(): apply_record(self._records, r); self._new.append(r)
-    def records(self, kind=None)->list:
-        with self._lock: self._pull(); return [r for r in self._records if kind is None or r.get('kind') == kind]
-    def new_records(self)->list:
-        with self._lock: self._pull(); out, self._new = self._new, []; return out
-    def stop(self, timeout:Optional[float]=120):
-        "Set the run's stop token: it finishes its step, saves and returns `stopped`."
-        self._stop.set()
-        return None if timeout == 0 else self.wait(timeout)
-    def kill(self)->bool:
-        "A thread cannot be killed: this stops it gracefully instead."
-        self._stop.set(); return False
-    def resumed(self, nproc=None)->'InKernelRun':
-        "A new in-kernel run that resumes this one from its newest checkpoint."
-        return InKernelRun(self.cfg, self.task, self.run_dir, resume=True)
-    def log(self, rank=None)->str:
-        p = self.run_dir/'log.txt'
-        return p.read_text(errors='replace') if p.exists() else ''
-    def __repr__(self): return f"InKernelRun({'running' if self.running else self.result.status}, {self.run_dir})"
+__all__ = ['draw_ladder', 'Ladder']
 
 # %% ../nbs/13b_ladder_panel.ipynb
 def draw_ladder(fig, st:dict):
@@ -107,240 +52,8 @@ _BADGE = {'not run': '#9e9e9e', 'running': '#1565c0', 'pass': '#2e7d32', 'warn':
 _NOTES = ('"Interrupt kernel" does not stop a rung on its thread: the Stop button does. '
           'Cells that draw from the torch RNG while a rung runs break its reproducibility.')
 
-def _ladder_params()->set:
-    "The named parameters of `ntrain.ladder` (whatever its signature is): the rest of the keywords are config keys or settings."
-    from ntrain.ladder import ladder
-    return {n for n, p in inspect.signature(ladder).parameters.items() if p.kind is not p.VAR_KEYWORD}
-
-class Ladder:
-    "The sanity ladder as a panel: `ntrain.ladder`'s arguments, run in the background; `run`, `stop`, `wait`, `result`, `state`."
-    def __init__(self, *args, run_dir=None, interval:float=0.25, plot_every:float=0.5, plot_budget:float=0.05, **kwargs):
-        self.args, self.kwargs, self.interval = args, kwargs, interval
-        base = self.config()
-        self.run_dir = Path(run_dir or base.run_dir or default_run_dir(base.name))
-        self.view = LadderView(dict(lr=base.optim.lr, batch_size=base.batch_size, epochs=base.epochs, precision=base.precision))
-        self.nproc, self.result, self.handle, self.dashboard, self.error = 2, LadderResult(run_dir=str(self.run_dir)), None, None, None
-        self.q, self._lock, self._stop, self._thread, self._want5, self._halt = queue.SimpleQueue(), threading.RLock(), threading.Event(), None, False, None
-        self._edits5 = {}
-        self.pump, self.widget, self.w, self.canvas, self.png, self.plot_points = None, None, {}, None, None, []
-        self.clock = PlotClock(plot_every, plot_budget)  # see "Threads": a share of the rung's time
-        self._display_id, self._rendered = None, -1
-    # ------------------------------------------------------------ the config
-    def _config_arg(self):
-        a, kw = self.args, self.kwargs
-        cfg = a[0] if a else kw.get('config')
-        ov = list(a[1] if len(a) > 1 else kw.get('overrides', ()) or ())
-        return cfg, ov
-    def _plain(self)->bool: return self.kwargs.get('model') is not None
-    def config(self, edits:Optional[dict]=None)->Config:
-        "The config the next rung runs with: the one given, its overrides, the config keys among the keywords, then the editor's `edits`."
-        cfg, ov = self._config_arg()
-        c = load_config(cfg if cfg is not None else (Config() if self._plain() else 'digits'), ov)
-        tr = self.kwargs.get('train')
-        if getattr(tr, 'batch_size', None) and not any(str(o).startswith('batch_size=') for o in ov): c = apply_overrides(c, {'batch_size': tr.batch_size})
-        named = _ladder_params()
-        for k, v in self.kwargs.items():  # config keys given as keywords (fit's convention: optim__lr=...)
-            if k not in named:
-                try: c = apply_overrides(c, {k.replace('__', '.'): v})
-                except (ConfigError, TypeError, ValueError): pass
-        return apply_overrides(c, {EDITABLE[k]: v for k, v in (edits or {}).items()}) if edits else c
-    def _call_kwargs(self, edits:dict)->tuple:
-        "The arguments of `ntrain.ladder` for a run with the editor's values, as key=value overrides after the given ones."
-        cfg, ov = self._config_arg()
-        kw = {k: v for k, v in self.kwargs.items() if k not in ('config', 'overrides')}
-        keys = {EDITABLE[k] for k in edits}
-        kw = {k: v for k, v in kw.items() if k.replace('__', '.') not in keys and k not in edits}  # the editor wins over a keyword
-        return (cfg, [*ov, *(f'{EDITABLE[k]}={v}' for k, v in edits.items())]), kw
-    # ------------------------------------------------------------ state
-    @property
-    def busy(self)->bool:
-        "A rung (or an in-kernel rung 5) runs in this kernel."
-        return (self._thread is not None and self._thread.is_alive()) or isinstance(self.handle, InKernelRun) and self.handle.running
-    @property
-    def state(self)->dict:
-        "The panel's view-model as a plain dict: badges, numbers, settings, series, notice."
-        with self._lock: return self.view.to_dict()
-    def edit(self, **settings):
-        "Change what the next rung runs with (lr, batch_size, epochs, precision), as the editor does."
-        bad = [k for k in settings if k not in EDITABLE]
-        if bad: raise ConfigError(f"Ladder.edit: unknown setting '{bad[0]}' (the editor sets {', '.join(EDITABLE)})")
-        with self._lock: self.view.edit(**settings)
-        self._render()
-    # ------------------------------------------------------------ running
-    def _fresh_ok(self, k:int, settings:Optional[dict]=None)->bool:
-        "Rung `k` passed with these settings (default: the editor's)."
-        r = self.result.rung(k)
-        return r is not None and r.ok and same_settings(k, r.numbers.get('settings'), self.view.settings if settings is None else settings)
-    def run(self, rungs='1-4', force:bool=False, nproc:Optional[int]=None)->bool:
-        "Start `rungs` in the background and return at once (False, with one line in the panel, while another run goes on)."
-        if self.busy:
-            return self._refuse('refused: a run is going on in this kernel (one at a time); Stop it or wait() for it')
-        wanted = parse_rungs(rungs)
-        h = self._run_handle()
-        if 5 in wanted and h is not None and h.running:
-            return self._refuse(f"refused: rung 5's run is still going ({h.run_dir}); stop it first")
-        if nproc is not None: self.nproc = nproc
-        need = [k for k in range(1, 5) if k in wanted or (not force and k < max(wanted) and not self._fresh_ok(k))]
-        self._stop.clear(); self._halt = None; self._want5 = 5 in wanted; self._edits5 = dict(self.view.settings)
-        self.clock.restart(time.monotonic())  # the first redraw waits as the others do
-        with self._lock:
-            self.view.begin(dict(self.view.settings))
-            if self._want5: self.handle = self.dashboard = None  # a new run gets a new dashboard
-        self.error = None
-        self._thread = threading.Thread(target=self._work, args=(need, force, dict(self.view.settings)), name='ntrain-ladder', daemon=True)
-        self._thread.start()
-        self._start_pump()
-        return True
-    def _refuse(self, line:str)->bool:
-        with self._lock: self.view.say(line)
-        self._render()
-        return False
-    def _stopper(self):
-        if self._stop.is_set(): return 'Stop button'
-        return self._halt
-    def _work(self, need:list, force:bool, edits:dict):
-        "The worker thread: the rungs 1-4 asked for, then rung 5's hand-off."
-        from ntrain.ladder import ladder
-        prev = warnings.showwarning
-        def to_panel(msg, cat, filename, lineno, file=None, line=None):
-            if threading.current_thread().name == 'ntrain-ladder':
-                self.q.put(message(f'{cat.__name__}: {msg}', 'warning'))
-            else: prev(msg, cat, filename, lineno, file, line)
-        def halt(rec):  # a failed rung refuses the rest, as ntrain.ladder does without force
-            if rec.get('kind') == 'rung_end' and not force and rec['result']['verdict'] in ('fail', 'refused'): self._halt = f"rung {rec['rung']} {rec['result']['verdict']}"
-        try:
-            warnings.showwarning = to_panel
-            if need:
-                (cfg, ov), kw = self._call_kwargs(edits)
-                kw.update(rungs=need, force=True, run_dir=self.run_dir, callbacks=[self.q.put, halt], stop=self._stopper, quiet=True)
-                res = ladder(cfg, ov, **kw)
-                self._merge(res, edits, need)
-            if self._want5 and not self._stop.is_set() and all(self._fresh_ok(k, edits) for k in (1, 2, 3, 4)):
-                self._rung5(edits)
-            elif self._want5: self.q.put(dict(kind='rung_end', rung=5, result=self._refused5().to_dict()))
-        except Exception as e:
-            self.error = f'{type(e).__name__}: {(str(e).splitlines() or [""])[0][:300]}'
-            self.q.put(message(f'error: {self.error}', 'error'))
-        finally:
-            warnings.showwarning = prev
-    def _refused5(self)->RungResult:
-        bad = next((k for k in (1, 2, 3, 4) if not self._fresh_ok(k, self._edits5)), None)
-        r = RungResult(5, RUNG_NAMES[5], 'refused' if not self._stop.is_set() else 'stopped')
-        r.diagnosis = 'stopped before the hand-off' if self._stop.is_set() else f'refused: rung {bad} has no fresh pass with these settings; run it first'
-        return r
-    def _merge(self, res:LadderResult, edits:dict, need:list):
-        "Keep the newest result of each rung (rungs refused by a halt read refused), and rewrite ladder.json with all of them."
-        got = {r.rung: r for r in res.rungs}
-        for k in need:
-            if k not in got and self._halt and not self._stop.is_set():
-                r = RungResult(k, RUNG_NAMES[k], 'refused', diagnosis=f'refused: {self._halt}; fix it first, or run it with force=True', causes=['refused'])
-                got[k] = r; self.q.put(dict(kind='rung_end', rung=k, result=r.to_dict()))
-        for r in got.values(): r.numbers['settings'] = dict(edits)
-        old = {r.rung: r for r in self.result.rungs}; old.update(got)
-        self.result = LadderResult(sorted(old.values(), key=lambda r: r.rung), str(self.run_dir), res.settings, res.files,
-                                   res.stopped if res.stopped != self._halt else None)
-        if self.run_dir.exists(): atomic_write_text(self.run_dir/'ladder.json', json.dumps(self.result.to_dict(), indent=1, allow_nan=False, default=str))
-    # ------------------------------------------------------------ rung 5
-    def _task(self):
-        "The task as torchrun's workers can import it ('module:function'), or the in-kernel object (None: the config's own)."
-        if self._plain(): return None, True
-        t = self.kwargs.get('task')
-        if t is None or isinstance(t, str): return t, False
-        mod = getattr(t, '__module__', None)
-        if callable(t) and not isinstance(t, type) and mod and mod != '__main__' and '<locals>' not in getattr(t, '__qualname__', ''):
-            return f'{mod}:{t.__qualname__}', False
-        return t, True
-    def _task_object(self):
-        from ntrain.ladder import _plain_task
-        if self._plain():
-            k = self.kwargs
-            return _plain_task(k['model'], k.get('train'), k.get('valid'), k.get('loss'), k.get('num_classes'), k.get('raw'),
-                               k.get('expected_init_loss'), k.get('forward'), self.config().name)
-        from ntrain.data import get_task
-        return get_task(self.kwargs['task'])
-    def free_memory(self)->str:
-        "Drop what the kernel can, then say what it still holds on each GPU (before handing the devices to torchrun)."
-        gc.collect()
-        import torch
-        if not torch.cuda.is_available(): return 'no GPU in this kernel: it holds no device memory'
-        torch.cuda.empty_cache()
-        return '; '.join(f'cuda:{i}: this kernel holds {torch.cuda.memory_allocated(i) / 2**20:,.0f} MiB allocated, '
-                         f'{torch.cuda.memory_reserved(i) / 2**20:,.0f} MiB reserved' for i in range(torch.cuda.device_count()))
-    def _rung5(self, edits:dict):
-        self.q.put(dict(kind='rung_start', rung=5, name=RUNG_NAMES[5]))
-        held = self.free_memory()
-        cfg = self.config(edits)
-        task, in_kernel = self._task()
-        rd = default_run_dir(cfg.name, root=self.run_dir)
-        if in_kernel:
-            if cfg.num_workers != 0: cfg = apply_overrides(cfg, {'num_workers': 0})  # no fork from a threaded kernel (None: auto, may fork)
-            self.q.put(message(f'{held}. The task lives in this kernel (torchrun cannot import it): rung 5 runs here, on one process', 'info'))
-            h = InKernelRun(cfg, self._task_object(), rd)
-        else:
-            if task is not None: cfg = apply_overrides(cfg, {'task': task})
-            self.q.put(message(f'{held}. Handing the run to torchrun on {self.nproc} processes', 'info'))
-            h = launch(cfg, nproc=self.nproc, run_dir=rd, wait=False)
-        with self._lock: self.handle = h; self.view.say(f'rung 5: {held}')
-    def _run_handle(self):
-        "Rung 5's run now (the dashboard's handle follows a resume)."
-        return self.dashboard.handle if self.dashboard is not None else self.handle
-    def _rung5_tick(self):
-        "Rung 5's badge follows its run: pass once it ends well, stopped, or fail."
-        h, r = self._run_handle(), self.view.rungs.get(5)
-        if h is None or r is None or r['verdict'] not in ('running', 'stopped', 'fail', 'pass'): return
-        if r['verdict'] != 'running' and h.running: r['verdict'] = 'running'; self.view.version += 1; return
-        if h.running or h.result is None or r['verdict'] != 'running': return
-        st = h.result.status
-        verdict = 'pass' if h.result.exit_code == 0 else 'stopped' if h.result.exit_code == 75 else 'fail'
-        why = getattr(h, 'error', None) or (f'the run ended {st}: see {h.run_dir}' if verdict == 'fail' else f'{st}: {h.run_dir}')
-        rr = RungResult(5, RUNG_NAMES[5], verdict, numbers=dict(status=st, run_dir=str(h.run_dir), settings=r['settings']), diagnosis=why)
-        self.view.apply(dict(kind='rung_end', rung=5, result=rr.to_dict()))
-        old = {x.rung: x for x in self.result.rungs}; old[5] = rr
-        self.result = LadderResult(sorted(old.values(), key=lambda x: x.rung), str(self.run_dir), self.result.settings, self.result.files)
-    # ------------------------------------------------------------ stop and wait
-    def stop(self):
-        "Stop the running rung (the stop token: it ends at its next check and reads `stopped`), and rung 5's run (gracefully)."
-        self._stop.set()
-        h = self.handle
-        if h is not None and h.running: h.stop(timeout=0)
-        return self
-    def wait(self, timeout:Optional[float]=None)->LadderResult:
-        "Wait until the rungs asked for have verdicts (rung 5: until its run ends), applying records on this thread; the result."
-        t0 = time.monotonic()
-        def pending():
-            h = self._run_handle()
-            return self.busy or (self._want5 and h is not None and h.running) or not self._drained()
-        while pending():
-            if timeout is not None and time.monotonic() - t0 > timeout: raise TimeoutError(f'the ladder is still running after {timeout:g} s')
-            self._tick(); time.sleep(min(self.interval, 0.1))
-        self._tick(final=True)
-        if self._want5 and self.dashboard is not None:  # rung 5's dashboard has read the run's end too
-            self.dashboard.wait(None if timeout is None else max(1.0, timeout - (time.monotonic() - t0)))
-        return self.result
-    def _drained(self)->bool: return self.q.empty()
-    # ------------------------------------------------------------ the pump
-    def _start_pump(self):
-        if self.pump is None or not self.pump.alive: self.pump = Pump(self._tick, self.interval).start()
-    def _tick(self, final:bool=False)->bool:
-        with self._lock:  # the pump's thread and a waiting cell may both tick: one at a time
-            while True:
-                try: rec = self.q.get_nowait()
-                except queue.Empty: break
-                self.view.apply(rec)
-            h = self._run_handle()
-            if not self.busy and self.view.busy and self.q.empty():
-                self.view.end('Stop button' if self._stop.is_set() else None, keep=(5,) if h is not None and h.running else ())
-            self._rung5_tick()
-            if self.error and self.view.notice != f'error: {self.error}': self.view.say(f'error: {self.error}')
-            done = not self.busy and self.q.empty() and not (h is not None and h.running)
-            if self.dashboard is None and self.handle is not None: self._open_dashboard()
-            self._render(final=final or done)
-            return not done
-    def _open_dashboard(self):
-        self.dashboard = dashboard(self.handle)
-        self.dashboard.w['resume'].on_click(lambda _: self._start_pump())  # the badge of rung 5 follows the resumed run
-        if self.widget is not None: self.w['run'].children = [self.dashboard.widget]
-    # ------------------------------------------------------------ widgets
+class _Widgets:
+    "The panel's widgets, built and rendered from the view-model (`state`); `Ladder` below drives them."
     def _build(self):
         import ipywidgets as W
         w, s = self.w, self.view.settings
@@ -394,7 +107,6 @@ class Ladder:
             if plot is not None: w['plot'].value = plot
         self._rendered = d['version']
         if final and not d['busy'] and self._display_id is not None: self._publish(update=True)
-    # ------------------------------------------------------------ display
     def table(self)->str:
         "The rungs as a Markdown table, with the diagnosis of each: what a saved notebook keeps."
         d = self.state
@@ -430,3 +142,113 @@ def _info_html(r:dict)->str:
     out = f"<span class='ntrain-numbers' data-rung='{r['rung']}'>{html.escape(nums)}{t}</span>"
     if r['diagnosis']: out += f"<pre class='ntrain-diagnosis' style='white-space:pre-wrap;margin:0;font-size:11px'>{html.escape(r['diagnosis'])}</pre>"
     return out
+
+# %% ../nbs/13b_ladder_panel.ipynb
+class Ladder(_Widgets):
+    "The sanity ladder as a panel: a `LadderSession` (`ntrain.ladder`'s arguments) run in the background; `run`, `stop`, `wait`, `result`, `state`."
+    def __init__(self, *args, run_dir=None, interval:float=0.25, plot_every:float=0.5, plot_budget:float=0.05, **kwargs):
+        self.session = LadderSession(*args, run_dir=run_dir, **kwargs)
+        self.view = LadderView(self.session.settings)
+        self.interval, self.nproc, self.dashboard, self.error = interval, 2, None, None
+        self.q, self._lock, self._stop, self._thread, self._want5, self._old5 = queue.SimpleQueue(), threading.RLock(), threading.Event(), None, False, None
+        self.pump, self.widget, self.w, self.canvas, self.png, self.plot_points = None, None, {}, None, None, []
+        self.clock = PlotClock(plot_every, plot_budget)  # see "Threads": a share of the rung's time
+        self._display_id, self._rendered = None, -1
+    # ------------------------------------------------------------ state
+    run_dir = property(lambda self: self.session.run_dir, doc="Where the ladder writes (`ladder.json`, the plots, rung 5's run).")
+    result = property(lambda self: self.session.result, doc="Every rung's latest result, as a `LadderResult`.")
+    handle = property(lambda self: self.session.handle, doc="Rung 5's run (a `RunHandle`), once handed over.")
+    @property
+    def busy(self)->bool:
+        "A run goes on in this kernel: rungs on the panel's thread, or rung 5's run on a thread here."
+        return (self._thread is not None and self._thread.is_alive()) or self.session.busy
+    @property
+    def state(self)->dict:
+        "The panel's view-model as a plain dict: badges, numbers, settings, series, notice."
+        with self._lock: return self.view.to_dict()
+    def edit(self, **settings):
+        "Change what the next rung runs with (lr, batch_size, epochs, precision), as the editor does."
+        self.session.edit(**settings)
+        with self._lock: self.view.edit(**settings)
+        self._render()
+    # ------------------------------------------------------------ running
+    def run(self, rungs='1-4', force:bool=False, nproc:Optional[int]=None)->bool:
+        "Start `rungs` in the background and return at once (False, with one line in the panel, when they cannot start now)."
+        try: wanted = self.session.check(rungs, busy=self.busy)
+        except LadderBusy as e: return self._refuse(f'refused: {e}')
+        if nproc is not None: self.nproc = nproc
+        self._stop.clear(); self._want5, self.error = 5 in wanted, None
+        self.clock.restart(time.monotonic())  # the first redraw waits as the others do
+        with self._lock:
+            self.view.begin(dict(self.session.settings))
+            if self._want5: self.dashboard, self._old5 = None, self.session.handle  # a new run gets a new dashboard
+        self._thread = threading.Thread(target=self._work, args=(wanted, force, dict(self.session.settings)), name='ntrain-ladder', daemon=True)
+        self._thread.start()
+        self._start_pump()
+        return True
+    def _refuse(self, line:str)->bool:
+        with self._lock: self.view.say(line)
+        self._render()
+        return False
+    def _work(self, wanted:list, force:bool, settings:dict):
+        "The worker thread: the session runs the rungs; rung 5's run is handed over last, and the pump follows it."
+        prev = warnings.showwarning
+        def to_panel(msg, cat, filename, lineno, file=None, line=None):
+            if threading.current_thread().name == 'ntrain-ladder': self.q.put(message(f'{cat.__name__}: {msg}', 'warning'))
+            else: prev(msg, cat, filename, lineno, file, line)
+        try:
+            warnings.showwarning = to_panel
+            self.session.run(wanted, settings, force=force, stop=lambda: 'Stop button' if self._stop.is_set() else None,
+                             callbacks=[self.q.put], nproc=self.nproc, follow=False)
+            if self._want5 and self.session.pending:
+                with self._lock: self.view.say(f'rung 5: {self.session.where}')
+        except Exception as e:
+            self.error = first_line(e)
+            self.q.put(message(f'error: {self.error}', 'error'))
+        finally:
+            warnings.showwarning = prev
+    def _run_handle(self):
+        "Rung 5's run now (the dashboard's handle follows a resume)."
+        return self.dashboard.handle if self.dashboard is not None else self.session.handle
+    # ------------------------------------------------------------ stop and wait
+    def stop(self):
+        "Stop the running rung (the stop token: it ends at its next check and reads `stopped`), and rung 5's run (gracefully)."
+        self._stop.set()
+        h = self._run_handle()
+        if h is not None and h.running: h.stop(timeout=0)
+        return self
+    def _pending(self, rung5:bool=True)->bool:
+        "Whether the panel still follows something: its thread, queued records and (`rung5`) rung 5's run until its verdict."
+        h = self._run_handle()
+        return self.busy or not self.q.empty() or (rung5 and (self.session.pending or (h is not None and h.running)))
+    def wait(self, timeout:Optional[float]=None)->LadderResult:
+        "Wait until the rungs asked for have verdicts (rung 5: until its run ends), applying records on this thread; the result."
+        t0 = time.monotonic()
+        while self._pending(self._want5):
+            if timeout is not None and time.monotonic() - t0 > timeout: raise TimeoutError(f'the ladder is still running after {timeout:g} s')
+            self._tick(); time.sleep(min(self.interval, 0.1))
+        self._tick(final=True)
+        if self._want5 and self.dashboard is not None:  # rung 5's dashboard has read the run's end too
+            self.dashboard.wait(None if timeout is None else max(1.0, timeout - (time.monotonic() - t0)))
+        return self.result
+    # ------------------------------------------------------------ the pump
+    def _start_pump(self):
+        if self.pump is None or not self.pump.alive: self.pump = Pump(self._tick, self.interval).start()
+    def _tick(self, final:bool=False)->bool:
+        with self._lock:  # the pump's thread and a waiting cell may both tick: one at a time
+            h = self._run_handle()
+            if h is not None: self.session.rung5_result(h)  # judges rung 5 once its run ends; its records come through the queue
+            while True:
+                try: self.view.apply(self.q.get_nowait())
+                except queue.Empty: break
+            if not (self._thread is not None and self._thread.is_alive()) and self.view.busy and self.q.empty():
+                self.view.end('Stop button' if self._stop.is_set() else None, keep=(5,) if self.session.pending else ())
+            if self.error and self.view.notice != f'error: {self.error}': self.view.say(f'error: {self.error}')
+            if self.dashboard is None and self.session.handle is not None and self.session.handle is not self._old5: self._open_dashboard()
+            done = not self._pending()
+            self._render(final=final or done)
+            return not done
+    def _open_dashboard(self):
+        self.dashboard = dashboard(self.session.handle)
+        self.dashboard.w['resume'].on_click(lambda _: self._start_pump())  # the badge of rung 5 follows the resumed run
+        if self.widget is not None: self.w['run'].children = [self.dashboard.widget]

@@ -12,12 +12,13 @@ from torch.utils.data import Subset
 from .core import NtrainError, to_device
 from .loggers import JSONLLogger, read_metrics
 from . import checkpoint as ckpt
-from .ladder import RungResult, LadderStopped, UserCodeError, user_code, _Bench, _fmt, batch_rows
+from .ladder import RUNG_NAMES, RungResult, LadderStopped, UserCodeError, user_code, _Bench, _fmt, batch_rows
 from .diagnose import describe, batch_inputs, batch_targets, names_list, nan_diagnosis, init_loss_theory, grad_report, broadcast_mismatch
 from .metrics import class_dim
 
 # %% auto 0
-__all__ = ['LEAK_CHUNK', 'RUNGS', 'rung1', 'rung2', 'rung3', 'digest', 'leak_check', 'lr_find', 'rung4', 'rung5']
+__all__ = ['LEAK_CHUNK', 'IN_KERNEL', 'RUNGS', 'rung1', 'rung2', 'rung3', 'digest', 'leak_check', 'lr_find', 'rung4',
+           'free_memory', 'importable_task', 'start_run', 'follow_run', 'run_verdict', 'rung5']
 
 # %% ../nbs/10b_rungs.ipynb
 def _nbytes(ts)->int: return sum(t.numel() * t.element_size() for t in ts if torch.is_tensor(t))
@@ -500,47 +501,85 @@ def _run_numbers(cfg, records:list)->dict:
         out.update(best=pick.get(m), best_metric=m, samples_per_s=sorted(h.get('samples_per_s') or 0 for h in ep)[len(ep) // 2])
     return out
 
-def _launched_run(b:_Bench, quiet:bool)->tuple:
-    "Hand the run to torchrun; follow its records (to the ladder's callbacks) until it ends; stop it on request."
-    from ntrain.events import apply_record
-    from ntrain.launch import launch  # launch(..., wait=False) -> Launch: .running, .new_records(), .stop(), .wait()
-    h = launch(b.cfg, nproc=b.st.nproc, run_dir=b.run_dir, wait=False, echo=not quiet)
-    records = []
-    def forward():
-        for rec in h.new_records(): apply_record(records, rec); b.events.emit(rec)
-    while h.running:
-        forward()
-        if b.stop_requested(): h.stop(); break  # writes the stop file that every rank polls, and waits for the save
-        time.sleep(0.2)
-    out = h.wait(); forward()
-    return out.status, out.exit_code, _run_numbers(b.cfg, records), [h for h in records if h.get('kind') == 'epoch']
+def free_memory()->Optional[str]:
+    "Drop what this process can (`gc`, `torch.cuda.empty_cache()`) and say what it still holds on each GPU; None without a GPU."
+    import gc
+    gc.collect()
+    if not torch.cuda.is_available(): return None
+    torch.cuda.empty_cache()
+    return '; '.join(f'cuda:{i}: this kernel holds {torch.cuda.memory_allocated(i) / 2**20:,.0f} MiB allocated, '
+                     f'{torch.cuda.memory_reserved(i) / 2**20:,.0f} MiB reserved' for i in range(torch.cuda.device_count()))
 
-def _in_process_run(b:_Bench, quiet:bool)->tuple:
-    "Run the Trainer here: its records go through the ladder's callbacks, and the ladder's stop token stops it."
-    from ntrain.train import Trainer  # Trainer(cfg, task=, run_dir=, callbacks=, stop=, quiet=).fit() -> RunResult
-    res = Trainer(b.cfg, task=b.task, run_dir=b.run_dir, callbacks=[b.events.emit], stop=b.stopper, quiet=quiet).fit()
-    nums = dict(epochs=res.epochs_run, steps=res.steps, best=res.best.get('value'), best_metric=res.best.get('metric'),
-                samples_per_s=res.samples_per_s)
-    return res.status, res.exit_code, nums, [h for h in res.history if h.get('kind') == 'epoch']
+def importable_task(cfg, task=None)->Optional[dict]:
+    "The config keys that name the task for torchrun's fresh processes (`{}`: the config's own task), or None: the task lives only in this process."
+    from ntrain.data import is_in_memory
+    if task is None: return None if is_in_memory(cfg.task) else {}
+    src = getattr(task, '_ntrain_source', None)  # a task built from 'module:function' (get_task records where it came from)
+    return None if src is None else dict(task=src[0], task_args=dict(src[1]))
 
-def rung5(b:_Bench, quiet:bool=True)->RungResult:
-    "The full run: in-process with ntrain's Trainer, or handed to torchrun when `nproc` is set."
+IN_KERNEL = ("the run stays in this kernel, on one process, on a thread: the task lives only here (a Task object, a plain model, or a "
+             "function defined in the notebook) and torchrun's fresh processes cannot import it; for several processes, put it in a "
+             "module (task=module:function) and launch it with torchrun from the command line: ntrain launch CONFIG --nproc N")
+
+def start_run(cfg, task, run_dir, nproc:int=0, quiet:bool=True)->tuple:
+    "Start rung 5's run: under torchrun on `nproc` processes when its task can be imported there, else on a thread here; (RunHandle, where it runs and why, in one line)."
+    from ntrain.config import apply_overrides
+    from ntrain.handle import ThreadRun
+    keys = importable_task(cfg, task)
+    if nproc and keys is not None:
+        from ntrain.launch import launch  # launch(..., wait=False) -> Launch
+        held = free_memory()
+        h = launch(apply_overrides(cfg, keys) if keys else cfg, nproc=nproc, run_dir=run_dir, wait=False, echo=not quiet)
+        return h, f"the run was handed to torchrun on {nproc} process{'es' * (nproc > 1)}" + (f'; before the hand-off {held}' if held else '')
+    why = IN_KERNEL if keys is None else 'nproc is 0: the run stays in this process, on a thread'
+    if cfg.num_workers != 0: cfg = apply_overrides(cfg, {'num_workers': 0})  # no fork from a process whose other threads run
+    return ThreadRun(cfg, task=task, run_dir=run_dir, quiet=quiet), why
+
+def follow_run(h, emit:Callable, stop_requested:Callable, every:float=0.1):
+    "Forward the run's records to `emit` until it ends; ask it to stop (gracefully) once `stop_requested()` says so."
+    asked = False
+    try:
+        while h.running:
+            for rec in h.new_records(): emit(rec)
+            if not asked and stop_requested(): h.stop(timeout=0); asked = True  # it finishes its step and saves
+            time.sleep(every)
+        h.wait()
+    except BaseException:
+        if h.running: h.stop(timeout=0)  # (a second Ctrl-C, an error here: the run is asked to stop, not left behind)
+        raise
+    for rec in h.new_records(): emit(rec)
+
+def run_verdict(h, cfg, started:float, where:str='', custom:bool=False, reason:Optional[str]=None)->RungResult:
+    """Rung 5's result once its run `h` has ended: the verdict from how it ended, its numbers and curves from its records, its
+    wall time since `started` (a `time.time()`); `where`: where it ran and why; `reason`: why it was stopped, if it was."""
+    res, records = h.result, h.records()
+    r = RungResult(5, RUNG_NAMES[5])
+    end = h.status().get('finished')
+    r.seconds = max(0.0, (end if isinstance(end, (int, float)) else time.time()) - started)
+    ep = [x for x in records if x.get('kind') == 'epoch']
+    n = r.numbers
+    n.update(status=res.status, **_run_numbers(cfg, records), run_dir=str(h.run_dir))
+    r.series.update(train_loss=[x.get('train_loss') for x in ep], val_loss=[x.get('val_loss') for x in ep])
+    if res.status == 'stopped':
+        r.stop(reason or 'the run was stopped').note(None, f'the run saved last.pt: continue it with ntrain resume {h.run_dir}')
+    elif res.exit_code:
+        why = getattr(res, 'message', None)
+        r.fail(res.status, f'the run ended {res.status}' + (f': {why}' if why else '') + f'; see {h.run_dir}/log.txt')
+    else: r.note(None, f"{res.status} after {n['epochs']} epochs; best {n['best_metric']} {_fmt(n['best'])}")
+    if custom: r.note(None, "the full run uses the config's optimizer and ntrain's step, not the optimizer or step function given to the ladder")
+    return r.note(None, where) if where else r
+
+def rung5(b:_Bench, quiet:bool=True, run_dir=None, nproc:Optional[int]=None)->RungResult:
+    "The full run of the bench's config and task (in `run_dir`, default the bench's): started, followed to its end and judged; `b.handle` is its RunHandle, `b.where` where it ran and why."
     r = b.rung_result(5)
     b.check_stop()
-    if b.st.nproc and b.task_given:
-        return r.fail('run', 'the torchrun hand-off needs the task as an importable module:function in the config, not a Task object')
-    try: status, code, nums, ep = (_launched_run if b.st.nproc else _in_process_run)(b, quiet)
-    except NtrainError as e: return r.fail('run', f'the run stopped: {e}')
-    n = r.numbers
-    n.update(status=status, **nums, run_dir=str(b.run_dir))
-    r.series.update(train_loss=[h.get('train_loss') for h in ep], val_loss=[h.get('val_loss') for h in ep])
-    if b.user_opt is not None or b.step_fn is not None:
-        r.note(None, "the full run uses the config's optimizer and ntrain's step, not the optimizer or step function given to the ladder")
-    if status == 'stopped':
-        b.stopper.request('the run was stopped')  # keeps the ladder's own reason if it had one
-        return r.stop(b.stop_requested()).note(None, f'the run saved last.pt: continue it with ntrain resume {b.run_dir}')
-    if code: return r.fail(status, f'the run ended {status}: see {b.run_dir}/log.txt')
-    return r.note(None, f"{status} after {n['epochs']} epochs; best {n['best_metric']} {_fmt(n['best'])}")
+    started = time.time()
+    try: b.handle, b.where = start_run(b.cfg, b.task if b.task_given else None, run_dir or b.run_dir, b.st.nproc if nproc is None else nproc, quiet)
+    except NtrainError as e: return r.fail('run', f'the run could not start: {e}')
+    follow_run(b.handle, b.events.emit, b.stop_requested)
+    r = b.current = run_verdict(b.handle, b.cfg, started, b.where, b.user_opt is not None or b.step_fn is not None, b.stop_requested())
+    if r.verdict == 'stopped': b.stopper.request('the run was stopped')  # keeps the ladder's own reason if it had one
+    return r
 
 # %% ../nbs/10b_rungs.ipynb
 RUNGS = {1: rung1, 2: rung2, 3: rung3, 4: rung4, 5: rung5}

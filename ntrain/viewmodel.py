@@ -85,7 +85,8 @@ class LadderView:
             res = rec['result']
             r.update(verdict=res['verdict'], numbers=res.get('numbers', {}), diagnosis=res.get('diagnosis', ''),
                      causes=res.get('causes', []), seconds=res.get('seconds'))
-            if r['settings'] is None: r['settings'] = dict(self._run_settings)  # a refused rung: no rung_start
+            if res.get('settings') or r['settings'] is None:  # what the rung ran with, as its result says (a refused rung has no rung_start)
+                r['settings'] = dict(res.get('settings') or self._run_settings)
             if self.running == rec['rung']: self.running = None
             if rec['rung'] == 4 and 'suggested_lr' in r['numbers']: self.series['lr_find']['suggested'] = r['numbers']['suggested_lr']
             self.plot_version += 1

@@ -153,3 +153,64 @@ def test_wrong_number_of_classes_is_named(tmp_path):
     res = ladder(model=nn.Linear(4, 5), train=TensorDataset(x, y), num_classes=3, rungs='2', force=True, run_dir=tmp_path)
     r = res.rung(2)
     assert r.verdict == 'fail' and 'num_classes' in r.causes and 'wrong number of classes' in r.diagnosis, r.diagnosis
+
+def test_cli_and_panel_write_the_same_ladder_json(tmp_path):
+    """One driver (LadderSession): the same inputs give a byte-equal ladder.json, timings aside, from `ntrain ladder` in a
+    subprocess and from the panel driven by its widgets (the editor's lr, then the Run 1-4 button)."""
+    import re, shutil
+    from ntrain.panel import Ladder
+    rd = tmp_path/'lad'
+    run_cli('ladder', 'digits', f'run_dir={rd}', 'optim.lr=0.005', '--rungs', '1-4', timeout=300, check=0)
+    cli = (rd/'ladder.json').read_bytes()
+    shutil.rmtree(rd)
+    lad = Ladder('digits', [f'run_dir={rd}'])
+    lad.show()
+    lad.w['lr'].value = 0.005
+    lad.w['run14'].click()
+    lad.wait(300)
+    panel = (rd/'ladder.json').read_bytes()
+    untimed = lambda b: re.sub(rb'"seconds": [-+.e0-9]+', b'"seconds": 0', b)
+    assert untimed(cli) == untimed(panel), (cli.decode()[:3000], panel.decode()[:3000])
+    d = json.loads(panel)
+    assert [(r['rung'], r['verdict'], r['settings']['lr']) for r in d['rungs']] == [(n, 'pass', 0.005) for n in range(1, 5)]
+    assert "data-verdict='pass'" in lad.w['badge4'].value and not lad.w['run14'].disabled  # the widgets render the session's result
+
+def test_a_session_on_tasks_that_are_not_digits(tmp_path, monkeypatch):
+    """A regression task given as module:function and a dict-batch Task object: the base config is Config() (never digits),
+    the run directories are named after the task, and the dict-batch task's rung 5 runs in this process on a thread
+    (torchrun cannot import a Task object), passes with its wall time, and ladder.json says so."""
+    from dataclasses import asdict
+    from pathlib import Path
+    from ntrain.config import Config
+    from ntrain.handle import ThreadRun
+    from ntrain.ladder import LadderSession
+    from ntrain.rungs import IN_KERNEL
+    from ntrain import user_tasks
+    monkeypatch.chdir(tmp_path)
+    reg = LadderSession(task='ntrain.user_tasks:regression')
+    assert asdict(reg.base) == asdict(Config()) and reg.run_dir.parent == Path('runs') and reg.run_dir.name.startswith('regression-'), reg.run_dir
+    res = reg.run('1-3')
+    assert [r.verdict for r in res.rungs] == ['pass'] * 3, res.table()
+    assert reg.refused(4) is None and reg.refused(5).startswith('rung 4 (small data moves val) has not run')
+    reg.edit(lr=0.01)
+    assert reg.stale(1) and reg.refused(4).startswith('rung 1 (one step end to end) passed with other settings'), reg.refused(4)
+    dic = LadderSession(task=user_tasks.dict_batch(), epochs=2)
+    assert dic.base.name == 'run' and dic.run_dir.name.startswith('dict_batch-'), dic.run_dir
+    res = dic.run('1-5', nproc=2)
+    r5 = res.rung(5)
+    assert [r.verdict for r in res.rungs] == ['pass'] * 5, res.table()
+    assert isinstance(dic.handle, ThreadRun) and dic.handle.run_dir == dic.run_dir and r5.numbers['status'] == 'finished'
+    assert r5.seconds > 0 and IN_KERNEL in r5.diagnosis and r5.numbers['epochs'] == 2, r5.diagnosis
+    d = json.loads((dic.run_dir/'ladder.json').read_text())
+    assert d['rungs'][4]['verdict'] == 'pass' and d['rungs'][4]['seconds'] == r5.seconds
+    assert (dic.run_dir/'config.yaml').exists() and 'name: run' in (dic.run_dir/'config.yaml').read_text()
+
+@pytest.mark.xfail(strict=True, reason="12_launch (not this branch's file) names the run after cfg.name with 'digits' as the base config: "
+                   "_plan needs default_run_dir(run_name(cfg)) and launch(config=None) -> run_config(config, overrides, task_given=task is not None)")
+def test_launch_names_its_run_after_the_task(tmp_path, monkeypatch):
+    "launch(task='module:function') (here its dry run, which plans the same run directory): the run is named after the task."
+    from ntrain.launch import launch_command
+    monkeypatch.chdir(tmp_path)
+    argv = launch_command(task='ntrain.user_tasks:regression')['argv']
+    rd = next(a for a in argv if a.startswith('run_dir='))
+    assert rd.startswith('run_dir=runs/regression-'), argv

@@ -1,6 +1,6 @@
 """The tutorial in a real Jupyter kernel (nbclient): every cell, a 2-process launch, a kernel restart and `attach`;
 nothing on stderr in any cell; saved with its widget state stripped it still holds the final PNGs and tables.
-Also: the README's main command on a fresh matplotlib cache writes nothing to stderr.
+Also: the README's main command on a fresh matplotlib cache writes nothing to stderr, and ends with the run card.
 
 Executed notebooks go to an artifacts folder outside the tree (NTRAIN_ARTIFACTS, default /tmp/ntrain-artifacts)."""
 import json, os, re, subprocess, sys, tempfile, time
@@ -63,3 +63,9 @@ def test_readme_main_command_writes_nothing_to_stderr(tmp_path):
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     assert r.stderr == '', r.stderr[-3000:]
     assert 'finished after' in r.stdout
+    # the table, then the path of ladder.json, then, last, the run card of rung 5's run (as the README says)
+    from ntrain.card import run_card
+    out, run = r.stdout.rstrip(), tmp_path/'run'
+    card = run_card(run).rstrip()
+    assert '**Run:**' in card and out.endswith('\n' + card), out[-3000:]
+    assert out.index('full run') < out.rindex(f'\nreport: {run/"ladder.json"}\n') < len(out) - len(card), out[-3000:]
