@@ -107,12 +107,12 @@ def _children(pid:int)->list:
         if int(f[1]) == pid: out.append((int(p.name), process_start_time(int(p.name))))
     return out
 
-def _kill_group(pid:int, start:Optional[float]):
-    "SIGKILL `pid` and, when it leads a process group (torchrun and each of its workers do), the whole group."
+def _kill_group(pid:int, start:Optional[float], sig:int=signal.SIGKILL):
+    "Send `sig` (SIGKILL) to `pid` and, when it leads a process group (torchrun and each of its workers do), the whole group."
     if not process_alive(pid, start): return
     try:
-        if os.getpgid(pid) == pid: os.killpg(pid, signal.SIGKILL)
-        else: os.kill(pid, signal.SIGKILL)
+        if os.getpgid(pid) == pid: os.killpg(pid, sig)
+        else: os.kill(pid, sig)
     except ProcessLookupError: pass
 
 # %% ../nbs/12_launch.ipynb
@@ -133,6 +133,7 @@ class Launch:
         self._watcher, self._records, self._new = Watcher(self.run_dir/'metrics.jsonl'), [], []
         self._lock = threading.Lock()  # a view may poll from a timer thread while a cell calls records()
         self._nproc, self.killed_by, self._killing = nproc, None, False
+        self.env: Optional[dict] = None  # the `env` it was launched with (`launch` sets it; an attached handle's is unknown)
 
     # ------------------------------------------------------------ the process
     @property
@@ -286,6 +287,7 @@ class Launch:
             try: os.kill(self.pid, signal.SIGSTOP)  # no worker restarts while its workers are found
             except ProcessLookupError: return False
             workers = _children(self.pid)
+            for pid, start in workers: _kill_group(pid, start, signal.SIGSTOP)  # none sees another die (and writes `failed`) before it dies
             _kill_group(self.pid, self.pid_start)
             for pid, start in workers: _kill_group(pid, start)
             if self.proc is not None: self.proc.wait()
@@ -294,22 +296,27 @@ class Launch:
             return True
         finally: self._killing = False
     def _write_killed(self, by:str, procs:list, wait:float=10.0):
-        "Once `procs` are gone (at most `wait` s), write `killed` under the run directory's lock, if nothing says how the run ended."
+        """Once `procs` are gone (at most `wait` s), write `killed` under the run directory's lock, if nothing says how the run ended.
+        (A killed rank 0 shows as a zombie while its other threads still exit, holding the lock: it is tried again until `wait`.)"""
         t_end = time.monotonic() + wait
         while any(process_alive(p, s) for p, s in procs) and time.monotonic() < t_end: time.sleep(0.05)
-        if run_state(self.run_dir)['state'] not in (*LIVE, 'lost'): return  # it ended on its own account first
-        try: lock = RunLock(self.run_dir, role='launcher').acquire()
-        except NtrainError: return  # another process writes this run now
+        while True:
+            if run_state(self.run_dir)['state'] not in (*LIVE, 'lost'): return  # it ended on its own account first
+            try: lock = RunLock(self.run_dir, role='launcher').acquire(); break
+            except NtrainError:
+                if time.monotonic() > t_end: return  # another process writes this run now
+                time.sleep(0.05)
         try:
             if run_state(self.run_dir)['state'] in (*LIVE, 'lost'):
                 write_status(self.run_dir, state='killed', reason=by, phase=None, exit_code=EXIT_CODES['killed'], finished=time.time())
         except OSError: pass  # (a full disk: the LaunchResult still says killed)
         finally: lock.release()
     def resumed(self, nproc:Optional[int]=None)->'Launch':
-        "A new handle on this run, resumed from its newest checkpoint under torchrun on `nproc` processes (default: as launched)."
+        """A new handle on this run, resumed from its newest checkpoint under torchrun on `nproc` processes (default: as launched),
+        with the `env` and `max_restarts` it was launched with."""
         if self.nnodes > 1:
             raise NtrainError(f'{self.run_dir}: a run on {self.nnodes} nodes resumes on each node: {resume_command(self.run_dir, nproc or self.nproc, self.nnodes)}')
-        return launch(self.run_dir, resume=True, nproc=nproc or self.nproc, wait=False)
+        return launch(self.run_dir, resume=True, nproc=nproc or self.nproc, max_restarts=self.max_restarts, env=self.env, wait=False)
     def __repr__(self):
         return f"Launch(pid {self.pid}, {'running' if self.running else self.result.status}, {self.run_dir})"
     def _ipython_display_(self):
@@ -674,7 +681,7 @@ def launch(config:Union[str, Path, dict, Config]='digits', overrides=(), *, task
         raise
     h = Launch(run_dir, cmd, proc=proc, pid_start=info['pid_start'], host=host, log_path=log_path, node_rank=node_rank,
                nnodes=nnodes, max_restarts=max_restarts, status_before=status_before, log_from=log_from, nproc=nproc)
-    h.preflight = pre
+    h.preflight, h.env = pre, env  # (the environment `resumed` launches with again)
     if not wait: return h
     tail = LogTail(log_path) if echo else None
     try: h.wait()

@@ -297,7 +297,9 @@ def test_stop_reaches_every_rank_which_exit_0_and_resume_exactly(tmp_path):
     assert a is not None and a == b, (a, b, logs(rd))
     assert_no_worker_killed(rd)
     assert (rd/STOP_FILE).exists()
-    r2 = launch(rd, resume=True, nproc=2, echo=False, env=ENV)  # the stop file of the stop above must not stop it
+    r2 = h.resumed()  # the RunHandle's resume (the dashboard's Resume): as launched, 2 processes, ENV; the stop file of the stop above must not stop it
+    assert r2 is not h and r2.nproc == 2 and r2.env == ENV and '--nproc-per-node=2' in r2.command, r2.command
+    r2.wait(timeout=TIMEOUT)
     assert (r2.result.status, r2.result.exit_code) == ('finished', 0), logs(rd)
     assert any(r['kind'] == 'resume' for r in r2.records())
     wa, wb = (ntrain.checkpoint.load(Path(x)/'ckpt'/'last.pt')['model'] for x in (tmp_path/'ref', rd))

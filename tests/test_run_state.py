@@ -59,7 +59,7 @@ def alive(rd)->bool:
 
 EXIT = dict(finished=0, stopped=75, failed=1, killed=137, lost=1, starting=0, running=0, stopping=0)  # a live run: the watch ends at --timeout
 
-def views(rd:Path, watch_timeout:float=2.0)->dict:
+def views(rd:Path, watch_timeout:float=0.5)->dict:
     "The state each view says of run directory `rd` (alone in its parent directory), and `ntrain watch`'s exit code."
     rd = Path(rd)
     v = RunView(launched=(rd/'launch.json').exists())  # fed as a dashboard feeds it: the records, status.json, whether the run's process runs
