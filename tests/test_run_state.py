@@ -134,7 +134,7 @@ def test_a_launched_run_killed_by_launch_kill_reads_killed(tmp_path):
     h = launch('digits', [*SLOW, 'epochs=50'], nproc=2, run_dir=rd, wait=False, env=ENV, echo=False)
     try:
         wait_for(lambda: any(r['kind'] == 'step' for r in h.records()) or not h.running, 180, 'a step record')
-        assert h.running and h.cannot_kill is None and h.nproc == 2, logs(rd)
+        assert isinstance(h, RunHandle) and h.running and h.cannot_kill is None and h.nproc == 2, logs(rd)
         assert run_state(rd)['state'] == 'running' and read_status(rd)['state'] == 'running'
         assert h.kill() is True
     finally:
