@@ -11,6 +11,7 @@ import yaml
 from .core import NtrainError, atomic_write_text, atomic_write, first_line
 from .config import Config
 from .loggers import read_metrics
+from .lifecycle import run_state
 
 # %% auto 0
 __all__ = ['config_key', 'ntrain_home', 'resume_check_for', 'damage', 'run_card', 'write_card', 'draw_curves', 'Plotter',
@@ -88,7 +89,7 @@ def run_card(run_dir)->str:
     "The run card (markdown) of a run directory, in the Output-contract form of the training practice ntrain follows."
     rd = Path(run_dir)
     cfg = _config(rd)
-    env, st = _read_json(rd/'env.json'), _read_json(rd/'status.json')
+    env = _read_json(rd/'env.json')
     recs = read_metrics(rd)
     epochs = [r for r in recs if r.get('kind') == 'epoch' and isinstance(r.get('epoch'), int)]
     if not cfg: return f'**Run:** {rd.name} | no config.yaml: not a run directory'
@@ -103,10 +104,11 @@ def run_card(run_dir)->str:
     run = (f"**Run:** {rd.name} | torch {env.get('torch', '?')}, {cuda}, {hw}, {prec}, compile {'on' if cfg.get('compile') else 'off'}"
            f", deterministic {'on' if cfg.get('deterministic') else 'off'}")
     accum, gb, bs, lr = lay['accum'], lay['global_batch'], lay['batch_size'], lay['lr']
-    state = st.get('state', 'unknown') if isinstance(st.get('state'), str) else 'unknown'
-    ran = len(epochs)
-    ep = f"{cfg['epochs']}" + (f" (early stop at {ran})" if state == 'early_stopped' else f" (stopped at {ran}, resumable)" if state == 'stopped'
-                                else f" ({ran} run, {state})" if ran != cfg['epochs'] else '')
+    rs, ran = run_state(rd), len(epochs)  # the run's state as every view reads it
+    state, why = rs['state'], rs['reason']
+    ep = f"{cfg['epochs']}" + (f" (finished: early stop at {ran})" if (state, why) == ('finished', 'early_stopped') else
+                                f" (finished)" if state == 'finished' and ran == cfg['epochs'] else f" (stopped at {ran}, resumable)" if state == 'stopped'
+                                else f" ({ran} run, {state}{': ' + why if why in ('max_steps', 'non_finite') else ''})")
     line2 = f"**Global batch:** {gb} ({bs} x {world} process{'es' if world > 1 else ''} x {accum}) | **LR:** {_sched_desc(cfg, lr)} | **Epochs:** {ep}"
     mon = cfg.get('monitor', 'val_loss')
     from ntrain.optim import monitor_mode

@@ -142,7 +142,7 @@ def cmd_launch(a, resume:bool=False)->int:
     asked = []
     def on_signal(signum, frame):
         if asked and signum == signal.SIGINT:  # only a second Ctrl-C kills; a repeated SIGTERM (a scheduler's) is the same request
-            print('\nntrain: killing the run now (nothing saved)', file=sys.stderr, flush=True); h.kill(); return
+            print('\nntrain: killing the run now (nothing saved)', file=sys.stderr, flush=True); h.kill(by='a second Ctrl-C of ntrain launch'); return
         if asked: return
         asked.append(signum)
         print(f'\nntrain: {signal.Signals(signum).name}: every rank stops after its step and saves (Ctrl-C again to kill)', file=sys.stderr, flush=True)
@@ -191,13 +191,15 @@ def cmd_runs(a)->int:
     w = max(len(r['path']) for r in rl)
     for r in rl:
         step = f"{r['step']}/{r['total_steps']}" if r.get('total_steps') else str(r.get('step') or '')
-        stale = f"  no progress for {r['stale_for']} s" if r.get('stale_for') else ''
-        print(f"{r['path']:<{w}}  {r['state']:<13} {step:>9}  {time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(r['updated']))}{stale}")
+        why = [r['reason'][:60] + ('...' if len(r['reason']) > 60 else '')] if isinstance(r.get('reason'), str) and r['reason'] != 'epochs' else []
+        why += [f"no progress for {r['stale_for']} s"] if r.get('stale_for') else []
+        print(f"{r['path']:<{w}}  {r['state']:<8}  {step:>9}  {time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(r['updated']))}"
+              + (f"  {'; '.join(why)}" if why else ''))
     return 0
 
 def _watch_args(p):
     p.add_argument('run_dir'); p.add_argument('--every', type=float, default=10.0, help='seconds between status lines (default 10)')
-    p.add_argument('--stale', type=float, default=60.0, help='no progress for this many seconds shows as stale (default 60)')
+    p.add_argument('--stale', type=float, default=60.0, help='no progress for this many seconds is said ("no progress for N s"; default 60)')
     p.add_argument('--timeout', type=float, default=None, help='stop watching after this many seconds (the wait for the run included)')
     p.add_argument('--wait', type=float, default=60.0, metavar='SECONDS',
                    help='wait this long for a run directory that does not exist yet (default 60; 0: do not wait)')
@@ -222,13 +224,15 @@ def _await_run(run_dir, wait:float)->Path:
         time.sleep(0.2)
 
 def cmd_watch(a)->int:
-    from ntrain.viewmodel import console_watch
+    from ntrain.viewmodel import console_watch, run_info
     t0 = time.monotonic()
     rd = _await_run(a.run_dir, a.wait if a.timeout is None else min(a.wait, a.timeout))
     timeout = None if a.timeout is None else max(a.timeout - (time.monotonic() - t0), 0.0)
     try: state = console_watch(rd, every=a.every, timeout=timeout, stale_s=a.stale)
     except KeyboardInterrupt: print(f'\nstopped watching; the run goes on: ntrain watch {rd}', file=sys.stderr); return 0
-    return {'finished': 0, 'early_stopped': 0, 'stopped': 75}.get(state, 0 if state in ('running', 'stale', 'starting') else 1)
+    from ntrain.lifecycle import exit_code
+    code = exit_code(state, run_info(rd)['reason'] if state == 'failed' else None)  # (the reason tells a non-finite loss, exit 3)
+    return 0 if code is None else code  # a live run: the watch ended at --timeout
 
 def _stop_args(p):
     p.add_argument('run_dir'); p.add_argument('--wait', action='store_true', help='wait until the run has stopped')
@@ -237,19 +241,22 @@ def _stop_args(p):
 def cmd_stop(a)->int:
     from ntrain.events import request_stop_file
     from ntrain.viewmodel import run_info
+    from ntrain.lifecycle import LIVE
     rd = _is_run(a.run_dir)
     info = run_info(rd)
-    if info['state'] not in ('running', 'starting'):
+    if info['state'] not in LIVE:
         raise NtrainError(f"{rd}: not running (state {info['state']}); nothing to stop")
-    request_stop_file(rd, 'stop requested by ntrain stop')
-    print(f'{rd}: stop requested; every rank finishes its step and saves last.pt', flush=True)
+    if info['state'] == 'stopping': print(f"{rd}: already stopping ({info['reason']})", flush=True)
+    else:
+        request_stop_file(rd, 'stop requested by ntrain stop')
+        print(f'{rd}: stop requested; every rank finishes its step and saves last.pt', flush=True)
     if not a.wait: return 0
     t0 = time.monotonic()
-    while run_info(rd)['state'] in ('running', 'starting'):
-        if time.monotonic() - t0 > a.timeout: raise NtrainError(f'{rd}: still running {a.timeout:g} s after the stop request')
+    while (info := run_info(rd))['state'] in LIVE:
+        if time.monotonic() - t0 > a.timeout: raise NtrainError(f'{rd}: still {info["state"]} {a.timeout:g} s after the stop request')
         time.sleep(0.5)
-    state = run_info(rd)['state']
-    print(f'{rd}: {state}'); return 0 if state in ('stopped', 'finished', 'early_stopped') else 1
+    from ntrain.viewmodel import state_words
+    print(f'{rd}: {state_words(info)}'); return 0 if info['state'] in ('stopped', 'finished') else 1
 
 # %% ../nbs/09_cli.ipynb
 def parser(verb:Optional[str]=None):

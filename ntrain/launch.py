@@ -12,7 +12,7 @@ from .core import NtrainError, ConfigError, TaskError, atomic_write_text, open_a
 from .config import Config, load_config
 from .events import END_KINDS, STOP_FILE, Watcher, apply_record, request_stop_file
 from .rundir import default_run_dir, read_status, write_status, process_alive, process_start_time, RunLock
-from .train import EXIT_CODES
+from .lifecycle import EXIT_CODES, LIVE, ENDS, clean_status, written_state, result_status, run_state
 
 # %% auto 0
 __all__ = ['LaunchResult', 'run_outcome', 'torchrun_command', 'srun_line', 'launch_command', 'Launch', 'task_name',
@@ -25,19 +25,19 @@ class LaunchResult:
     "How a launched run ended: the run's own state, the exit code it maps to, and torchrun's exit status."
     run_dir: str
     command: list
-    exit_code: int                # the run's state mapped as `ntrain fit` maps it (0, 75, 3 or 1)
-    status: str                   # the run's own status.json state; 'failed' when it never said how it ended
+    exit_code: int                # the run's state mapped as `ntrain fit` maps it (0, 75, 3 or 1; 137 killed)
+    status: str                   # the run's end in RunResult.status's words, or killed; 'failed' when it never said how it ended
     returncode: Optional[int]     # torchrun's exit status; None for a run attached to (its torchrun is not our child)
     message: Optional[str] = None # how it failed, in one line (status.json's `message`), when it failed
     def __repr__(self): return f'LaunchResult({self.status}, exit {self.exit_code}, {self.run_dir})'
 
-_LIVE_STATES = ('starting', 'running')  # a status.json in one of these states says its run goes on
-
 def run_outcome(status:dict)->tuple:
-    "(state, exit code) of a run whose torchrun has ended, from its `status.json` contents."
-    state = status.get('state')
-    if state in EXIT_CODES: return state, EXIT_CODES[state]
-    return 'failed', EXIT_CODES['failed']
+    """(status, exit code) of a run whose torchrun has ended, in `RunResult.status`'s words (and `killed`): from its state
+    and reason (a `run_state`, or a status.json's contents, its words of before too). A run still live, or lost, failed."""
+    state, reason = written_state(clean_status(status))
+    if state not in ENDS: return 'failed', EXIT_CODES['failed']
+    word = result_status(state, reason)
+    return word, EXIT_CODES[word]
 
 # %% ../nbs/12_launch.ipynb
 def torchrun_command(argv:list, nproc:int=2, nnodes:int=1, node_rank:int=0, rdzv_endpoint:Optional[str]=None,
@@ -107,12 +107,12 @@ def _children(pid:int)->list:
         if int(f[1]) == pid: out.append((int(p.name), process_start_time(int(p.name))))
     return out
 
-def _kill_group(pid:int, start:Optional[float]):
-    "SIGKILL `pid` and, when it leads a process group (torchrun and each of its workers do), the whole group."
+def _kill_group(pid:int, start:Optional[float], sig:int=signal.SIGKILL):
+    "Send `sig` (SIGKILL) to `pid` and, when it leads a process group (torchrun and each of its workers do), the whole group."
     if not process_alive(pid, start): return
     try:
-        if os.getpgid(pid) == pid: os.killpg(pid, signal.SIGKILL)
-        else: os.kill(pid, signal.SIGKILL)
+        if os.getpgid(pid) == pid: os.killpg(pid, sig)
+        else: os.kill(pid, sig)
     except ProcessLookupError: pass
 
 # %% ../nbs/12_launch.ipynb
@@ -120,7 +120,7 @@ class Launch:
     "A torchrun job started by `launch` or found by `attach`: watch its records, wait for it, stop it, or kill it."
     def __init__(self, run_dir, command:list, *, proc:Optional[subprocess.Popen]=None, pid:Optional[int]=None,
                  pid_start:Optional[float]=None, host:Optional[str]=None, log_path=None, node_rank:int=0, nnodes:int=1,
-                 max_restarts:int=0, status_before:Optional[float]=None, log_from:int=0):
+                 max_restarts:int=0, status_before:Optional[float]=None, log_from:int=0, nproc:Optional[int]=None):
         self.run_dir, self.command, self.proc = Path(run_dir), list(command), proc
         self.pid = proc.pid if proc is not None else pid
         self.pid_start, self.host = pid_start, host or socket.gethostname()
@@ -132,12 +132,24 @@ class Launch:
         self.preflight: dict = {}  # what the pre-flight import found: n_train, n_valid, cpus, gpus
         self._watcher, self._records, self._new = Watcher(self.run_dir/'metrics.jsonl'), [], []
         self._lock = threading.Lock()  # a view may poll from a timer thread while a cell calls records()
+        self._nproc, self.killed_by, self._killing = nproc, None, False
+        self.env: Optional[dict] = None  # the `env` it was launched with (`launch` sets it; an attached handle's is unknown)
 
     # ------------------------------------------------------------ the process
     @property
     def local(self)->bool:
         "Whether torchrun runs on this host (a handle attached on another node can stop the run, but not see or kill its process)."
         return self.host == socket.gethostname()
+    @property
+    def nproc(self)->int:
+        "Processes per node, as launched (`launch.json` records it)."
+        n = self._nproc
+        return n if isinstance(n, int) and not isinstance(n, bool) and n > 0 else 1
+    @property
+    def cannot_kill(self)->Optional[str]:
+        "None when `kill` can end the run from here; else why it cannot (then Stop, through the stop file, still reaches it)."
+        if self.local: return None
+        return f'its torchrun runs on {self.host}, not on this host: Kill works only there; Stop reaches every node'
     def _alive(self)->bool:
         if self.proc is not None: return self.proc.poll() is None
         # attached: the pid is the run's only with the start time launch recorded (never signal a pid that may be reused)
@@ -145,38 +157,44 @@ class Launch:
     def poll(self)->Optional[int]:
         "None while the run goes on; once torchrun has ended, the run's exit code (0 finished, 75 stopped, 3 non-finite, 1 failed)."
         if self.result is not None: return self.result.exit_code
+        if self._killing: return None  # `kill` says how the run ended once its processes are gone
         if self.local:
             if self._alive(): return None
         else:  # another host: its process cannot be seen from here, the run's status.json says
             st = read_status(self.run_dir)
-            if st.get('state') == 'running' or st.get('updated') == self.status_before: return None
+            if written_state(clean_status(st))[0] in LIVE or st.get('updated') == self.status_before: return None
         self.result = self._outcome(self.proc.returncode if self.proc is not None else None)
         return self.result.exit_code
     @property
     def running(self)->bool: return self.poll() is None
     def _outcome(self, returncode)->LaunchResult:
+        "How the run ended, from its files (`run_state`), once torchrun has; a run that nothing says ended is settled first."
+        mine = read_status(self.run_dir).get('updated') != self.status_before  # else: left by an earlier launch (or none)
+        s = run_state(self.run_dir)
+        if s['state'] in LIVE or s['state'] == 'lost': s = self._settle(s, returncode)
+        if mine: word, code = run_outcome(s)
+        else: word, code = ('killed', EXIT_CODES['killed']) if self.killed_by else ('failed', EXIT_CODES['failed'])  # it never trained
+        return LaunchResult(str(self.run_dir), self.command, code, word, returncode, (s.get('message') or s.get('reason')) if code == 1 else None)
+    def _settle(self, s:dict, returncode)->dict:
+        """torchrun has ended and nothing says how the run ended (its status.json still says it goes on, or there is none): its
+        rank 0 was killed (by torchrun's agent, between restarts, or by the system), or the run failed before it wrote a status.
+        Write `failed`, with what happened, when the status is this host's and the process that wrote it is gone (a handle on
+        another host, or a rank 0 that still runs, writes nothing), under the run directory's lock (a run that has started since
+        keeps its own status); the run's state (`run_state`), as it now is."""
         st = read_status(self.run_dir)
-        if st.get('updated') == self.status_before: st = {}  # left by an earlier launch: this one never started training
-        elif st.get('state') in _LIVE_STATES: st = self._settle(st, returncode)
-        state, code = run_outcome(st)
-        return LaunchResult(str(self.run_dir), self.command, code, state, returncode, st.get('message') if code == 1 else None)
-    def _settle(self, st:dict, returncode)->dict:
-        """torchrun has ended and this launch's status.json still says the run goes on: its rank 0 was killed (by torchrun's agent,
-        between restarts, or by the system) before it could say how the run ended. Write `failed`, with what happened, when the
-        status is this host's and the process that wrote it is gone (a handle on another host, or a rank 0 that still runs, writes
-        nothing), under the run directory's lock (a run that has started since keeps its own status); the status, as it now is."""
-        if not self.local or st.get('host') not in (None, socket.gethostname()) or process_alive(st.get('pid'), st.get('pid_start')): return st
+        if not self.local or st.get('host') not in (None, socket.gethostname()) or process_alive(st.get('pid'), st.get('pid_start')): return s
         try: lock = RunLock(self.run_dir, role='launcher').acquire()
-        except NtrainError: return read_status(self.run_dir)  # another process writes this run now: its status is its own
+        except NtrainError: return run_state(self.run_dir)  # another process writes this run now: its status is its own
         try:
-            now = read_status(self.run_dir)
-            if now.get('updated') != st.get('updated'): return now  # written meanwhile: it says how the run ended
-            write_status(self.run_dir, state='failed', phase=None, exit_code=EXIT_CODES['failed'], finished=time.time(),
-                         message=self._why_ended(returncode, st.get('state')))
-            return read_status(self.run_dir)
-        except OSError: return st  # (a full disk: the LaunchResult still says failed)
+            now = run_state(self.run_dir)
+            if read_status(self.run_dir).get('updated') != st.get('updated') or not (now['state'] in LIVE or now['state'] == 'lost'):
+                return now  # written meanwhile: it says how the run ended
+            why = self._why_ended(returncode, written_state(clean_status(st))[0])
+            write_status(self.run_dir, state='failed', reason=why, message=why, phase=None, exit_code=EXIT_CODES['failed'], finished=time.time())
+            return run_state(self.run_dir)
+        except OSError: return s  # (a full disk: the LaunchResult still says failed)
         finally: lock.release()
-    def _why_ended(self, returncode, state:str)->str:
+    def _why_ended(self, returncode, state:Optional[str])->str:
         "What torchrun's log (since this launch) says of the end, in one line: its exit, the first rank that failed, the last error line."
         try:
             with open(self.log_path, 'rb') as f:  # its end: torchrun's account of the failure comes last
@@ -185,7 +203,7 @@ class Launch:
         how = f'torchrun ended with exit {returncode}' if returncode is not None else f'torchrun (pid {self.pid}) ended'
         cause = re.findall(r'Root Cause \(first observed failure\):.*?rank\s*:\s*(\d+).*?exitcode\s*:\s*(-?\d+)', text, re.S)
         if cause and self.max_restarts: how += f" after {self.max_restarts} restart{'s' * (self.max_restarts > 1)}"
-        out = [f'{how} while status.json said {state}']
+        out = [f'{how} while status.json said {state}' if state else f'{how} before the run wrote its status.json']
         if cause:
             rank, code = int(cause[-1][0]), int(cause[-1][1])
             try: died = f'was killed by {signal.Signals(-code).name}' if code < 0 else f'exited with {code}'
@@ -260,16 +278,45 @@ class Launch:
         request_stop_file(self.run_dir, 'stop requested by Launch.stop')
         if timeout == 0: return None
         return self.wait(timeout)
-    def kill(self)->bool:
-        "SIGKILL torchrun and its workers on this node (nothing saved); False when there was nothing of this run to kill."
+    def kill(self, by:str='Launch.kill')->bool:
+        """SIGKILL torchrun and its workers on this node (nothing saved); False when there was nothing of this run to kill.
+        Once they are gone, `status.json` says `killed`, with `by` (who killed it) as its reason, if it still said the run goes on."""
         if self._refuse('killed'): return False
-        try: os.kill(self.pid, signal.SIGSTOP)  # no worker restarts while its workers are found
-        except ProcessLookupError: return False
-        workers = _children(self.pid)
-        _kill_group(self.pid, self.pid_start)
-        for pid, start in workers: _kill_group(pid, start)
-        if self.proc is not None: self.proc.wait()
-        return True
+        self._killing = True  # (a view polling on another thread waits for the state written below)
+        try:
+            try: os.kill(self.pid, signal.SIGSTOP)  # no worker restarts while its workers are found
+            except ProcessLookupError: return False
+            workers = _children(self.pid)
+            for pid, start in workers: _kill_group(pid, start, signal.SIGSTOP)  # none sees another die (and writes `failed`) before it dies
+            _kill_group(self.pid, self.pid_start)
+            for pid, start in workers: _kill_group(pid, start)
+            if self.proc is not None: self.proc.wait()
+            self.killed_by = by
+            self._write_killed(by, [(self.pid, self.pid_start), *workers])
+            return True
+        finally: self._killing = False
+    def _write_killed(self, by:str, procs:list, wait:float=10.0):
+        """Once `procs` are gone (at most `wait` s), write `killed` under the run directory's lock, if nothing says how the run ended.
+        (A killed rank 0 shows as a zombie while its other threads still exit, holding the lock: it is tried again until `wait`.)"""
+        t_end = time.monotonic() + wait
+        while any(process_alive(p, s) for p, s in procs) and time.monotonic() < t_end: time.sleep(0.05)
+        while True:
+            if run_state(self.run_dir)['state'] not in (*LIVE, 'lost'): return  # it ended on its own account first
+            try: lock = RunLock(self.run_dir, role='launcher').acquire(); break
+            except NtrainError:
+                if time.monotonic() > t_end: return  # another process writes this run now
+                time.sleep(0.05)
+        try:
+            if run_state(self.run_dir)['state'] in (*LIVE, 'lost'):
+                write_status(self.run_dir, state='killed', reason=by, phase=None, exit_code=EXIT_CODES['killed'], finished=time.time())
+        except OSError: pass  # (a full disk: the LaunchResult still says killed)
+        finally: lock.release()
+    def resumed(self, nproc:Optional[int]=None)->'Launch':
+        """A new handle on this run, resumed from its newest checkpoint under torchrun on `nproc` processes (default: as launched),
+        with the `env` and `max_restarts` it was launched with."""
+        if self.nnodes > 1:
+            raise NtrainError(f'{self.run_dir}: a run on {self.nnodes} nodes resumes on each node: {resume_command(self.run_dir, nproc or self.nproc, self.nnodes)}')
+        return launch(self.run_dir, resume=True, nproc=nproc or self.nproc, max_restarts=self.max_restarts, env=self.env, wait=False)
     def __repr__(self):
         return f"Launch(pid {self.pid}, {'running' if self.running else self.result.status}, {self.run_dir})"
     def _ipython_display_(self):
@@ -633,8 +680,8 @@ def launch(config:Union[str, Path, dict, Config]='digits', overrides=(), *, task
                 if p == made: break
         raise
     h = Launch(run_dir, cmd, proc=proc, pid_start=info['pid_start'], host=host, log_path=log_path, node_rank=node_rank,
-               nnodes=nnodes, max_restarts=max_restarts, status_before=status_before, log_from=log_from)
-    h.preflight = pre
+               nnodes=nnodes, max_restarts=max_restarts, status_before=status_before, log_from=log_from, nproc=nproc)
+    h.preflight, h.env = pre, env  # (the environment `resumed` launches with again)
     if not wait: return h
     tail = LogTail(log_path) if echo else None
     try: h.wait()
@@ -677,7 +724,7 @@ def attach(run_dir, node_rank:Optional[int]=None)->Launch:
     log = info.get('log') or ('launch.log' if (rd/'launch.log').exists() else f'launch-node{k}.log')
     return Launch(rd, info.get('command', []), pid=info['pid'], pid_start=info.get('pid_start'), host=info.get('host'),
                   log_path=rd/log, node_rank=k, nnodes=info.get('nnodes', 1), max_restarts=info.get('max_restarts', 0),
-                  status_before=info.get('status_before'), log_from=info.get('log_from', 0))
+                  status_before=info.get('status_before'), log_from=info.get('log_from', 0), nproc=info.get('nproc'))
 
 # %% ../nbs/12_launch.ipynb
 class LogTail:

@@ -11,7 +11,8 @@ from .events import END_KINDS
 from .rundir import read_status, process_alive
 
 # %% auto 0
-__all__ = ['STATES', 'LIVE', 'ENDS', 'TRANSITIONS', 'end_state', 'result_status', 'clean_status', 'final_record', 'run_state']
+__all__ = ['STATES', 'LIVE', 'ENDS', 'TRANSITIONS', 'EXIT_CODES', 'LOST', 'end_state', 'result_status', 'exit_code',
+           'clean_status', 'written_state', 'final_state', 'state_of', 'final_record', 'writers_alive', 'run_state']
 
 # %% ../nbs/05b_lifecycle.ipynb
 STATES = {
@@ -28,25 +29,26 @@ LIVE = ('starting', 'running', 'stopping')
 ENDS = ('stopped', 'finished', 'failed', 'killed')
 
 TRANSITIONS = (  # (from, to, who writes it)
-    ('-', 'starting', '`ntrain launch` (with launch.json) before torchrun starts, or the trainer when it claims the directory'),
-    ('starting', 'running', 'the trainer (rank 0), once the run\'s files are open'),
-    ('running', 'stopping', 'the trainer (rank 0), when every rank has agreed to stop'),
+    ('-', 'starting', '`ntrain launch` (with launch.json) before torchrun starts, or the trainer when it claims the directory `launch` made'),
+    ('-, starting', 'running', 'the trainer (rank 0), once the run\'s files are open'),
+    ('starting, running', 'stopping', 'the trainer (rank 0), when every rank has agreed to stop (once; reason: what asked)'),
     ('stopping', 'stopped', 'the trainer, once last.pt is saved'),
     ('running', 'finished', 'the trainer, with the reason: epochs, early_stopped or max_steps'),
-    ('starting, running, stopping', 'failed', "the trainer (its error), or `ntrain launch` when torchrun ended and status.json still said live"),
-    ('starting, running, stopping', 'killed', 'the ntrain caller that killed the run (`Launch.kill`, the second Ctrl-C of `ntrain launch`), once its processes are gone'),
+    ('starting, running, stopping', 'failed', "the trainer (its error), or the `Launch` handle when torchrun ended and nothing said how the run ended"),
+    ('starting, running, stopping', 'killed', 'the ntrain caller that killed the run (`Launch.kill`: the Kill button, the second Ctrl-C of `ntrain launch`), once its processes are gone'),
     ('starting, running, stopping', 'lost', 'nobody: `run_state` reads it when the process that writes the run is gone'),
     ('stopped, finished, failed, killed, lost', 'starting, running', 'a resume'),
 )
 
 # %% ../nbs/05b_lifecycle.ipynb
+EXIT_CODES = dict(finished=0, early_stopped=0, max_steps=0, failed=1, nonfinite=3, stopped=75, killed=137)
 _OLD = {'early_stopped': ('finished', 'early_stopped'), 'max_steps': ('finished', 'max_steps'), 'nonfinite': ('failed', 'non_finite'),
         'died': ('lost', None)}
 
 def end_state(status:str, reason:Optional[str]=None)->tuple:
-    "(state, reason) of a run that ended with `RunResult.status` `status` (finished, early_stopped, max_steps, stopped, nonfinite, failed)."
+    "(state, reason) of a run that ended with `RunResult.status` `status` (finished, early_stopped, max_steps, stopped, nonfinite, failed, killed)."
     if status == 'finished': return 'finished', reason if reason in ('early_stopped', 'max_steps') else 'epochs'
-    if status in _OLD: st, r = _OLD[status]; return st, r if reason in (None, status, 'non-finite loss') else reason
+    if status in _OLD: st, r = _OLD[status]; return st, r or reason  # (a non-finite loss's record says 'non-finite loss')
     return status, reason
 
 def result_status(state:str, reason:Optional[str]=None)->str:
@@ -55,10 +57,16 @@ def result_status(state:str, reason:Optional[str]=None)->str:
     if state == 'failed' and reason == 'non_finite': return 'nonfinite'
     return state
 
+def exit_code(state:str, reason:Optional[str]=None)->Optional[int]:
+    "The exit code of a run in `state` (see `EXIT_CODES`): None while it is live; 1 when it is lost, or its state is unknown."
+    return None if state in LIVE else EXIT_CODES.get(result_status(state, reason), 1)
+
 # %% ../nbs/05b_lifecycle.ipynb
 _TEXT, _NUM = ('phase', 'host', 'reason', 'message'), ('step', 'epoch', 'total_steps', 'pid', 'pid_start', 'progress_time', 'started',
                                                       'updated', 'finished', 'phase_started', 'exit_code', 'epochs', 'generation')
 _WRITTEN = set(STATES) | set(_OLD) | {'running'}
+_WORDS = ('finished', 'early_stopped', 'max_steps', 'stopped', 'nonfinite', 'failed', 'killed')  # RunResult.status's words
+LOST = 'its process ended without writing how'
 
 def _num(x): return x if isinstance(x, (int, float)) and not isinstance(x, bool) and x == x and abs(x) != float('inf') else None
 
@@ -67,6 +75,37 @@ def clean_status(st)->dict:
     if not isinstance(st, dict): return {}
     ok = lambda k, v: (v in _WRITTEN if k == 'state' else isinstance(v, str) if k in _TEXT else _num(v) is not None if k in _NUM else True)
     return {k: v for k, v in st.items() if ok(k, v)}
+
+def written_state(st:dict)->tuple:
+    "(state, reason) a status.json says (as `clean_status` gives it), its words of before mapped; (None, None) when it says none."
+    s, r = st.get('state'), st.get('reason')
+    if s in _OLD: s, r = _OLD[s][0], _OLD[s][1] or r
+    return s, r
+
+def final_state(rec:dict)->tuple:
+    "(state, reason) of a final record: its `status` (RunResult's word) and `reason`, else its kind."
+    s, r = rec.get('status'), rec.get('reason') if isinstance(rec.get('reason'), str) else None
+    return end_state(s if s in _WORDS else rec.get('kind') if rec.get('kind') in END_KINDS else 'failed', r)
+
+def state_of(st:dict, final:Optional[dict]=None, alive:Optional[bool]=None, launched:bool=False, stale_s:float=60.0,
+             now:Optional[float]=None)->dict:
+    """The rule of `run_state`, on what was read: `st` a status.json (after `clean_status`), `final` the final record after
+    the last start or resume (None: none), `alive` whether a process that writes the run lives (None: cannot be told),
+    `launched` whether something started it (a launch.json, a run handle). dict(state, reason, message, stale_for);
+    state None when nothing says there is a run."""
+    written, reason = written_state(st)
+    message = st.get('message')
+    if final is not None:  # how the run ended, in its own record
+        state, reason = final_state(final)
+        if state == 'failed' and isinstance(final.get('reason'), str): message = final['reason']
+    elif written in ENDS or written == 'lost': state = written
+    elif written in LIVE or launched:
+        state = written or 'starting'
+        if alive is False: state, reason = 'lost', LOST
+    else: state = None
+    t, now = st.get('progress_time') or st.get('started'), now or time.time()
+    stale = int(now - t) if state in ('running', 'stopping') and t and now - t > stale_s else None
+    return dict(state=state, reason=reason, message=message, stale_for=stale)
 
 def _parse(line:bytes)->Optional[dict]:
     try: r = json.loads(line.decode('utf-8'))
@@ -91,33 +130,26 @@ def _read_json(p:Path)->dict:
     except (OSError, ValueError): return {}
     return d if isinstance(d, dict) else {}
 
+def writers_alive(st:dict, li:dict)->Optional[bool]:
+    """Whether a process that writes the run lives: torchrun's (`launch.json`) or the trainer's (`status.json`), each checked
+    with its start time; None when neither is recorded on this host (another host's run cannot be seen from here)."""
+    seen = [process_alive(d.get('pid'), d.get('pid_start')) for d in (li, st) if d.get('pid') and d.get('host') in (None, socket.gethostname())]
+    return any(seen) if seen else None
+
 def run_state(run_dir, stale_s:float=60.0, now:Optional[float]=None)->dict:
     """What a run directory's files say (see above): dict(state, reason, message, step, epoch, total_steps, alive, stale_for,
-    updated, launched, exit_code). `alive` is None where it cannot be told (another host, no process recorded)."""
-    rd, now = Path(run_dir), now or time.time()
+    updated, launched, exit_code). `alive` is None where it cannot be told (another host, no process recorded) or need not be
+    (the run ended)."""
+    rd = Path(run_dir)
     st, li, fin = clean_status(read_status(rd)), _read_json(rd/'launch.json'), final_record(rd/'metrics.jsonl')
-    written, reason = st.get('state'), st.get('reason')
-    if written in _OLD: written, reason = _OLD[written][0], reason or _OLD[written][1]
-    alive = None
-    if fin is not None:  # how the run ended, in its own record
-        state, reason = end_state(fin.get('status') if fin.get('status') in ('finished', 'early_stopped', 'max_steps', 'stopped', 'nonfinite', 'failed')
-                                  else fin.get('kind'), fin.get('reason'))
-    elif written in ENDS or written == 'lost': state = written
-    elif written in LIVE or li:
-        state = written or 'starting'
-        here = (li.get('host') if li else st.get('host')) in (None, socket.gethostname())
-        pid, start = (li.get('pid'), li.get('pid_start')) if li.get('pid') else (st.get('pid'), st.get('pid_start'))
-        if here and pid: alive = process_alive(pid, start)
-        if alive is False: state, reason = 'lost', reason or 'its process ended without writing how'
-    else: state = 'ladder' if (rd/'ladder.json').exists() else 'unknown'
-    t = st.get('progress_time') or st.get('started')
-    stale = int(now - t) if state in ('running', 'stopping') and t and now - t > stale_s else None
+    written = written_state(st)[0]
+    alive = writers_alive(st, li) if fin is None and (written in LIVE or (written is None and li)) else None
+    s = state_of(st, fin, alive, launched=bool(li), stale_s=stale_s, now=now)
+    if s['state'] is None: s['state'] = 'ladder' if (rd/'ladder.json').exists() else 'unknown'
     steps = [x for x in (st.get('step'), _num((fin or {}).get('step'))) if x is not None]
     times = [x for x in (st.get('updated'), _num(li.get('started')), _num((fin or {}).get('time'))) if x]
     if not times:
         try: times = [rd.stat().st_mtime]
         except OSError: times = [0.0]
-    message = (fin or {}).get('reason') if state == 'failed' and fin is not None else st.get('message')
-    return dict(state=state, reason=reason, message=message, step=max(steps) if steps else None, epoch=st.get('epoch', _num((fin or {}).get('epoch'))),
-                total_steps=st.get('total_steps'), alive=alive, stale_for=stale, updated=max(times), launched=bool(li),
-                exit_code=st.get('exit_code'))
+    return dict(s, step=max(steps) if steps else None, epoch=st.get('epoch', _num((fin or {}).get('epoch'))), total_steps=st.get('total_steps'),
+                alive=alive, updated=max(times), launched=bool(li), exit_code=st.get('exit_code'))

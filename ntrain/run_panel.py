@@ -4,13 +4,13 @@
 
 # %% ../nbs/13a_run_panel.ipynb 2
 from __future__ import annotations
-import base64, html, io, json, math, sys, threading, time
+import base64, html, io, json, math, re, sys, threading, time, weakref
 from pathlib import Path
 from typing import Optional
 from .core import NtrainError
 from .events import Watcher, apply_record
-from .launch import Launch, LaunchResult, attach, launch
-from .rundir import read_status
+from .launch import LaunchResult, attach
+from .lifecycle import STATES, LIVE
 from .viewmodel import RunView, Pump, status_line, _fmt_s
 
 # %% auto 0
@@ -73,8 +73,8 @@ def _in_kernel()->bool:
     try: return getattr(get_ipython(), 'kernel', None) is not None  # noqa: F821 (defined in IPython)
     except NameError: return False
 
-_COLORS = dict(starting='#607d8b', running='#1565c0', stale='#ef6c00', finished='#2e7d32', early_stopped='#2e7d32',
-               stopped='#6a1b9a', failed='#c62828', non_finite='#c62828', killed='#c62828')
+_COLORS = dict(starting='#607d8b', running='#1565c0', stopping='#ef6c00', stopped='#6a1b9a', finished='#2e7d32',
+               failed='#c62828', killed='#4e342e', lost='#757575')  # one per state of the lifecycle's STATES
 
 def _tail(p:Path, n:int=6, size:int=4096)->list:
     "The last `n` lines of a file (reading at most its last `size` bytes)."
@@ -84,13 +84,35 @@ def _tail(p:Path, n:int=6, size:int=4096)->list:
     except OSError: return []
     return data.decode(errors='replace').splitlines()[-n:]
 
+_NOT_THE_RUNS = ('ChildFailedError', 'SignalException')  # torchrun's own account of a failure, not the run's error
+_PREFIX = re.compile(r'^\[[\w.-]+\]:\s?')  # torchrun's "[rank1]: " before each line a rank writes to its log
+
+def _traceback(lines:list)->list:
+    """The Python traceback among `lines` (from 'Traceback' to its exception's line) that is the run's, not torchrun's: the
+    first failing rank's (torchrun's "Root Cause"), else the last one; [] if none. A rank's lines keep their "[rankN]: "."""
+    found = []
+    for i, l in enumerate(lines):
+        m = _PREFIX.match(l); pre = m.group(0) if m else ''
+        if not l[len(pre):].startswith('Traceback (most recent call last):'): continue
+        mine = [k for k in range(i + 1, len(lines)) if lines[k].startswith(pre)]  # (the ranks' lines may interleave)
+        end = next((k for k in mine if (b := lines[k][len(pre):]) and not b[0].isspace() and not b.startswith('Traceback')), None)
+        if end is not None and not any(w in lines[end] for w in _NOT_THE_RUNS): found.append((pre, [i] + [k for k in mine if k <= end]))
+    root = re.findall(r'Root Cause \(first observed failure\):.*?rank\s*:\s*(\d+)', '\n'.join(lines), re.S)
+    pick = [f for f in found if root and f[0].strip() == f'[rank{root[-1]}]:'] or found
+    return [lines[k] for k in pick[-1][1]] if pick else []
+
 def failing_lines(run_dir, n:int=12)->list:
-    "The last lines of the rank log that shows an error (else of the launcher's log): what a failed run shows."
+    """What a failed run shows under its error: the tail of its traceback, from the log that holds it (a rank's
+    `logs/rankN.log`, torchrun's `launch.log`, then `log.txt`), or else the last error lines; never other lines
+    (a healthy epoch line is not the failure). The first line names the file; [] when no log holds an error."""
     rd = Path(run_dir)
-    logs = sorted((rd/'logs').glob('rank*.log')) if (rd/'logs').is_dir() else []
-    bad = [p for p in logs if any(w in ' '.join(_tail(p, 40, 16384)) for w in ('Error', 'Traceback', 'error:'))]
-    for p in bad + [rd/'launch.log', rd/'log.txt']:
-        if p.exists() and (lines := _tail(p, n, 16384)): return [f'--- {p.name}'] + lines
+    logs = (sorted((rd/'logs').glob('rank*.log')) if (rd/'logs').is_dir() else []) + sorted(rd.glob('launch*.log')) + [rd/'log.txt']
+    texts = [(p, _tail(p, 2000, 65536)) for p in logs if p.exists()]
+    for p, lines in texts:
+        if tb := _traceback(lines): return [f'--- {p.name}'] + tb[-n:]
+    for p, lines in texts:
+        errs = [l for l in lines if l.startswith(('error: ', 'ntrain: error: '))]
+        if errs: return [f'--- {p.name}'] + errs[-n:]
     return []
 
 def publish_panel(widget, static:dict, display_id:Optional[str], update:bool=False):
@@ -103,12 +125,12 @@ def publish_panel(widget, static:dict, display_id:Optional[str], update:bool=Fal
     else: display(data, raw=True)  # nbdev's executor, a plain IPython: no later updates
 
 class Dashboard:
-    "The live panel of a run handle (a `Launch`, or an in-kernel run): renders a `RunView` fed from the run's files."
+    "The live panel of a run handle (a `RunHandle`: a `Launch`, or an in-kernel run): renders a `RunView` fed from the run's files."
     def __init__(self, handle, stale_s:float=60.0, interval:float=0.25, plot_every:float=0.5, log_lines:int=6, plot_budget:float=0.025):
         self.handle, self.stale_s, self.interval, self.log_lines = handle, stale_s, interval, log_lines
         self.view, self.canvas, self._lock = RunView(stale_s), None, threading.Lock()
         self.widget, self.w, self.notice, self.png, self.card = None, {}, '', None, None
-        self.plot_points, self._logs_at, self._display_id, self._final_shown = [], 0.0, None, False
+        self.plot_points, self._logs_at, self._display_id, self._final_shown, self._errors = [], 0.0, None, False, None
         self.clock = PlotClock(plot_every, plot_budget)  # redrawing takes under `plot_budget` of a core from the run it shows
         self._build()
         self.pump = Pump(self._tick, interval).start()
@@ -125,16 +147,18 @@ class Dashboard:
             for r in h.new_records(): self.view.apply(r)
             running = h.running
             res = None if running else h.result
-            outcome = None if res is None else dict(status=res.status, exit_code=res.exit_code, returncode=res.returncode)
-            err = failing_lines(self.run_dir) if res is not None and res.exit_code not in (0, 75) else []
-            self.view.heartbeat(h.status(), running, outcome, err)
+            outcome = None if res is None else dict(status=res.status, exit_code=res.exit_code, returncode=res.returncode, message=res.message)
+            self.view.heartbeat(h.status(), running, outcome, self._errors or ())
+            if res is not None and self._errors is None and self.view.state == 'failed':  # once, at the end: the error, from the logs
+                self._errors = failing_lines(self.run_dir)
+                self.view.heartbeat(h.status(), running, outcome, self._errors)
             d = self.view.to_dict()
         self._render(d, final=res is not None)
         return res is None
     # ------------------------------------------------------------ widgets
     def _build(self):
         import ipywidgets as W
-        w = self.w
+        w, why = self.w, self.handle.cannot_kill
         w['title'] = W.HTML()
         w['bar'] = W.FloatProgress(min=0, max=1, value=0, layout=W.Layout(width='50%'))
         w['bar_text'] = W.HTML()
@@ -143,7 +167,9 @@ class Dashboard:
         w['logs'] = W.HTML()
         w['stop'] = W.Button(description='Stop', tooltip='graceful: every rank stops after its step and saves last.pt', icon='stop')
         w['resume'] = W.Button(description='Resume', tooltip='continue from the newest checkpoint', icon='play', disabled=True)
-        w['kill'] = W.Button(description='Kill', tooltip='SIGKILL torchrun and its workers: nothing is saved', button_style='danger', icon='times')
+        w['kill'] = W.Button(description='Kill', tooltip=why or 'SIGKILL torchrun and its workers: nothing is saved', button_style='danger',
+                             icon='times', disabled=why is not None)
+        w['cannot_kill'] = W.HTML(f"<small class='ntrain-cannot-kill'>Kill: {html.escape(why)}</small>" if why else '')
         w['kill_yes'] = W.Button(description='Yes, kill it', button_style='danger')
         w['kill_no'] = W.Button(description='Cancel')
         w['confirm'] = W.HBox([W.HTML('<b>Kill the run?</b> Nothing is saved since the last checkpoint.'), w['kill_yes'], w['kill_no']],
@@ -157,7 +183,7 @@ class Dashboard:
         w['kill_no'].on_click(lambda _: self._confirm(False))
         w['kill_yes'].on_click(lambda _: (self._confirm(False), self.kill()))
         self.widget = W.VBox([w['title'], W.HBox([w['bar'], w['bar_text']]), w['stats'], w['plot'],
-                              W.HBox([w['stop'], w['resume'], w['kill']]), w['confirm'], w['notice'], w['logs'], w['card']])
+                              W.HBox([w['stop'], w['resume'], w['kill']]), w['cannot_kill'], w['confirm'], w['notice'], w['logs'], w['card']])
         self.widget.add_class('ntrain-dashboard')
         self._render(self.view.to_dict(), final=False)
     def _confirm(self, show:bool): self.w['confirm'].layout.display = None if show else 'none'
@@ -165,6 +191,8 @@ class Dashboard:
         w, now = self.w, time.monotonic()
         color = _COLORS.get(d['state'], '#455a64')
         pts = len(d['curves']['step']) + len(d['curves']['epoch'])
+        why = d.get('reason') if d['state'] in ('stopping', 'stopped', 'finished', 'killed', 'lost') and d.get('reason') != 'epochs' else None
+        reason = f" <span class='ntrain-reason'>{html.escape(str(why)[:120])}</span>" if why else ''
         stale = f" &middot; <span class='ntrain-stale'>no progress for {d['stale_for']} s</span>" if d.get('stale_for') else ''
         plot = None
         if self.png is None or final or (self.clock.due(now) and (not self.plot_points or pts != self.plot_points[-1])):
@@ -177,16 +205,16 @@ class Dashboard:
         with self.widget.hold_sync():
             w['title'].value = (f"<div class='ntrain-run-state' data-state='{d['state']}' data-step='{d['step']}' data-points='{pts}' "
                                 f"data-draws='{len(self.plot_points)}' data-restarts='{d['restarts']}'><b>run</b> <code>{html.escape(str(self.run_dir))}</code> "
-                                f"<span style='background:{color};color:white;padding:1px 6px;border-radius:3px'>{d['state'].upper()}</span>{stale}</div>")
+                                f"<span style='background:{color};color:white;padding:1px 6px;border-radius:3px'>{d['state'].upper()}</span>{reason}{stale}</div>")
             w['bar'].value = d['progress'] or 0.0
             w['bar_text'].value = html.escape(status_line(d))
             w['stats'].value = self._stats_html(d)
             if plot is not None: w['plot'].value = plot
             if logs is not None: w['logs'].value = logs
             w['notice'].value = html.escape(self.notice)
-            ended = final or d['state'] in ('finished', 'early_stopped', 'stopped', 'failed', 'non_finite')
-            w['stop'].disabled, w['kill'].disabled = ended, ended or not getattr(self.handle, 'local', True)
-            w['resume'].disabled = not (final and (self.run_dir/'ckpt').exists() and d['state'] not in ('finished', 'early_stopped'))
+            ended = final or d['state'] not in LIVE
+            w['stop'].disabled, w['kill'].disabled = ended, ended or self.handle.cannot_kill is not None
+            w['resume'].disabled = not (final and (self.run_dir/'ckpt').exists() and d['state'] != 'finished')
         if final and not self._final_shown: self._show_final(d)
     def _stats_html(self, d:dict)->str:
         mem = ', '.join(f'rank {k}: {v:,.0f} MiB' for k, v in sorted(d['peak_mem'].items())) or 'not recorded yet (each epoch record carries it)'
@@ -196,11 +224,16 @@ class Dashboard:
                 ('peak memory', mem)]
         out = ' &nbsp; '.join(f'<b>{k}</b> {html.escape(v)}' for k, v in rows)
         if d['warnings']: out += '<br>' + '<br>'.join(f'warning: {html.escape(t)}' for t in d['warnings'][-3:])
-        if d.get('outcome') and d['outcome']['exit_code'] not in (0, 75):
-            o = d['outcome']
-            out += (f"<div class='ntrain-failure' style='color:#c62828'><b>the run ended {html.escape(str(o['status']))}</b> "
-                    f"(torchrun exit {o.get('returncode')}, ntrain exit {o['exit_code']})"
+        o = d.get('outcome') or {}
+        exits = f" (torchrun exit {o.get('returncode')}, ntrain exit {o.get('exit_code')})" if o else ''
+        if d['state'] == 'failed':  # the error: its line, and the traceback's tail from the log that holds it
+            out += (f"<div class='ntrain-failure' style='color:#c62828'><b>the run failed</b>{html.escape(exits)}: "
+                    f"{html.escape(str(d.get('message') or d.get('reason') or 'no error was recorded'))}"
                     + (f"<pre>{html.escape(chr(10).join(d['error_lines']))}</pre>" if d['error_lines'] else '') + '</div>')
+        elif d['state'] in ('killed', 'lost'):
+            what = (f"killed by {d.get('reason') or '?'}" if d['state'] == 'killed' else 'lost: its processes ended without writing how it ended')
+            out += (f"<div class='ntrain-ended-{d['state']}' style='color:{_COLORS[d['state']]}'><b>{html.escape(what)}</b>{html.escape(exits)}; "
+                    'nothing was saved after the last checkpoint: Resume continues from it</div>')
         return out
     def _logs_html(self, d:dict)->str:
         logs = sorted((self.run_dir/'logs').glob('rank*.log')) if (self.run_dir/'logs').is_dir() else []
@@ -235,19 +268,20 @@ class Dashboard:
         if wait: self.wait(timeout=30)  # apply the run's last records here: a cell that waits blocks the kernel's loop
         return self
     def kill(self)->bool:
-        "SIGKILL the run (nothing saved)."
+        "SIGKILL the run (nothing saved); the handle says why it cannot when it cannot (`cannot_kill`)."
+        why = self.handle.cannot_kill
+        if why is not None: self.notice = f'not killed: {why}'; return False
         ok = self.handle.kill()
         self.notice = 'killed: nothing was saved since the last checkpoint' if ok else 'nothing to kill: the run is not running here'
         return ok
     def resume(self, nproc:Optional[int]=None):
-        "Continue a stopped (or failed) run from its newest checkpoint, with the same process count; the dashboard follows the new run."
+        "Continue an ended run (stopped, failed, killed, lost) from its newest checkpoint, on `nproc` processes (default: the handle's); the dashboard follows the new run."
         if self.handle.running:
-            if self.view.state not in ('stopped', 'failed'): self.notice = 'the run is still running: stop it first'; return self
-            try: self.handle.wait(timeout=60)  # it said stopped: its processes are exiting
-            except TimeoutError: self.notice = 'the run says stopped but its processes have not exited yet: try again'; return self
-        self.handle = self.handle.resumed(nproc) if hasattr(self.handle, 'resumed') else launch(self.run_dir, resume=True, wait=False,
-                                                                                                 nproc=nproc or _nproc_of(self.handle))
-        with self._lock: self.view = RunView(self.stale_s)
+            if self.view.state in LIVE: self.notice = 'the run is still running: stop it first'; return self
+            try: self.handle.wait(timeout=60)  # it says how it ended: its processes are exiting
+            except TimeoutError: self.notice = f'the run says {self.view.state} but its processes have not exited yet: try again'; return self
+        self.handle = self.handle.resumed(nproc)
+        with self._lock: self.view, self._errors = RunView(self.stale_s), None
         self.notice, self._final_shown, self.card = 'resumed from the newest checkpoint', False, None
         self.w['card'].outputs = ()  # not clear_output(): outside a kernel IPython's prints terminal escapes
         self.pump = Pump(self._tick, self.interval).start()
@@ -263,19 +297,14 @@ class Dashboard:
         if not self._final_shown: self._tick()
         return self.handle.result
 
-def _nproc_of(handle)->int:
-    "The process count of a launched run: from its command (--nproc-per-node=N), else its start record, else 1."
-    for a in getattr(handle, 'command', []):
-        if str(a).startswith('--nproc-per-node='): return int(str(a).split('=', 1)[1])
-    st = next((r for r in handle.records() if r.get('kind') in ('start', 'resume')), {})
-    return st.get('world_size') or 1
-
 # %% ../nbs/13a_run_panel.ipynb
+_DASHBOARDS = weakref.WeakKeyDictionary()  # handle -> its dashboard: one per handle, gone with it
+
 def dashboard(handle, **kw)->Dashboard:
     "The dashboard of a run handle (`launch(..., wait=False)`, `attach(run_dir)`) or of a run directory; one per handle."
     if isinstance(handle, (str, Path)): handle = attach(handle)
-    d = getattr(handle, '_ntrain_dashboard', None)
-    if d is None: d = Dashboard(handle, **kw); handle._ntrain_dashboard = d
+    d = _DASHBOARDS.get(handle)
+    if d is None: d = _DASHBOARDS[handle] = Dashboard(handle, **kw)
     return d
 
 def _display_launch(self):

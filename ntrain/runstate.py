@@ -254,7 +254,7 @@ class RunDirMixin:
         if self.is_main and not self.resume and self.lock is not None:  # made for this run (by `launch`): watchable from its setup on
             self.lock.commit()
             self.status = StatusFile(rd, warn=self._warn_from_any_thread, intact=self.lock.intact)
-            self.status.update(state='running', phase='setup', phase_started=time.time(), **process_id(), epochs=self.cfg.epochs,
+            self.status.update(state='starting', reason=None, phase='setup', phase_started=time.time(), **process_id(), epochs=self.cfg.epochs,
                                started=time.time(), exit_code=None, generation=0, run_id=self.run_id)
 
     def _make_dir(self):
@@ -344,7 +344,7 @@ class RunDirMixin:
             self.loggers = [make(rd) for make in self._logger_factories] + self.extra_loggers
             sinks += self.text_logs  # (the user's loggers are guarded as callbacks are: a tracker that fails never ends the run)
             if self.status is None: self.status = StatusFile(rd, warn=self._warn_from_any_thread, intact=self.lock.intact if self.lock else None)
-            self.status.update(state='running', **process_id(), epoch=self.epoch, step=self.step, total_steps=self.total_steps,
+            self.status.update(state='running', reason=None, **process_id(), epoch=self.epoch, step=self.step, total_steps=self.total_steps,
                                epochs=cfg.epochs, exit_code=None, message=None, finished=None, generation=self.generation, started=time.time(),
                                run_id=self.run_id)
         if self.distributed:

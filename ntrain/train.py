@@ -20,17 +20,16 @@ from .events import Events, Stopper, StopWaiting, signals_stop, TextLog, Progres
 from .device import resolve_device, Precision, enable_tf32, deterministic_mode, peak_memory_mib
 from .optim import build_optimizer, build_scheduler, monitor_mode, scaled_lr
 from .rundir import default_run_dir, read_status
+from .lifecycle import EXIT_CODES, end_state, result_status, run_state
 from .distributed import init_distributed, Agreement, wrap_ddp, shard_model, gather_floats, collective_error
 from .runstate import StateMixin, RunDirMixin
 from .guards import GuardsMixin
 from . import checkpoint as ckpt
 
 # %% auto 0
-__all__ = ['EXIT_CODES', 'RunResult', 'NonFinite', 'Trainer']
+__all__ = ['RunResult', 'NonFinite', 'Trainer']
 
 # %% ../nbs/07_train.ipynb
-EXIT_CODES = dict(finished=0, early_stopped=0, max_steps=0, failed=1, nonfinite=3, stopped=75)
-
 @dataclass
 class RunResult:
     "What a run produced: where, how it ended, its history and its best checkpoint."
@@ -111,7 +110,8 @@ class _Build:
     def _check_stop(self):
         "During setup: stop now if any rank was asked to (a blocking agreement; setup has no step to finish)."
         if self.agree.now(self.stopper() is not None):
-            self.stopper.request('stop requested on another rank'); raise _Stopped()
+            if self.stopper.reason is None: self.stopper.request('stop requested on another rank')
+            self._stopping(); raise _Stopped()
 
     def setup(self):
         "Build everything a run needs: process group, data, model, optimizer, schedule. Writes nothing."
@@ -392,7 +392,12 @@ class _Stop:
         "Whether to stop here; under torchrun every process answers alike at the same call."
         stop = self.agree.poll(self.stopper() is not None)
         if stop and self.stopper.reason is None: self.stopper.request('stop requested on another rank')
+        if stop: self._stopping()
         return stop
+
+    def _stopping(self):
+        "Every rank has agreed to stop: rank 0's status.json says `stopping`, once, with what asked, while the step ends and saves."
+        if self.status is not None and self.status.data.get('state') != 'stopping': self.status.update(state='stopping', reason=self.stopper.reason)
 
     def _step_end(self)->bool:
         "The end of an optimizer step: progress for status.json; whether every rank agrees to stop here."
@@ -500,6 +505,7 @@ class _Loop:
                 break
             if status == 'max_steps': break
         if status == 'stopped':
+            self._stopping()  # (a stop that left a wait for a batch comes here without an agreement: one process)
             self._phase('save')
             if self.params_finite(): self.save('last'); self.saver.wait()
             left = {'validate': f'; the validation of epoch {self.epoch + 1} is pending', 'val': f'; the validation at step {self.step} is pending'}.get(self._pending(), '')
@@ -508,9 +514,9 @@ class _Loop:
         return status or 'finished'
 
     def _done_before(self):
-        "The status a completed run ended with, if it ended (resuming a finished run does nothing)."
-        s = read_status(self.run_dir).get('state')
-        return s if s in ('finished', 'early_stopped', 'max_steps') else None
+        "The status a completed run ended with, if it finished (resuming a finished run does nothing): its final record's, as `run_state` reads it."
+        s = run_state(self.run_dir)
+        return result_status(s['state'], s['reason']) if s['state'] == 'finished' else None
 
 # %% ../nbs/07_train.ipynb
 class Trainer(_Build, _Step, _Measure, _Records, StateMixin, RunDirMixin, GuardsMixin, _Stop, _Loop):
@@ -606,7 +612,7 @@ class Trainer(_Build, _Step, _Measure, _Records, StateMixin, RunDirMixin, Guards
                     with contextlib.suppress(Exception): self.saver.wait()
                 self.events.release()
                 with contextlib.suppress(Exception): self.emit(record('failed', epoch=self.epoch, step=self.step, reason=_line(err), status='failed'))
-                if self.status is not None: self.status.update(state='failed', message=_line(err)); self.status.close()
+                if self.status is not None: self.status.update(state='failed', reason=_line(err), message=_line(err), phase=None); self.status.close()
                 if lost is not None: raise lost from None
                 raise
             finally:
@@ -637,7 +643,8 @@ class Trainer(_Build, _Step, _Measure, _Records, StateMixin, RunDirMixin, Guards
             self.emit(record(kind, epoch=self.epoch, step=self.step, reason=reason, status=status,
                              **(dict(bad=self.acc.get('bad', [])) if status == 'nonfinite' else {})))
         if self.is_main and self.status is not None:
-            self.status.update(state=status, phase=None, epoch=self.epoch, step=self.step, exit_code=res.exit_code, finished=time.time(),
+            state, why = end_state(status, self.stopper.reason if status == 'stopped' else None)  # the lifecycle's words
+            self.status.update(state=state, reason=why, phase=None, epoch=self.epoch, step=self.step, exit_code=res.exit_code, finished=time.time(),
                                checkpoints=res.checkpoints)
             self.status.close()
             try: self._end_files()

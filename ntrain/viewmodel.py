@@ -7,12 +7,13 @@ from __future__ import annotations
 import asyncio, copy, json, math, queue, socket, sys, threading, time
 from pathlib import Path
 from typing import Callable, Iterable, Optional
-from .events import END_KINDS, apply_record, text_line, Watcher, _parse
-from .rundir import read_status, process_alive
+from .events import END_KINDS, apply_record, text_line, Watcher
+from .rundir import read_status
+from .lifecycle import LIVE, ENDS, clean_status, end_state, final_state, result_status, state_of, run_state
 
 # %% auto 0
-__all__ = ['RUNG_NAMES', 'VERDICTS', 'EDITABLE', 'AFFECTS', 'RUN_STATES', 'same_settings', 'LadderView', 'clean_status',
-           'end_state', 'RunView', 'RunList', 'end_record', 'run_info', 'runs', 'Pump', 'status_line', 'console_watch']
+__all__ = ['RUNG_NAMES', 'VERDICTS', 'EDITABLE', 'AFFECTS', 'same_settings', 'LadderView', 'RunView', 'state_words', 'RunList',
+           'run_info', 'runs', 'Pump', 'status_line', 'console_watch']
 
 # %% ../nbs/13_viewmodel.ipynb
 RUNG_NAMES = {1: 'one step end to end', 2: 'initial loss vs theory', 3: 'overfit one batch', 4: 'small data moves val', 5: 'full run'}
@@ -111,32 +112,17 @@ class LadderView:
 # %% ../nbs/13_viewmodel.ipynb
 def _num(x): return x if isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) else None
 
-RUN_STATES = ('running', 'finished', 'early_stopped', 'max_steps', 'stopped', 'failed', 'nonfinite')  # the `state` a run writes to status.json
-_STATUS_TEXT, _STATUS_NUM = ('phase', 'host'), ('step', 'epoch', 'total_steps', 'pid', 'pid_start', 'progress_time', 'started', 'updated',
-                                                'finished', 'phase_started', 'exit_code', 'epochs', 'generation')
-
-def clean_status(st)->dict:
-    "status.json as a view reads it: a field of the wrong type (a damaged file) left out, and `state` only if it is one of `RUN_STATES`."
-    if not isinstance(st, dict): return {}
-    ok = lambda k, v: (v in RUN_STATES if k == 'state' else isinstance(v, str) if k in _STATUS_TEXT else
-                       _num(v) is not None if k in _STATUS_NUM else True)
-    return {k: v for k, v in st.items() if ok(k, v)}
-
-def end_state(rec:dict)->str:
-    "The state an end record says: its `status` (finished, early_stopped, stopped, nonfinite...), else its kind."
-    s = rec.get('status')
-    return s if s in RUN_STATES and s != 'running' else rec.get('kind') if rec.get('kind') in END_KINDS else 'failed'
-
 class RunView:
     "The state of a run's dashboard, from its records and its status.json: progress, ETA, curves, throughput, heartbeat, the end."
-    def __init__(self, stale_s:float=60.0): # no progress for this long while running: shown as stale
-        self.stale_s, self.records = stale_s, []
+    def __init__(self, stale_s:float=60.0, # no progress for this long while live: "no progress for N s"
+                 launched:bool=True): # something started the run (a handle, a launch.json): no state yet reads `starting`
+        self.stale_s, self.launched, self.records = stale_s, launched, []
         self.status, self.running, self.outcome, self.error_lines = {}, None, None, []
         self.version = self.plot_version = 0
         self._rebuild()
     def _rebuild(self):
         self.layout, self.curves, self.warnings, self.peak_mem = {}, dict(step=[], loss=[], epoch=[], epoch_step=[], train_loss=[], val_loss=[], metric=[]), [], {}
-        self.last, self.end, self.restarts, self._t0 = {}, None, 0, None
+        self.last, self.end, self.final, self.restarts, self._t0 = {}, None, None, 0, None
         for r in self.records: self._take(r)
     def _take(self, r:dict):
         k, c = r.get('kind'), self.curves
@@ -144,7 +130,7 @@ class RunView:
             self.layout = {n: r.get(n) for n in ('epochs', 'total_steps', 'steps_per_epoch', 'world_size', 'monitor', 'mode', 'global_batch', 'device', 'precision', 'strategy')}
             self.layout.update({n: _num(self.layout[n]) for n in ('epochs', 'total_steps', 'steps_per_epoch', 'world_size', 'global_batch')})
             if not isinstance(self.layout['monitor'], str): self.layout['monitor'] = None
-            self._t0, self.end = (_num(r.get('time')), _num(r.get('step', 0)) or 0), None
+            self._t0, self.end, self.final = (_num(r.get('time')), _num(r.get('step', 0)) or 0), None, None
             if k == 'resume': self.restarts += 1
         elif k == 'step':
             if _num(r.get('step')) is None: return  # (a damaged record: nothing to draw)
@@ -157,7 +143,8 @@ class RunView:
             c['metric'].append(_num(r.get(m)) if m else None)
             self.last.update({n: _num(r[n]) for n in ('step', 'samples_per_s', 'data_wait', 'time') if n in r})
         elif k in END_KINDS:
-            self.end = dict(kind=k, reason=r.get('reason') or r.get('error') or r.get('message') or r.get('status'), status=end_state(r))
+            state, reason = final_state(r)
+            self.final, self.end = r, dict(kind=k, state=state, reason=reason, status=result_status(state, reason))
             if _num(r.get('step')) is not None: self.last['step'] = r['step']
         elif k == 'message' and r.get('level') in ('warning', 'error') and isinstance(r.get('text'), str) and r['text'] not in self.warnings: self.warnings.append(r['text'])
         for key, val in r.items():  # each rank's peak device memory, where a record carries it
@@ -170,22 +157,24 @@ class RunView:
         else: self._take(rec)
         self.version += 1
     def heartbeat(self, status:dict, running:Optional[bool]=None, outcome:Optional[dict]=None, error_lines:Iterable[str]=()):
-        "The run's status.json now (see `clean_status`), whether its process still runs, and (once ended) how it ended and the failing rank's last lines."
+        "The run's status.json now (see `clean_status`), whether its process still runs, and (once ended) how its handle says it ended and the failing rank's error lines."
         self.status, self.running = clean_status(status), running
         if outcome is not None: self.outcome = dict(outcome)
         self.error_lines = list(error_lines); self.version += 1
+    def run_state(self, now:Optional[float]=None)->dict:
+        """dict(state, reason, message, stale_for): `lifecycle.state_of` on what the view holds. A handle whose run wrote
+        nothing (no status, no final record: it failed before it could) says how it ended in its `outcome`."""
+        s = state_of(self.status, self.final, self.running, launched=self.launched, stale_s=self.stale_s, now=now)
+        if self.outcome and self.running is False and self.final is None and not self.status.get('state'):
+            st, why = end_state(self.outcome.get('status') or 'failed')
+            s.update(state=st, reason=self.outcome.get('message') or why, message=self.outcome.get('message'))
+        if s['state'] is None: s['state'] = 'unknown'
+        return s
     @property
     def state(self)->str: return self.state_at()
     def state_at(self, now:Optional[float]=None)->str:
-        """starting, running, stale, finished, stopped, failed (or early_stopped, nonfinite: the run's own words).
-        A status.json with no state (damaged, or gone) does not overrule the run's end record."""
-        if self.outcome: return self.outcome.get('status') or 'failed'
-        st = self.status.get('state')
-        if st is None and self.end is not None: return self.end['status']
-        if self.running is False and st in (None, 'running'): return 'failed'  # the process ended without saying how
-        if st == 'running' and self.stale_for(now) is not None: return 'stale'
-        if st: return st
-        return 'running' if self.records else 'starting'
+        "The run's state: starting, running, stopping, stopped, finished, failed, killed or lost (see the lifecycle notebook)."
+        return self.run_state(now)['state']
     def step(self)->int:
         "The newest step: the heartbeat's or the last record's."
         return max(self.status.get('step') or 0, self.last.get('step') or 0)
@@ -193,78 +182,48 @@ class RunView:
         "The run's length in optimizer steps, from its start record (or status.json)."
         return self.layout.get('total_steps') or self.status.get('total_steps')
     def stale_for(self, now:Optional[float]=None)->Optional[int]:
-        "Seconds since the last progress while the run says it is running, once that exceeds `stale_s`; else None."
-        if self.status.get('state') != 'running' or self.running is False: return None
-        t = self.status.get('progress_time') or self.status.get('started')
-        if not t: return None
-        gap = (now or time.time()) - t
-        return int(gap) if gap > self.stale_s else None
+        "Seconds since the last progress while the run is live, once that exceeds `stale_s`; else None."
+        return self.run_state(now)['stale_for']
     def eta(self, now:Optional[float]=None)->Optional[float]:
         "Seconds left at the rate of the steps since the run (re)started, or None before two step records."
         tot, s = self.total(), self.step()
-        if not tot or self._t0 is None or not self.last.get('time') or self.state_at(now) not in ('running', 'stale'): return None
+        if not tot or self._t0 is None or not self.last.get('time') or self.state_at(now) != 'running': return None
         t0, s0 = self._t0
         if t0 is None or s <= s0 or self.last['step'] <= s0: return None
         rate = (self.last['time'] - t0) / (self.last['step'] - s0)
         return max(rate * (tot - s), 0.0)
     def to_dict(self, now:Optional[float]=None)->dict:
         "The state as plain data: what the dashboard renders."
-        tot, s = self.total(), self.step()
-        return dict(state=self.state_at(now), step=s, total_steps=tot, progress=min(s / tot, 1.0) if tot else None, eta_s=self.eta(now),
+        tot, s, rs = self.total(), self.step(), self.run_state(now)
+        return dict(state=rs['state'], reason=rs['reason'], message=rs['message'], step=s, total_steps=tot, progress=min(s / tot, 1.0) if tot else None, eta_s=self.eta(now),
                     epoch=self.status.get('epoch', self.last.get('epoch')), epochs=self.layout.get('epochs'), layout=dict(self.layout),
                     samples_per_s=self.last.get('samples_per_s'), data_wait=self.last.get('data_wait'), restarts=self.restarts,
-                    stale_for=self.stale_for(now), curves=copy.deepcopy(self.curves), monitor=self.layout.get('monitor'),
+                    stale_for=rs['stale_for'], curves=copy.deepcopy(self.curves), monitor=self.layout.get('monitor'),
                     peak_mem=dict(self.peak_mem), warnings=list(self.warnings), end=self.end, outcome=self.outcome,
                     error_lines=list(self.error_lines), phase=self.status.get('phase'), version=self.version, plot_version=self.plot_version)
 
 # %% ../nbs/13_viewmodel.ipynb
+def state_words(d:dict, width:int=60)->str:
+    "A run's state as a view prints it: the state, and its reason in parentheses when it says more (cut to `width`)."
+    s, r = d.get('state') or 'unknown', d.get('reason')
+    if not isinstance(r, str) or not r or (s, r) == ('finished', 'epochs'): return s
+    return f"{s} ({r if len(r) <= width else r[:width - 3] + '...'})"
+
 class RunList(list):
     "The runs of a directory (dicts, newest first), shown as a table."
     def table(self)->str:
         rows = ['| run | state | step | updated | launched |', '|---|---|---|---|---|']
         for r in self:
-            st = r['state'] + (f" (no progress for {r['stale_for']} s)" if r.get('stale_for') else '')
+            st = state_words(r) + (f" (no progress for {r['stale_for']} s)" if r.get('stale_for') else '')
             step = f"{r['step']}/{r['total_steps']}" if r.get('total_steps') else str(r.get('step') or '')
             rows.append(f"| `{r['path']}` | {st} | {step} | {time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(r['updated'])) if r['updated'] else ''} | {'yes' if r['launched'] else ''} |")
         return '\n'.join(rows)
     def _repr_markdown_(self): return self.table() if self else 'no runs'
 
-def _read_json(p:Path)->dict:
-    try: d = json.loads(p.read_text())
-    except (OSError, ValueError): return {}
-    return d if isinstance(d, dict) else {}
-
-def end_record(path, tail:int=65536)->Optional[dict]:
-    "The end record (finished, stopped, failed) of a `metrics.jsonl`, read from its last `tail` bytes; None if none ends it."
-    try:
-        with open(path, 'rb') as f:
-            f.seek(0, 2); f.seek(max(0, f.tell() - tail)); data = f.read()
-    except OSError: return None
-    for line in reversed(data.split(b'\n')):
-        r = _parse(line)
-        if r is None: continue
-        if r.get('kind') in END_KINDS: return r
-        if r.get('kind') in ('start', 'resume'): return None  # a run (re)started after it
-    return None
-
 def run_info(run_dir, stale_s:float=60.0)->dict:
-    "What a run directory's files say about it: state, step, when it last moved, whether it was launched. Reads files only."
+    "A run directory's path and name, and what its files say (`lifecycle.run_state`): state, reason, step, when it last moved, whether it was launched."
     rd = Path(run_dir)
-    st, li = clean_status(read_status(rd)), _read_json(rd/'launch.json')
-    end = {} if 'state' in st else end_record(rd/'metrics.jsonl') or {}  # status.json damaged or gone: the end record says how it ended
-    state = st.get('state') or (end_state(end) if end else 'ladder' if (rd/'ladder.json').exists() else 'starting' if li else 'unknown')
-    local = st.get('host') in (None, socket.gethostname())
-    if state == 'running' and local:
-        pid, start = (li.get('pid'), li.get('pid_start')) if li else (st.get('pid'), st.get('pid_start'))
-        if pid and not process_alive(pid, start): state = 'died'
-    t = st.get('progress_time') or st.get('started')
-    stale = int(time.time() - t) if state == 'running' and t and time.time() - t > stale_s else None
-    times = [x for x in (st.get('updated'), _num(li.get('started')), _num(end.get('time'))) if x]
-    if not times:
-        try: times = [rd.stat().st_mtime]
-        except OSError: times = [0.0]
-    return dict(path=str(rd), name=rd.name, state=state, step=st.get('step', _num(end.get('step'))), total_steps=st.get('total_steps'),
-                epoch=st.get('epoch', _num(end.get('epoch'))), updated=max(times), launched=bool(li), stale_for=stale, exit_code=st.get('exit_code'))
+    return dict(path=str(rd), name=rd.name, **run_state(rd, stale_s))
 
 def runs(root='runs', limit:int=20, stale_s:float=60.0)->RunList:
     "The run directories under `root` (and one level below), newest first, with their state: files only, no task code imported."
@@ -325,7 +284,7 @@ def _fmt_s(s:Optional[float])->str:
 
 def status_line(d:dict)->str:
     "One line of a run's state, from `RunView.to_dict()`."
-    parts = [d['state']]
+    parts = [state_words(d)]
     if d.get('total_steps'): parts.append(f"step {d['step']}/{d['total_steps']} ({d['progress']:.0%})")
     elif d.get('step'): parts.append(f"step {d['step']}")
     if d.get('eta_s') is not None: parts.append(f"ETA {_fmt_s(d['eta_s'])}")
@@ -336,25 +295,24 @@ def status_line(d:dict)->str:
     return '  '.join(parts)
 
 def console_watch(run_dir, out=None, interval:float=1.0, every:float=10.0, timeout:Optional[float]=None, stale_s:float=60.0)->str:
-    "Follow a run from its files, printing its records' lines and a status line every `every` s; returns the final state."
-    from ntrain.rundir import run_alive
+    "Follow a run from its files, printing its records' lines and a status line every `every` s; returns its state once it is no longer live (or at `timeout`)."
     out, rd = out or sys.stdout, Path(run_dir)
-    w, v, t0, last, bad = Watcher(rd/'metrics.jsonl'), RunView(stale_s), time.monotonic(), 0.0, 0
-    ctx, li = {}, _read_json(rd/'launch.json')
-    def alive():
-        if li.get('pid') and li.get('host') in (None, socket.gethostname()): return process_alive(li['pid'], li.get('pid_start'))
-        return run_alive(rd)
+    w, v, t0, last, bad, ctx = Watcher(rd/'metrics.jsonl'), RunView(stale_s, launched=(rd/'launch.json').exists()), time.monotonic(), 0.0, 0, {}
     def say(line:str): out.write(line.encode('utf-8', 'replace').decode('utf-8') + '\n')  # (a lone surrogate read from the file: '?')
+    def read():
+        nonlocal ctx, bad
+        for r in w.poll():
+            v.apply(r)
+            if r.get('kind') == 'rewind': ctx = {}; say(f"{w.path.name} was {r.get('reason')} in place: reading it again from its start")
+            elif (line := text_line(r, ctx)) is not None: say(line)
+        if w.bad > bad: bad = w.bad; say(f"warning: {bad} damaged line{'s' if bad > 1 else ''} of {w.path.name} skipped")
     try:
         while True:
-            for r in w.poll():
-                v.apply(r)
-                if r.get('kind') == 'rewind': ctx = {}; say(f"{w.path.name} was {r.get('reason')} in place: reading it again from its start")
-                elif (line := text_line(r, ctx)) is not None: say(line)
-            if w.bad > bad: bad = w.bad; say(f"warning: {bad} damaged line{'s' if bad > 1 else ''} of {w.path.name} skipped")
-            a = alive()
-            v.heartbeat(read_status(rd), running=a)
-            ended = v.end is not None or a is False
+            read()
+            s = run_state(rd, stale_s)
+            ended = s['state'] not in LIVE
+            if ended: read()  # what the run wrote before its end (its final record) is on disk by now
+            v.heartbeat(read_status(rd), running=s['alive'])
             now = time.monotonic()
             if ended or now - last >= every:
                 say(status_line(v.to_dict())); last = now

@@ -84,6 +84,24 @@ def oom()->Task:
     return t
 
 
+class BoomAt(nn.Module):
+    "An MLP whose training forward number `k` (0-based) raises ValueError: a run that fails after its first epochs were logged."
+    def __init__(self, k:int):
+        super().__init__(); self.net, self.k, self.calls = _mlp(), k, 0
+    def forward(self, x):
+        if self.training:
+            if self.calls == self.k: raise ValueError(f'boom at training forward {self.k}')
+            self.calls += 1
+        return self.net(x)
+
+
+def boom_at(k:int=6)->Task:
+    "The tiny task with a model that raises at training forward `k`."
+    t = tiny()
+    t.model = lambda: BoomAt(k)
+    return t
+
+
 class _InfGrad(torch.autograd.Function):
     "Identity forward; backward returns an infinite gradient when `poison` is set."
     @staticmethod

@@ -103,7 +103,7 @@ def test_tutorial_in_jupyterlab(lab):
             page.wait_for_selector('.ntrain-dashboard .ntrain-resume:not([disabled])')
             page.click('.ntrain-dashboard .ntrain-resume')
             page.wait_for_selector('.ntrain-dashboard .ntrain-run-state[data-state="running"]', timeout=180_000)
-            page.wait_for_selector('.ntrain-dashboard .ntrain-run-state[data-state="finished"], .ntrain-dashboard .ntrain-run-state[data-state="early_stopped"]', timeout=400_000)
+            page.wait_for_selector('.ntrain-dashboard .ntrain-run-state[data-state="finished"]', timeout=400_000)
             page.wait_for_selector('.ntrain-dashboard :text("Best val")', timeout=60_000)
             assert int(page.get_attribute('.ntrain-dashboard .ntrain-run-state', 'data-restarts')) == 1
             page.wait_for_selector('.ntrain-badge[data-rung="5"][data-verdict="pass"]', timeout=60_000)

@@ -188,4 +188,5 @@ def test_interrupt_kernel_stops_a_fit_cell_and_the_run_resumes(tmp_path):
     r = subprocess.run([sys.executable, '-m', 'ntrain', 'resume', str(rd)], env=dict(os.environ, OMP_NUM_THREADS='1'),
                        capture_output=True, text=True, timeout=180)
     assert r.returncode == 0, r.stderr[-2000:]
-    assert json.loads((rd/'status.json').read_text())['state'] in ('finished', 'early_stopped')
+    st = json.loads((rd/'status.json').read_text())
+    assert st['state'] == 'finished' and st['reason'] in ('epochs', 'early_stopped'), st

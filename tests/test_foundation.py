@@ -327,7 +327,8 @@ def test_nonfinite_mid_run_stops_with_exit_3_and_keeps_finite_checkpoints(tmp_pa
     assert nan['bad'][0]['indices'] == expected
     for name in ('last.pt', 'best.pt'): assert state_dict_finite(rd/'ckpt'/name), name
     assert ntrain.checkpoint.load(rd/'ckpt'/'last.pt')['step'] == 20
-    assert json.loads((rd/'status.json').read_text())['state'] == 'nonfinite'
+    st = json.loads((rd/'status.json').read_text())
+    assert (st['state'], st['reason'], st['exit_code']) == ('failed', 'non_finite', 3), st
 
 
 # ============================================================ 10. the profiler
@@ -448,7 +449,8 @@ def test_early_stop_when_nothing_improves(tmp_path):
             f'run_dir={rd}', check=0)
     ep = read_metrics(rd, 'epoch')
     assert len(ep) == 2
-    assert json.loads((rd/'status.json').read_text())['state'] == 'early_stopped'
+    st = json.loads((rd/'status.json').read_text())
+    assert (st['state'], st['reason']) == ('finished', 'early_stopped'), st
     assert 'early stop at 2' in (rd/'run.md').read_text() and 'early stop at 2' in r.stdout
 
 
@@ -459,7 +461,7 @@ def test_digits_default_reaches_95_percent(digits_default):
     assert best > 0.95, best
     assert '**Best val:** acc' in digits_default['r'].stdout
     st = json.loads((digits_default['rd']/'status.json').read_text())
-    assert st['state'] in ('finished', 'early_stopped')
+    assert st['state'] == 'finished' and st['reason'] in ('epochs', 'early_stopped'), st
 
 
 def test_sync_bn_on_cpu_is_one_clear_line(tmp_path):

@@ -14,6 +14,7 @@ from ntrain.core import NtrainError
 from ntrain.events import END_KINDS, STOP_FILE, apply_record, record, watch
 from ntrain.launch import Launch, attach, launch, launch_command
 from ntrain.rundir import process_start_time, read_status, write_status
+from ntrain.lifecycle import run_state
 from ntrain.events import MEASURED
 
 TIMEOUT = 240
@@ -155,9 +156,16 @@ def test_the_exit_code_is_the_runs_own_state(tmp_path):
     dead = subprocess.Popen([sys.executable, '-c', 'pass']); dead.wait(timeout=30)
     for state, code in [('finished', 0), ('early_stopped', 0), ('max_steps', 0), ('stopped', 75), ('nonfinite', 3), ('failed', 1),
                         ('running', 1)]:
-        write_status(tmp_path, state=state)
+        write_status(tmp_path, state=state)  # the words of before
         h = Launch(tmp_path, ['torchrun'], pid=dead.pid, pid_start=1.0)
         assert (h.running, h.poll(), h.result.status, h.result.returncode) == (False, code, state if state != 'running' else 'failed', None)
+    # the lifecycle's words: a state and its reason
+    for state, reason, word, code in [('finished', 'epochs', 'finished', 0), ('finished', 'early_stopped', 'early_stopped', 0),
+                                      ('finished', 'max_steps', 'max_steps', 0), ('stopped', 'SIGTERM', 'stopped', 75),
+                                      ('failed', 'non_finite', 'nonfinite', 3), ('failed', 'ValueError: x', 'failed', 1), ('killed', 'Kill', 'killed', 137)]:
+        write_status(tmp_path, state=state, reason=reason)
+        h = Launch(tmp_path, ['torchrun'], pid=dead.pid, pid_start=1.0)
+        assert (h.poll(), h.result.status) == (code, word), (state, reason)
     # a status left by an earlier launch of the directory is not this run's: this one failed before training began
     write_status(tmp_path, state='stopped')
     h = Launch(tmp_path, ['torchrun'], pid=dead.pid, pid_start=1.0, status_before=read_status(tmp_path)['updated'])
@@ -176,19 +184,25 @@ def test_attach_never_signals_a_reused_pid(tmp_path, sleeper, capsys):
     assert err.count(f'pid {sleeper.pid} is no longer the torchrun of {tmp_path}') == 2, err
     assert len(err.strip().splitlines()) == 2  # one line each
     time.sleep(0.3); assert sleeper.poll() is None  # never signalled
+    assert read_status(tmp_path)['state'] == 'failed'  # its torchrun was gone and its status said running: the handle settled it
     # the same pid with its own start time is the run's: kill() takes it and its process group
+    write_status(tmp_path, state='running', step=10, reason=None)
     launch_info(tmp_path, pid=sleeper.pid, pid_start=start)
     h = attach(tmp_path)
-    assert h.running and h.kill() is True
+    assert h.running and h.cannot_kill is None and h.kill() is True
     assert sleeper.wait(timeout=10) == -signal.SIGKILL
-    assert not h.running and h.result.status == 'failed'
+    assert not h.running and (h.result.status, h.result.exit_code) == ('killed', 137)
+    st = read_status(tmp_path)  # it said it goes on: once its process is gone, it says killed, and who killed it
+    assert (st['state'], st['reason']) == ('killed', 'Launch.kill') and run_state(tmp_path)['state'] == 'killed', st
 
 def test_a_handle_on_another_host_stops_by_file_and_never_kills(tmp_path, sleeper, capsys):
     write_status(tmp_path, state='running')
     launch_info(tmp_path, pid=sleeper.pid, pid_start=process_start_time(sleeper.pid), host='another-node')
     h = attach(tmp_path)
     assert h.running and not h.local  # on another host, running follows status.json
+    assert 'another-node' in h.cannot_kill and 'Stop' in h.cannot_kill
     assert h.kill() is False and 'runs on another-node' in capsys.readouterr().err
+    assert read_status(tmp_path)['state'] == 'running'  # a kill refused writes nothing
     assert h.stop(timeout=0) is None and (tmp_path/STOP_FILE).read_text().startswith('stop requested by Launch.stop')
     write_status(tmp_path, state='stopped')
     assert h.wait(timeout=5).exit_code == 75 and sleeper.poll() is None
@@ -241,7 +255,9 @@ def test_follow_then_kill_leaves_no_process(tmp_path):
     finally:
         if h.running: h.kill()
     res = h.wait(timeout=30)
-    assert (res.status, res.exit_code, res.returncode) == ('failed', 1, -signal.SIGKILL)
+    assert (res.status, res.exit_code, res.returncode) == ('killed', 137, -signal.SIGKILL), logs(rd)
+    st = read_status(rd)
+    assert (st['state'], st['reason'], run_state(rd)['state']) == ('killed', 'Launch.kill', 'killed'), st
     assert [r['kind'] for r in h.records()][:len(kinds)] == kinds
 
 def test_ladder_rung5_hands_the_run_to_launch(tmp_path):
@@ -281,7 +297,9 @@ def test_stop_reaches_every_rank_which_exit_0_and_resume_exactly(tmp_path):
     assert a is not None and a == b, (a, b, logs(rd))
     assert_no_worker_killed(rd)
     assert (rd/STOP_FILE).exists()
-    r2 = launch(rd, resume=True, nproc=2, echo=False, env=ENV)  # the stop file of the stop above must not stop it
+    r2 = h.resumed()  # the RunHandle's resume (the dashboard's Resume): as launched, 2 processes, ENV; the stop file of the stop above must not stop it
+    assert r2 is not h and r2.nproc == 2 and r2.env == ENV and '--nproc-per-node=2' in r2.command, r2.command
+    r2.wait(timeout=TIMEOUT)
     assert (r2.result.status, r2.result.exit_code) == ('finished', 0), logs(rd)
     assert any(r['kind'] == 'resume' for r in r2.records())
     wa, wb = (ntrain.checkpoint.load(Path(x)/'ckpt'/'last.pt')['model'] for x in (tmp_path/'ref', rd))
@@ -333,8 +351,10 @@ def test_a_second_ctrl_c_kills_the_run(tmp_path):
         took = time.monotonic() - t0
     finally:
         if p.poll() is None: p.kill(); p.wait(timeout=30)
-    assert p.returncode == 1 and took < 20, (p.returncode, took, out + logs(rd))
+    assert p.returncode == 137 and took < 20, (p.returncode, took, out + logs(rd))
     assert 'killing the run' in out
+    st = read_status(rd)  # it was stopping (saving for 35 s) when the second Ctrl-C killed it
+    assert (st['state'], st['reason']) == ('killed', 'a second Ctrl-C of ntrain launch'), st
     wait_for(lambda: not procs_with(f'run_dir={rd}'), 15, 'every process of the run gone')
 
 def test_resume_force_reaches_every_worker(tmp_path, capsys):

@@ -188,14 +188,17 @@ def test_a_finished_run_with_a_damaged_status_reads_finished(tmp_path):
     r = subprocess.run(ntrain_cmd('watch', rd), capture_output=True, text=True, timeout=120, env=env())
     assert r.returncode == 0 and r.stdout.rstrip().splitlines()[-1].startswith('finished'), (r.stdout, r.stderr)
 
-@pytest.mark.parametrize('end,status,code', [('finished', 'early_stopped', 0), ('stopped', 'stopped', 75), ('failed', 'nonfinite', 1)])
-def test_the_end_record_says_how_a_run_ended_when_status_is_damaged(tmp_path, end, status, code):
+@pytest.mark.parametrize('end,status,state,code', [('finished', 'early_stopped', 'finished', 0), ('stopped', 'stopped', 'stopped', 75),
+                                                   ('failed', 'nonfinite', 'failed', 3)])
+def test_the_end_record_says_how_a_run_ended_when_status_is_damaged(tmp_path, end, status, state, code):
     (tmp_path/'metrics.jsonl').write_bytes(b''.join(map(line, stream(end, status))) + line(record('message', level='warning', text='after the end')))
     (tmp_path/'status.json').write_bytes(b'\x00\xff{"state": ')
-    assert run_info(tmp_path)['state'] == status and run_info(tmp_path)['step'] == 4
-    assert console_watch(tmp_path, out=io.StringIO(), interval=0.01) == status
+    assert run_info(tmp_path)['state'] == state and run_info(tmp_path)['step'] == 4
+    assert console_watch(tmp_path, out=io.StringIO(), interval=0.01) == state
     r = subprocess.run(ntrain_cmd('watch', tmp_path), capture_output=True, text=True, timeout=120, env=env())
-    assert r.returncode == code and r.stdout.rstrip().splitlines()[-1].startswith(status), (r.stdout, r.stderr)
-    # a healthy status.json still says the state (as before)
+    assert r.returncode == code and r.stdout.rstrip().splitlines()[-1].startswith(state), (r.stdout, r.stderr)  # the run's own exit code
+    # a final record beats a stale status.json too; with none, a status whose process is gone reads lost
     (tmp_path/'status.json').write_text(json.dumps(dict(state='running', step=2, pid=2**22 + 7)))
-    assert run_info(tmp_path)['state'] == 'died'
+    assert run_info(tmp_path)['state'] == state
+    (tmp_path/'metrics.jsonl').write_bytes(b''.join(map(line, stream(end, status)[:-1])))
+    assert run_info(tmp_path)['state'] == 'lost'

@@ -55,9 +55,9 @@ def test_stale_heartbeat_and_eta():
     v.heartbeat(dict(state='running', step=10, progress_time=10.0), running=True)
     assert v.to_dict(now=11.0)['eta_s'] == 90.0 and v.state_at(11.0) == 'running'
     d = v.to_dict(now=100.0)
-    assert d['state'] == 'stale' and d['stale_for'] == 90 and 'no progress for 90 s' in status_line(d)
-    v.heartbeat(dict(state='running', step=10, progress_time=10.0), running=False)   # the process is gone
-    assert v.state_at(100.0) == 'failed'
+    assert d['state'] == 'running' and d['stale_for'] == 90 and 'no progress for 90 s' in status_line(d)  # stale is not a state
+    v.heartbeat(dict(state='running', step=10, progress_time=10.0), running=False)   # the process is gone, nothing says how it ended
+    assert v.state_at(100.0) == 'lost' and v.to_dict(now=100.0)['stale_for'] is None
 
 def test_runs_reads_files_only(tmp_path):
     (tmp_path/'evil').mkdir()
