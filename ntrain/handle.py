@@ -64,8 +64,8 @@ class ThreadRun:
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter('ignore')  # a thread's warnings would print into whichever cell is current
-                r = (resume_run(self.run_dir, self.overrides, task=self.task, stop=self._stop, quiet=self.quiet, **self.keys) if resume
-                     else fit(self.cfg, task=self.task, run_dir=self.run_dir, stop=self._stop, quiet=self.quiet))
+                r = (resume_run(self.run_dir, self.overrides, task=self.task, stop=self._why, quiet=self.quiet, **self.keys) if resume
+                     else fit(self.cfg, task=self.task, run_dir=self.run_dir, stop=self._why, quiet=self.quiet))
             self.run_result = r
             self.result = self._make_result(str(self.run_dir), [], r.exit_code, r.status, None, (r.message or None) if r.exit_code == 1 else None)
         except Exception as e:
@@ -83,6 +83,7 @@ class ThreadRun:
         self._thread.join(timeout)
         if self._thread.is_alive(): raise TimeoutError(f'{self.run_dir}: still running after {timeout:g} s; wait() again, or stop()')
         return self.result
+    def _why(self)->Optional[str]: return 'ThreadRun.stop' if self._stop.is_set() else None  # the reason the run records
     def stop(self, timeout:Optional[float]=120):
         "Set the run's stop token: it finishes its step, saves and ends `stopped`; waits up to `timeout` s (0: not at all) for the result."
         if not self.running: return self.result

@@ -47,7 +47,7 @@ class RungResult:
     "One rung's outcome: a verdict, the numbers it measured, series to plot and a diagnosis in words."
     rung: int
     name: str = ''
-    verdict: str = 'pass'                         # pass, warn, fail, refused (an earlier rung failed) or stopped (on request)
+    verdict: str = 'pass'                         # pass, warn, fail, refused (an earlier rung failed), stopped (on request) or killed (rung 5's run)
     numbers: dict = field(default_factory=dict)   # what the rung measured
     series: dict = field(default_factory=dict)    # name -> list of numbers, to plot
     diagnosis: str = ''                           # what is wrong and the likely causes, in words
@@ -74,6 +74,10 @@ class RungResult:
         "Mark the rung stopped on request: not a failure, it did not finish."
         self.verdict = 'stopped'
         return self.note(None, f'stopped ({reason}) before the rung finished: run the ladder again for a verdict')
+    def kill(self, by:str):
+        "Mark rung 5 killed (its run ended by `by`, Kill): not a failure of the model, and not finished."
+        self.verdict = 'killed'
+        return self.note(None, f'killed by {by} before the run finished: nothing after its last checkpoint was saved; Resume continues from it')
     def to_dict(self)->dict:
         "The result as JSON-safe plain data, with `ok`."
         return _plain(dict(asdict(self), ok=self.ok))
@@ -566,6 +570,7 @@ class LadderSession:
         if r.rung not in wanted: r.numbers['prerequisite'] = True
         r.settings = dict(settings)
         if r.verdict == 'stopped': self.stopped = b.stop_requested() or 'stopped'
+        elif r.verdict == 'killed': self.stopped = 'the run was killed'
         with self._lock: self.results[r.rung] = r
         b.emit('rung_end', rung=r.rung, result=r.to_dict())
     # ------------------------------------------------------------ rung 5, handed over
@@ -606,7 +611,7 @@ class LadderSession:
                 r, new = run_verdict(h, cfg, started, self.where, self.optimizer is not None or self.step is not None), True
                 r.settings = dict(s)
                 self.results[5] = r
-                self.stopped = 'the run was stopped' if r.verdict == 'stopped' else None  # (a resumed run that finished: not stopped)
+                self.stopped = f'the run was {r.verdict}' if r.verdict in ('stopped', 'killed') else None  # (a resumed run that finished: not stopped)
         if took: self._send(record('rung_start', rung=5, name=RUNG_NAMES[5]))
         if new: self._send(record('rung_end', rung=5, result=r.to_dict())); self.save()
         return r

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator, Optional, Union
 from .core import NtrainError, ConfigError, TaskError, atomic_write_text, open_append, first_line
-from .config import Config, load_config
+from .config import Config, load_config, run_config
 from .events import END_KINDS, STOP_FILE, Watcher, apply_record, request_stop_file
 from .rundir import default_run_dir, read_status, write_status, process_alive, process_start_time, RunLock
 from .lifecycle import EXIT_CODES, LIVE, ENDS, clean_status, written_state, result_status, run_state
@@ -65,8 +65,11 @@ def _check_counts(nproc, nnodes, node_rank, max_restarts):
         if not isinstance(v, int) or isinstance(v, bool) or v < lo: raise ConfigError(f'{flag} must be an integer >= {lo}, got {v!r}')
     if not isinstance(node_rank, int) or not 0 <= node_rank < nnodes: raise ConfigError(f'--node-rank must be in [0, {nnodes}) for --nnodes {nnodes}, got {node_rank!r}')
 
-def _plan(config, overrides, nproc, nnodes, node_rank, rdzv_endpoint, rdzv_id, max_restarts, run_dir, resume, force_resume=False)->tuple:
-    "The run directory, ntrain's argv, the torchrun command, the run's Config, and a config to save first (a dict or Config given)."
+def _plan(config, overrides, nproc, nnodes, node_rank, rdzv_endpoint, rdzv_id, max_restarts, run_dir, resume, force_resume=False,
+          task_given:bool=False, name:Optional[str]=None)->tuple:
+    """The run directory, ntrain's argv, the torchrun command, the run's Config, and a config to save first (a dict or Config given).
+    No config: `Config()` for a task of one's own (`task_given`), else the digits example. A run directory not given is named
+    `name` (the task's `Task.name`, as the pre-flight found it), else `run_name` of the config."""
     _check_counts(nproc, nnodes, node_rank, max_restarts)
     save = None
     if resume:
@@ -75,9 +78,11 @@ def _plan(config, overrides, nproc, nnodes, node_rank, rdzv_endpoint, rdzv_id, m
         cfg = load_config(run_dir/'config.yaml', overrides)
         argv = ['resume', str(run_dir), *overrides] + (['--force'] if force_resume else [])  # every worker resumes as told
     else:
+        if config is None: config = run_config(None, (), task_given)  # a task of one's own: the documented defaults, not digits
         cfg = load_config(config, overrides)  # fails here, with one line, on a bad key: before anything starts
         if nnodes > 1 and not (run_dir or cfg.run_dir): raise ConfigError('multi-node runs need run_dir=PATH on a filesystem every node shares')
-        run_dir = Path(run_dir or cfg.run_dir or default_run_dir(cfg.name))
+        from ntrain.data import run_name
+        run_dir = Path(run_dir or cfg.run_dir or default_run_dir(name or run_name(cfg)))
         if isinstance(config, (dict, Config)): save, config, overrides = cfg, run_dir/'launch_config.yaml', ()
         argv = ['fit', str(config), *overrides] + ([] if cfg.run_dir else [f'run_dir={run_dir}']) + ['--auto-resume']
     cmd = torchrun_command(argv, nproc, nnodes, node_rank, rdzv_endpoint, rdzv_id or f'ntrain-{run_dir.name}', max_restarts)
@@ -87,12 +92,13 @@ def _save_config(run_dir:Path, cfg:Config):
     run_dir.mkdir(parents=True, exist_ok=True)
     atomic_write_text(run_dir/'launch_config.yaml', cfg.to_yaml())
 
-def launch_command(config:Union[str, Path, dict, Config]='digits', overrides=(), *, nproc:int=2, nnodes:int=1, node_rank:int=0,
+def launch_command(config:Union[str, Path, dict, Config, None]=None, overrides=(), *, nproc:int=2, nnodes:int=1, node_rank:int=0,
                    rdzv_endpoint:Optional[str]=None, rdzv_id:Optional[str]=None, max_restarts:int=0, run_dir=None,
                    resume:bool=False, task=None, force_resume:bool=False)->dict:
     "The dry run of `launch`: dict(command=the torchrun command line, srun=the same run as an srun line, argv=the command as a list)."
     if task is not None: overrides = [*overrides, f'task={task_name(task)}']
-    run_dir, argv, cmd, _, save = _plan(config, overrides, nproc, nnodes, node_rank, rdzv_endpoint, rdzv_id, max_restarts, run_dir, resume, force_resume)
+    run_dir, argv, cmd, _, save = _plan(config, overrides, nproc, nnodes, node_rank, rdzv_endpoint, rdzv_id, max_restarts, run_dir, resume, force_resume,
+                                        task is not None)
     if save is not None: _save_config(run_dir, save)
     return dict(command=shlex.join(cmd), srun=srun_line(argv, nproc, nnodes), argv=cmd)
 
@@ -363,7 +369,7 @@ def _task_info(cfg:Config)->dict:
     import torch
     mod, _, fn = cfg.task.partition(':')
     cuda = cfg.device.startswith('cuda') or (cfg.device == 'auto' and torch.cuda.is_available())
-    return dict(n_train=n[0], n_valid=n[1], cpus=cpu_count(), gpus=torch.cuda.device_count() if cuda else 0,
+    return dict(name=getattr(t, 'name', None), n_train=n[0], n_valid=n[1], cpus=cpu_count(), gpus=torch.cuda.device_count() if cuda else 0,
                 fingerprint=code_fingerprint(getattr(sys.modules.get(mod), fn, None)))
 
 _PREFLIGHT = r"""
@@ -625,18 +631,23 @@ def _read_json(p:Path)->Optional[dict]:
     try: return json.loads(p.read_text())
     except (OSError, json.JSONDecodeError): return None
 
-def launch(config:Union[str, Path, dict, Config]='digits', overrides=(), *, task=None, nproc:int=2, nnodes:int=1, node_rank:int=0,
+def launch(config:Union[str, Path, dict, Config, None]=None, overrides=(), *, task=None, nproc:int=2, nnodes:int=1, node_rank:int=0,
            rdzv_endpoint:Optional[str]=None, rdzv_id:Optional[str]=None, max_restarts:int=0, run_dir=None,
            resume:bool=False, wait:bool=True, env:Optional[dict]=None, echo:bool=True, force:bool=False, force_resume:bool=False,
            own_process:bool=False)->Launch:
     """Run `ntrain fit CONFIG` (or `ntrain resume RUN_DIR`) under torchrun in a new session; a `Launch` handle (ended, with `.result`, when `wait`).
+    No `config`: the digits example, or `Config()` (the documented defaults) when `task` is given. The run directory, unless
+    given, is named after the task (see `run_name`).
     `task`: 'module:function', or a function of an importable module. `force`: start more processes than CPUs or GPUs.
     `force_resume`: the workers resume with `--force` (a change of state that `ntrain resume --force` accepts).
     `own_process`: this process is a fresh one that runs nothing else (the `ntrain` command): the pre-flight imports the task here
     (see `preflight`), and torchrun's agent is forked from it rather than started anew."""
     fn = task if task is not None and not isinstance(task, str) else None
     if task is not None: overrides = [*overrides, f'task={task_name(task)}']
-    run_dir, argv, cmd, cfg, save = _plan(config, overrides, nproc, nnodes, node_rank, rdzv_endpoint, rdzv_id, max_restarts, run_dir, resume, force_resume)
+    plan = lambda name=None, given=run_dir: _plan(config, overrides, nproc, nnodes, node_rank, rdzv_endpoint, rdzv_id, max_restarts, given, resume, force_resume,
+                                   task is not None, name)
+    named = run_dir is None and not resume  # (unless the config sets run_dir: then the plan keeps it)
+    run_dir, argv, cmd, cfg, save = plan()
     host, info_path = socket.gethostname(), _launch_file(run_dir, nnodes, node_rank)
     busy = lambda: _refuse_busy(run_dir, host, nproc, resume, nnodes, node_rank, rdzv_endpoint)
     busy()
@@ -645,6 +656,10 @@ def launch(config:Union[str, Path, dict, Config]='digits', overrides=(), *, task
     e['PYTHONPATH'] = os.pathsep.join(filter(None, [os.getcwd(), e.get('PYTHONPATH', '')]))  # tasks importable as from here
     pre = preflight(cfg, env=e, here=own_process)  # the task imports as in each rank; the data set's size; this machine's CPUs and GPUs
     _check_layout(cfg, pre, nproc, nnodes, force)
+    if named and not cfg.run_dir:  # named after the task's own Task.name, which only the pre-flight's import knows
+        from ntrain.data import run_name
+        name = run_name(cfg, types.SimpleNamespace(name=pre.get('name') or 'task', _ntrain_source=(cfg.task,)))
+        if name != run_name(cfg): run_dir, argv, cmd, cfg, save = plan(name); info_path = _launch_file(run_dir, nnodes, node_rank); busy()
     if fn is not None and pre.get('fingerprint') and code_fingerprint(fn) != pre['fingerprint']:
         print(f"ntrain: warning: task {task_name(fn)} in this process differs from what a fresh import of it finds, which is what torchrun's "
               f"processes will train: run nbdev_export (or save the file, or re-import it)", file=sys.stderr)

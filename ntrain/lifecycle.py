@@ -12,7 +12,8 @@ from .rundir import read_status, process_alive
 
 # %% auto 0
 __all__ = ['STATES', 'LIVE', 'ENDS', 'TRANSITIONS', 'EXIT_CODES', 'LOST', 'end_state', 'result_status', 'exit_code',
-           'clean_status', 'written_state', 'final_state', 'state_of', 'final_record', 'writers_alive', 'run_state']
+           'clean_status', 'written_state', 'final_state', 'state_of', 'final_record', 'last_step', 'writers_alive',
+           'run_state']
 
 # %% ../nbs/05b_lifecycle.ipynb
 STATES = {
@@ -112,18 +113,24 @@ def _parse(line:bytes)->Optional[dict]:
     except (ValueError, RecursionError): return None
     return r if isinstance(r, dict) else None
 
-def final_record(path, tail:int=65536)->Optional[dict]:
-    "The final record (finished, stopped, failed) of a `metrics.jsonl`, from its last `tail` bytes; None if nothing ends it yet."
+def _tail(path, tail:int=65536)->list:
+    "The records in the last `tail` bytes of a `metrics.jsonl` (a damaged line left out), in order."
     try:
         with open(path, 'rb') as f:
             f.seek(0, 2); f.seek(max(0, f.tell() - tail)); data = f.read()
-    except OSError: return None
-    for line in reversed(data.split(b'\n')):
-        r = _parse(line)
-        if r is None: continue
+    except OSError: return []
+    return [r for r in map(_parse, data.split(b'\n')) if r is not None]
+
+def final_record(path, tail:int=65536, recs:Optional[list]=None)->Optional[dict]:
+    "The final record (finished, stopped, failed) of a `metrics.jsonl`, from its last `tail` bytes; None if nothing ends it yet."
+    for r in reversed(_tail(path, tail) if recs is None else recs):
         if r.get('kind') in END_KINDS: return r
         if r.get('kind') in ('start', 'resume'): return None  # a run (re)started after it
     return None
+
+def last_step(recs:list)->Optional[int]:
+    "The highest step the records hold (status.json is written now and then: a run killed between two writes holds an older step)."
+    return max((s for s in (_num(r.get('step')) for r in recs) if s is not None), default=None)
 
 def _read_json(p:Path)->dict:
     try: d = json.loads(Path(p).read_text())
@@ -141,12 +148,13 @@ def run_state(run_dir, stale_s:float=60.0, now:Optional[float]=None)->dict:
     updated, launched, exit_code). `alive` is None where it cannot be told (another host, no process recorded) or need not be
     (the run ended)."""
     rd = Path(run_dir)
-    st, li, fin = clean_status(read_status(rd)), _read_json(rd/'launch.json'), final_record(rd/'metrics.jsonl')
+    recs = _tail(rd/'metrics.jsonl')
+    st, li, fin = clean_status(read_status(rd)), _read_json(rd/'launch.json'), final_record(None, recs=recs)
     written = written_state(st)[0]
     alive = writers_alive(st, li) if fin is None and (written in LIVE or (written is None and li)) else None
     s = state_of(st, fin, alive, launched=bool(li), stale_s=stale_s, now=now)
     if s['state'] is None: s['state'] = 'ladder' if (rd/'ladder.json').exists() else 'unknown'
-    steps = [x for x in (st.get('step'), _num((fin or {}).get('step'))) if x is not None]
+    steps = [x for x in (st.get('step'), last_step(recs)) if x is not None]  # the step: the highest recorded
     times = [x for x in (st.get('updated'), _num(li.get('started')), _num((fin or {}).get('time'))) if x]
     if not times:
         try: times = [rd.stat().st_mtime]

@@ -48,7 +48,8 @@ def draw_ladder(fig, st:dict):
     fig.subplots_adjust(left=0.07, right=0.985, bottom=0.17, top=0.88, wspace=0.22)
 
 # %% ../nbs/13b_ladder_panel.ipynb
-_BADGE = {'not run': '#9e9e9e', 'running': '#1565c0', 'pass': '#2e7d32', 'warn': '#f9a825', 'fail': '#c62828', 'refused': '#757575', 'stopped': '#6a1b9a'}
+_BADGE = {'not run': '#9e9e9e', 'running': '#1565c0', 'pass': '#2e7d32', 'warn': '#f9a825', 'fail': '#c62828', 'refused': '#757575', 'stopped': '#6a1b9a',
+          'killed': '#4e342e'}
 _NOTES = ('"Interrupt kernel" does not stop a rung on its thread: the Stop button does. '
           'Cells that draw from the torch RNG while a rung runs break its reproducibility.')
 

@@ -562,6 +562,7 @@ def run_verdict(h, cfg, started:float, where:str='', custom:bool=False, reason:O
     r.series.update(train_loss=[x.get('train_loss') for x in ep], val_loss=[x.get('val_loss') for x in ep])
     if res.status == 'stopped':
         r.stop(reason or 'the run was stopped').note(None, f'the run saved last.pt: continue it with ntrain resume {h.run_dir}')
+    elif res.status == 'killed': r.kill(h.status().get('reason') or 'Kill')
     elif res.exit_code:
         why = getattr(res, 'message', None)
         r.fail(res.status, f'the run ended {res.status}' + (f': {why}' if why else '') + f'; see {h.run_dir}/log.txt')

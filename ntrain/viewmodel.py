@@ -17,7 +17,7 @@ __all__ = ['RUNG_NAMES', 'VERDICTS', 'EDITABLE', 'AFFECTS', 'same_settings', 'La
 
 # %% ../nbs/13_viewmodel.ipynb
 RUNG_NAMES = {1: 'one step end to end', 2: 'initial loss vs theory', 3: 'overfit one batch', 4: 'small data moves val', 5: 'full run'}
-VERDICTS = ('not run', 'running', 'pass', 'warn', 'fail', 'refused', 'stopped')
+VERDICTS = ('not run', 'running', 'pass', 'warn', 'fail', 'refused', 'stopped', 'killed')
 # the editor's fields and the config keys they set
 EDITABLE = {'lr': 'optim.lr', 'batch_size': 'batch_size', 'epochs': 'epochs', 'precision': 'precision'}
 # the fields a rung's result depends on (rungs 1-4 train a fixed number of steps: `epochs` is the full run's)

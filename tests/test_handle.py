@@ -1,8 +1,5 @@
 """The RunHandle protocol (nbs/12a_handle): one conformance test over both kinds of run, a run on a thread of this
-process (`ThreadRun`) and a run under torchrun (`ntrain.launch(..., wait=False)`, a `Launch`), on the same small task.
-
-Launch's `nproc`, `cannot_kill` and `resumed` come with the other helper's branch `run-state`: until it is merged, a
-Launch that lacks one is checked on every other member and then skipped, naming what it lacks (a TODO)."""
+process (`ThreadRun`) and a run under torchrun (`ntrain.launch(..., wait=False)`, a `Launch`), on the same small task."""
 import os, time
 from pathlib import Path
 import pytest
@@ -31,12 +28,9 @@ def until(cond, what:str, timeout:float=TIMEOUT):
 
 @pytest.mark.parametrize('kind', ['thread', 'launch'])
 def test_every_member_of_the_protocol(tmp_path, kind):
-    rd, todo = tmp_path/'run', []
-    def member(h, name:str):
-        "h.<name>; on a Launch that lacks it yet: None, and a TODO for the end of the test."
-        if isinstance(h, Launch) and not hasattr(h, name): todo.append(name); return None
-        return getattr(h, name)
+    rd = tmp_path/'run'
     h = start(kind, rd)
+    assert isinstance(h, RunHandle) and isinstance(h, Launch if kind == 'launch' else ThreadRun)
     try:
         assert Path(h.run_dir) == rd and h.running and h.poll() is None and h.result is None
         # records grow while it runs; new_records gives each once
@@ -45,10 +39,8 @@ def test_every_member_of_the_protocol(tmp_path, kind):
         assert new and h.records()[0]['kind'] == 'start' and new[-1] in h.records()
         until(lambda: len(h.records()) > n1, 'more records')
         assert h.status().get('state') in ('starting', 'running') and isinstance(h.log(), str)
-        nproc, cannot = member(h, 'nproc'), member(h, 'cannot_kill')
-        if 'nproc' not in todo: assert nproc == 1
-        if 'cannot_kill' not in todo:
-            assert (cannot is None) if kind == 'launch' else cannot.startswith('a run in this kernel can only be stopped')
+        assert h.nproc == 1
+        assert (h.cannot_kill is None) if kind == 'launch' else h.cannot_kill.startswith('a run in this kernel can only be stopped')
         # stop: it finishes its step, saves and ends stopped; the records hold the final record
         res = h.stop(timeout=TIMEOUT)
     finally:
@@ -59,20 +51,14 @@ def test_every_member_of_the_protocol(tmp_path, kind):
     assert h.kill() is False  # nothing left to kill (and a thread is never killed)
     assert h.status()['state'] == 'stopped'
     # resumed: a new handle on the same run, which continues it from its newest checkpoint to the end
-    resumed = member(h, 'resumed')
-    if resumed is not None:
-        h2 = resumed()
-        try: res2 = h2.wait(timeout=TIMEOUT)
-        finally:
-            if h2.running: h2.stop(timeout=TIMEOUT)
-        assert (res2.status, res2.exit_code, h2.result) == ('finished', 0, res2), logs(rd)
-        kinds = [r['kind'] for r in h2.records()]
-        assert 'resume' in kinds and kinds[-1] == 'finished' and len(h2.records('epoch')) == KEYS['epochs'], kinds
-        assert Path(h2.run_dir) == rd
-    if todo:
-        pytest.skip(f"TODO(run-state): Launch lacks {', '.join(todo)} on this branch (the other helper's branch run-state adds "
-                    f"them); every other member passed")
-    assert isinstance(h, RunHandle)
+    h2 = h.resumed()
+    try: res2 = h2.wait(timeout=TIMEOUT)
+    finally:
+        if h2.running: h2.stop(timeout=TIMEOUT)
+    assert type(h2) is type(h) and h2.nproc == 1 and Path(h2.run_dir) == rd
+    assert (res2.status, res2.exit_code, h2.result) == ('finished', 0, res2), logs(rd)
+    kinds = [r['kind'] for r in h2.records()]
+    assert 'resume' in kinds and kinds[-1] == 'finished' and len(h2.records('epoch')) == KEYS['epochs'], kinds
 
 def test_a_thread_run_is_stopped_not_killed(tmp_path):
     h = start('thread', tmp_path/'run')

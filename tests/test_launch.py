@@ -368,3 +368,17 @@ def test_resume_force_reaches_every_worker(tmp_path, capsys):
     from ntrain.cli import main
     with pytest.raises(SystemExit) as e: main(['resume', str(rd), '--nproc', '2', '--force', '--dry-run'])
     assert e.value.code == 0 and capsys.readouterr().out.splitlines()[0].endswith(f'resume {rd} --force')
+
+
+def test_a_launched_run_is_named_after_its_task(tmp_path, monkeypatch):
+    """No config and no run_dir: the base is `Config()` (not digits), and the run is named after the task: its Task.name,
+    which the pre-flight's import finds, made safe for a path; the dry run imports nothing and names it by the function."""
+    monkeypatch.chdir(tmp_path)
+    argv = launch_command(task='ntrain.user_tasks:regression')['argv']
+    assert any(a.startswith('run_dir=runs/regression-') for a in argv), argv
+    env = dict(ENV, PYTHONPATH=os.pathsep.join([str(Path(ntrain.__file__).parents[1]), str(Path(__file__).parent)]))
+    h = launch(None, ['epochs=1', 'num_workers=0', 'batch_size=64', 'progress=false'], task='tasks_for_tests:renamed', nproc=1, env=env, echo=False)
+    rd = Path(h.run_dir)
+    assert h.result.status == 'finished' and rd.parent == Path('runs') and rd.name.startswith('my-model-v2-'), (h.result, logs(tmp_path/rd))
+    cfg = (rd/'config.yaml').read_text()
+    assert 'digits' not in cfg and 'task: tasks_for_tests:renamed' in cfg, cfg

@@ -1,0 +1,131 @@
+"""JupyterLab 4 on 127.0.0.1 and Debian's Chromium driven by Playwright (no browser download), for the browser tests.
+
+`lab(tmp_path, notebooks)` serves copies of `notebooks` and yields a `Lab`; `Lab.page()` opens a Chromium page.
+`open_notebook` waits for its kernel; `run_cells` runs cells as Shift-Enter does; `kernel_latency` times a `1+1`
+sent to the notebook's kernel as a cell would send it. `cpu_hog` holds one core busy, as a user's other work does.
+Under CI=true a browser test that cannot run fails instead of skipping."""
+import contextlib, json, os, shutil, signal, socket, subprocess, sys, tempfile, time, urllib.request
+from pathlib import Path
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+ARTIFACTS = Path(os.environ.get('NTRAIN_ARTIFACTS') or Path(tempfile.gettempdir())/'ntrain-artifacts')
+CHROMIUM = '/usr/bin/chromium'
+ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run']
+TOKEN = 'ntrain-test-token'
+
+
+def need(ok:bool, why:str):
+    "Skip when the browser cannot run here; under CI=true that is a failure."
+    if ok: return
+    if os.environ.get('CI') == 'true': pytest.fail(f'browser test cannot run under CI: {why}')
+    pytest.skip(why)
+
+
+def _port()->int:
+    with socket.socket() as s: s.bind(('127.0.0.1', 0)); return s.getsockname()[1]
+
+
+class Lab:
+    def __init__(self, url:str, tmp:Path, runs:Path, work:Path, pw):
+        self.url, self.tmp, self.runs, self.work, self.pw, self.browser = url, tmp, runs, work, pw, None
+
+    def page(self, width:int=1300, height:int=1000):
+        if self.browser is None: self.browser = self.pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        page = self.browser.new_page(viewport=dict(width=width, height=height))
+        page.set_default_timeout(120_000)
+        return page
+
+
+@contextlib.contextmanager
+def lab(tmp_path:Path, notebooks:list, env:dict=None):
+    "JupyterLab serving copies of `notebooks` (paths) under `tmp_path/lab`, runs going to `tmp_path/runs`; yields a `Lab`."
+    need(Path(CHROMIUM).exists(), f'{CHROMIUM} not found (apt-get install chromium)')
+    try: from playwright.sync_api import sync_playwright
+    except ImportError: need(False, 'playwright is not installed (pip install -e .[dev])')
+    work, runs = tmp_path/'lab', tmp_path/'runs'; work.mkdir(); runs.mkdir()
+    for nb in notebooks: shutil.copy(nb, work)
+    settings = tmp_path/'settings'/'@jupyterlab'/'apputils-extension'; settings.mkdir(parents=True)
+    (settings/'notification.jupyterlab-settings').write_text(json.dumps(dict(fetchNews='false', checkForUpdates=False)))
+    port = _port()
+    e = dict(os.environ, NTRAIN_TUTORIAL_DIR=str(runs), OMP_NUM_THREADS='1', NTRAIN_DIST_TIMEOUT='60',
+             JUPYTERLAB_SETTINGS_DIR=str(tmp_path/'settings'), JUPYTERLAB_WORKSPACES_DIR=str(tmp_path/'ws'), **(env or {}))
+    log = open(tmp_path/'lab.log', 'wb')
+    p = subprocess.Popen([sys.executable, '-m', 'jupyterlab', '--no-browser', '--allow-root', '--ServerApp.ip=127.0.0.1', f'--ServerApp.port={port}',
+                          f'--IdentityProvider.token={TOKEN}', f'--ServerApp.root_dir={work}', '--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate',
+                          '--LabApp.expose_app_in_browser=True'], cwd=work, env=e, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    url = f'http://127.0.0.1:{port}'
+    try:
+        t0 = time.monotonic()
+        while True:
+            try: urllib.request.urlopen(f'{url}/api/status?token={TOKEN}', timeout=2); break
+            except OSError:
+                if time.monotonic() - t0 > 90 or p.poll() is not None: raise AssertionError('JupyterLab did not start:\n' + (tmp_path/'lab.log').read_text()[-3000:])
+                time.sleep(0.3)
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        with sync_playwright() as pw:
+            lb = Lab(url, tmp_path, runs, work, pw)
+            try: yield lb
+            finally:
+                if lb.browser is not None: lb.browser.close()
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGTERM)
+            try: p.wait(20)
+            except subprocess.TimeoutExpired: os.killpg(p.pid, signal.SIGKILL); p.wait(10)
+        log.close()
+        for lj in runs.rglob('launch.json'):  # never leave a run behind
+            subprocess.run([sys.executable, '-m', 'ntrain', 'stop', str(lj.parent)], capture_output=True, timeout=60)
+
+
+def open_notebook(lb:Lab, page, name:str):
+    "Open `name` in JupyterLab and wait until its kernel is idle; the news question, if asked, is answered No."
+    page.goto(f'{lb.url}/lab/tree/{name}?token={TOKEN}')
+    page.wait_for_selector('.jp-Notebook .jp-Cell')
+    page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell.currentWidget && window.jupyterapp.shell.currentWidget.sessionContext")
+    page.evaluate("async () => { const nb = window.jupyterapp.shell.currentWidget; await nb.sessionContext.ready; }")
+    page.wait_for_function("() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.status === 'idle'")
+    for b in page.locator('.jp-Notification-Toast button:has-text("No")').all(): b.click()
+    page.evaluate("() => { window.jupyterapp.shell.currentWidget.content.activeCellIndex = 0; }")
+
+
+def run_cells(page, n:int, start:int=None):
+    "Run `n` cells from the active one (or cell `start`), as Shift-Enter does."
+    if start is not None: page.evaluate(f"() => {{ window.jupyterapp.shell.currentWidget.content.activeCellIndex = {start}; }}")
+    for _ in range(n): page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-cell-and-select-next')")
+
+
+def wait_idle(page, timeout_ms:int=600_000):
+    "Wait until every queued cell has run (the kernel idle and no cell shows [*])."
+    page.wait_for_function("() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.status === 'idle' && "
+                           "!Array.from(document.querySelectorAll('.jp-InputPrompt')).some(e => e.textContent.includes('*'))", timeout=timeout_ms)
+
+
+def cell_errors(page)->list:
+    "The text of every error output in the open notebook."
+    return page.evaluate("() => Array.from(document.querySelectorAll('.jp-OutputArea-output[data-mime-type=\"application/vnd.jupyter.stderr\"], .jp-RenderedText[data-mime-type=\"application/vnd.jupyter.error\"]')).map(e => e.innerText)")
+
+
+def kernel_latency(page)->float:
+    "Seconds from sending `1+1` to the notebook's kernel, as a cell does, to its result."
+    return page.evaluate("""async () => {
+        const k = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+        const t0 = performance.now(); let got = null;
+        const f = k.requestExecute({code: '1+1', silent: false, store_history: false});
+        f.onIOPub = m => { if (m.header.msg_type === 'execute_result') got = performance.now(); };
+        await f.done;
+        return ((got || performance.now()) - t0) / 1000; }""")
+
+
+@contextlib.contextmanager
+def cpu_hog():
+    "One process that keeps one core busy for as long as the block runs (a user's machine is never idle)."
+    p = subprocess.Popen([sys.executable, '-c', 'while True: pass'], start_new_session=True)
+    try: yield p
+    finally: p.kill(); p.wait(10)
+
+
+def shoot(page, name:str):
+    "A full-page screenshot in the artifacts folder, for a failure or the record."
+    try: page.screenshot(path=str(ARTIFACTS/name), full_page=True)
+    except Exception: pass

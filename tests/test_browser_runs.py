@@ -1,0 +1,130 @@
+"""The panels in a real browser tell the run's state as it is, on a busy machine (issue 19).
+
+JupyterLab 4 and Chromium (tests/jlab.py), with a process holding one core busy all along. A notebook the test writes
+defines its own task (a regression with a BatchNorm model, named 'sines'): its ladder runs rungs 1-4, then rung 5 in
+this kernel, on a thread (a task that lives in the notebook cannot be imported by torchrun). While it trains, `1+1`
+answers within 0.3 s; Stop on its dashboard ends it within 1 s, and the rung reads STOPPED; run again with few
+epochs it finishes and the rung reads PASS with its wall time, in a run directory named after the task. A second
+ladder, on an importable task, hands rung 5 to torchrun on 2 processes; Kill (confirmed) ends it, and the rung's
+badge, the dashboard, `ntrain.runs` and `ntrain runs` all read KILLED. Figures go to the artifacts folder
+(browser_runs.json) and the test's output."""
+import json, os, re, subprocess, sys, time
+from pathlib import Path
+import nbformat
+import pytest
+from jlab import ARTIFACTS, ROOT, cpu_hog, kernel_latency, lab, open_notebook, run_cells, shoot
+
+pytestmark = pytest.mark.timeout(900)
+
+CELLS = [
+    # 0: a task of the user's own, defined here: sin(2x) from noisy samples; a BatchNorm model; MSE
+    """import os, torch, torch.nn as nn
+from pathlib import Path
+from torch.utils.data import TensorDataset
+import ntrain
+from ntrain.data import Task
+from ntrain.metrics import MSE
+g = torch.Generator().manual_seed(0)
+x = torch.linspace(-3, 3, 4000)[torch.randperm(4000, generator=g)].unsqueeze(1)  # no value twice: no leak
+y = torch.sin(2 * x) + 0.05 * torch.randn(x.shape, generator=g)
+def sines_model(): return nn.Sequential(nn.Linear(1, 64), nn.BatchNorm1d(64), nn.Tanh(), nn.Linear(64, 64), nn.Tanh(), nn.Linear(64, 1))
+task = Task(model=sines_model, train=TensorDataset(x[:3200], y[:3200]), valid=TensorDataset(x[3200:], y[3200:]),
+            loss=nn.MSELoss(), metrics=[MSE()], name='sines')""",
+    # 1: its ladder
+    "lad = ntrain.Ladder(task=task, batch_size=64, optim__lr=0.01, epochs=400)\nlad",
+    # 2: a ladder on a task torchrun can import: its rung 5 is a 2-process torchrun run
+    "lad2 = ntrain.Ladder(task='tasks_for_tests:tiny', epochs=400, log_every=1)\nlad2",
+    # 3: the runs here
+    "ntrain.runs('runs')",
+]
+
+
+def notebook(path:Path):
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in CELLS])
+    nb.metadata['kernelspec'] = dict(name='python3', display_name='Python 3', language='python')
+    nbformat.write(nb, path)
+
+
+def cell(page, i:int): return page.locator('.jp-Notebook .jp-Cell').nth(i)
+
+
+def badge(c, k:int)->dict:
+    b = c.locator(f'.ntrain-badge[data-rung="{k}"]')
+    return dict(verdict=b.get_attribute('data-verdict'), text=b.inner_text())
+
+
+def test_states_in_the_browser_on_a_busy_machine(tmp_path):
+    nb = tmp_path/'my_task.ipynb'; notebook(nb)
+    figures = {}
+    env = dict(PYTHONPATH=os.pathsep.join([str(ROOT), str(ROOT/'tests')]))
+    with cpu_hog(), lab(tmp_path, [nb], env=env) as lb:
+        page = lb.page()
+        try:
+            open_notebook(lb, page, nb.name)
+            run_cells(page, 2)
+            c1 = cell(page, 1)
+            c1.locator('.ntrain-ladder .ntrain-run-all').wait_for()
+            # rungs 1-4 on the notebook's own task
+            c1.locator('.ntrain-ladder .ntrain-run-all').click()
+            for k in (1, 2, 3, 4): c1.locator(f'.ntrain-badge[data-rung="{k}"][data-verdict="pass"]').wait_for(timeout=240_000)
+            c1.locator('.ntrain-ladder-state[data-busy="0"]').wait_for(state='attached')
+            # rung 5, 400 epochs: in this kernel, on a thread; its dashboard opens and Kill is disabled with the reason
+            c1.locator('.ntrain-run-5').click()
+            db = c1.locator('.ntrain-dashboard')
+            db.locator('.ntrain-run-state[data-state="running"]').wait_for(timeout=120_000)
+            page.wait_for_function("() => +document.querySelector('.ntrain-dashboard .ntrain-run-state').dataset.step > 0", timeout=120_000)
+            assert db.locator('.ntrain-kill').is_disabled()
+            lat = [kernel_latency(page) for _ in range(5)]
+            figures['1+1 while rung 5 trains in the kernel (s)'] = lat
+            # Stop: the run ends stopped within a second, and rung 5 reads STOPPED
+            t0 = time.monotonic(); db.locator('.ntrain-stop').click()
+            db.locator('.ntrain-run-state[data-state="stopped"]').wait_for(timeout=30_000)
+            figures['Stop to stopped, in the kernel (s)'] = stop_s = time.monotonic() - t0
+            c1.locator('.ntrain-badge[data-rung="5"][data-verdict="stopped"]').wait_for(timeout=30_000)
+            # again with 3 epochs: it finishes, and rung 5 passes with its wall time
+            ep = c1.locator('.ntrain-ladder .widget-inline-hbox:has(label:text-is("epochs")) input')
+            ep.fill('3'); ep.press('Enter')
+            c1.locator('.ntrain-run-5').click()
+            c1.locator('.ntrain-badge[data-rung="5"][data-verdict="pass"]').wait_for(timeout=240_000)
+            b5 = badge(c1, 5)
+            n5 = c1.locator('.ntrain-numbers[data-rung="5"]').inner_text()
+            figures['rung 5 badge'], figures['rung 5 numbers'] = b5['text'], n5
+            page.locator('.ntrain-ladder').first.screenshot(path=str(ARTIFACTS/'ladder_own_task.png'))
+            # the kill: rung 5 of an importable task under torchrun, 2 processes
+            run_cells(page, 1, start=2)
+            c2 = cell(page, 2)
+            c2.locator('.ntrain-run-5').wait_for()
+            c2.locator('.ntrain-run-5').click()
+            db2 = c2.locator('.ntrain-dashboard')
+            db2.locator('.ntrain-run-state[data-state="running"]').wait_for(timeout=240_000)
+            page.wait_for_function("() => { const d = document.querySelectorAll('.ntrain-dashboard .ntrain-run-state'); "
+                                   "return d.length > 1 && +d[d.length - 1].dataset.step > 0; }", timeout=180_000)
+            db2.locator('.ntrain-kill').click()
+            db2.locator('.ntrain-kill-yes').click()
+            db2.locator('.ntrain-run-state[data-state="killed"]').wait_for(timeout=60_000)
+            killed_at = int(db2.locator('.ntrain-run-state').get_attribute('data-step'))
+            c2.locator('.ntrain-badge[data-rung="5"][data-verdict="killed"]').wait_for(timeout=30_000)
+            assert db2.locator('.ntrain-failure').count() == 0, db2.inner_text()
+            # ntrain.runs, in a cell, and ntrain runs, in a shell
+            run_cells(page, 1, start=3)
+            out = cell(page, 3).locator('.jp-OutputArea-output')
+            out.first.wait_for()
+            page.wait_for_function("() => document.querySelectorAll('.jp-Cell')[3].querySelector('.jp-OutputArea-output').innerText.includes('killed')", timeout=60_000)
+            listed = out.first.inner_text()
+            cli = subprocess.run([sys.executable, '-m', 'ntrain', 'runs', str(lb.work/'runs')], capture_output=True, text=True, timeout=120,
+                                 env=dict(os.environ, **env))
+            figures['ntrain.runs'], figures['ntrain runs'] = listed, cli.stdout
+        except Exception:
+            shoot(page, 'browser_runs_failure.png'); raise
+        finally:
+            (ARTIFACTS/'browser_runs.json').write_text(json.dumps(figures, indent=1))
+            print(json.dumps(figures, indent=1))
+    rundirs = sorted(str(p.relative_to(lb.work/'runs')) for p in (lb.work/'runs').rglob('config.yaml'))
+    assert rundirs and all(re.fullmatch(r'(sines|tiny)-[\d-]+(/sines-[\d-]+)?/config.yaml', p) for p in rundirs), rundirs
+    assert max(lat) < 0.3, lat
+    assert stop_s < 1.0, stop_s
+    secs = float(re.search(r'\(([\d.]+)s\)$', n5.strip()).group(1))
+    assert b5['text'] == 'PASS' and 'status finished' in n5 and secs > 0, (b5, n5)
+    killed = [l.split() for l in cli.stdout.splitlines() if '/tiny-' in l]
+    assert cli.returncode == 0 and len(killed) == 1 and killed[0][1] == 'killed' and killed[0][2] == f'{killed_at}/800', (killed_at, cli.stdout)
+    assert re.search(rf'tiny-[\d-]+\tkilled \(Launch.kill\)\t{killed_at}/800', figures['ntrain.runs']), figures['ntrain.runs']
