@@ -18,6 +18,11 @@ __all__ = ['NtrainError', 'ConfigError', 'TaskError', 'CheckpointError', 'first_
 class NtrainError(Exception):
     "An error caused by the user's input: the CLI prints it as one line and exits non-zero."
     exit_code = 2
+    @property
+    def _render_traceback_(self):
+        "IPython's hook: the error as one line; absent (the whole traceback) when raised from another error or NTRAIN_TRACEBACK=1."
+        if self.__cause__ is not None or os.environ.get('NTRAIN_TRACEBACK', '') not in ('', '0'): raise AttributeError('_render_traceback_')
+        return lambda: [f'\x1b[0;31m{type(self).__name__}\x1b[0m: {self}']
 
 class ConfigError(NtrainError):
     "A bad config key or value."

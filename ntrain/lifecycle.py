@@ -129,8 +129,10 @@ def final_record(path, tail:int=65536, recs:Optional[list]=None)->Optional[dict]
     return None
 
 def last_step(recs:list)->Optional[int]:
-    "The highest step the records hold (status.json is written now and then: a run killed between two writes holds an older step)."
-    return max((s for s in (_num(r.get('step')) for r in recs) if s is not None), default=None)
+    """The highest step the records of the run's latest start or resume hold (status.json is written now and then: a run
+    killed between two writes holds an older step; the records before a resume may be ones it rewound)."""
+    i = max((k for k, r in enumerate(recs) if r.get('kind') in ('start', 'resume')), default=0)
+    return max((s for s in (_num(r.get('step')) for r in recs[i:]) if s is not None), default=None)
 
 def _read_json(p:Path)->dict:
     try: d = json.loads(Path(p).read_text())

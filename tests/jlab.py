@@ -74,7 +74,7 @@ def lab(tmp_path:Path, notebooks:list, env:dict=None):
             try: p.wait(20)
             except subprocess.TimeoutExpired: os.killpg(p.pid, signal.SIGKILL); p.wait(10)
         log.close()
-        for lj in runs.rglob('launch.json'):  # never leave a run behind
+        for lj in tmp_path.rglob('launch.json'):  # never leave a run behind (under runs/, or where the notebook put it)
             subprocess.run([sys.executable, '-m', 'ntrain', 'stop', str(lj.parent)], capture_output=True, timeout=60)
 
 
@@ -95,15 +95,38 @@ def run_cells(page, n:int, start:int=None):
     for _ in range(n): page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-cell-and-select-next')")
 
 
-def wait_idle(page, timeout_ms:int=600_000):
-    "Wait until every queued cell has run (the kernel idle and no cell shows [*])."
-    page.wait_for_function("() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.status === 'idle' && "
-                           "!Array.from(document.querySelectorAll('.jp-InputPrompt')).some(e => e.textContent.includes('*'))", timeout=timeout_ms)
-
+_CELLS = "window.jupyterapp.shell.currentWidget.content.widgets.filter(c => c.model.type === 'code')"
 
 def cell_errors(page)->list:
-    "The text of every error output in the open notebook."
-    return page.evaluate("() => Array.from(document.querySelectorAll('.jp-OutputArea-output[data-mime-type=\"application/vnd.jupyter.stderr\"], .jp-RenderedText[data-mime-type=\"application/vnd.jupyter.error\"]')).map(e => e.innerText)")
+    "Every error and stderr output of the open notebook's code cells (from its model: cells out of view count too), as text."
+    return page.evaluate(f"""() => {_CELLS}.flatMap(c => c.model.outputs.toJSON()).filter(o => o.output_type === 'error' ||
+        (o.output_type === 'stream' && o.name === 'stderr')).map(o => o.output_type === 'error' ? o.ename + ': ' + o.evalue : [].concat(o.text).join(''))""")
+
+
+def execution_counts(page)->list:
+    "The execution count of every code cell (None: never run, or queued)."
+    return page.evaluate(f"() => {_CELLS}.map(c => c.model.executionCount)")
+
+
+_IDLE = "window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.status === 'idle'"
+_FAILED = "c.model.outputs.toJSON().some(o => o.output_type === 'error')"
+
+def wait_all_run(page, timeout_ms:int=900_000):
+    """Wait until every code cell has run (each has an execution count) and the kernel is idle, or one has failed (JupyterLab
+    runs no cell after a failed one)."""
+    page.wait_for_function(f"() => {_IDLE} && ({_CELLS}.every(c => c.model.executionCount) || {_CELLS}.some(c => {_FAILED}))",
+                           timeout=timeout_ms, polling=500)
+
+
+def wait_cell(page, i:int, timeout_ms:int=900_000):
+    "Wait until cell `i` has run (a markdown cell at once) and the kernel is idle."
+    page.wait_for_function(f"() => {{ const c = window.jupyterapp.shell.currentWidget.content.widgets[{i}]; return {_IDLE} && "
+                           f"(c.model.type !== 'code' || c.model.executionCount || {_FAILED}); }}", timeout=timeout_ms, polling=500)
+
+
+def n_cells(page, code:bool=False)->int:
+    "How many cells (code cells) the open notebook has."
+    return page.evaluate(f"() => {_CELLS}.length" if code else "() => window.jupyterapp.shell.currentWidget.content.widgets.length")
 
 
 def kernel_latency(page)->float:

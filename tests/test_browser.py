@@ -1,83 +1,29 @@
-"""A real browser: JupyterLab 4 on 127.0.0.1 and Debian's Chromium driven by Playwright (no browser download).
+"""A real browser: JupyterLab 4 on 127.0.0.1 and Debian's Chromium driven by Playwright (tests/jlab.py), with a process
+holding one core busy all along, as a user's machine is.
 
 Opens the tutorial, runs its first cells, clicks rungs 1-4 and waits for the pass badges and a drawn plot, sets 30
-epochs and clicks rung 5 (a 2-process torchrun run), watches its curve grow, stops it, resumes it and waits for the
-run card. The panels expose their state as data attributes; the test waits on those, never on sleeps. Screenshots
-go to the artifacts folder outside the tree (NTRAIN_ARTIFACTS, default /tmp/ntrain-artifacts); docs/copy_screenshots.sh
-copies the README's two into docs/. Under CI=true a skipped browser test is a failure."""
-import json, os, shutil, signal, socket, subprocess, sys, tempfile, time, urllib.request
-from pathlib import Path
+epochs and clicks rung 5 (a 2-process torchrun run), watches its curve grow, stops it (the dashboard says stopping
+within 1 s of the click), resumes it and waits for the run card. The panels expose their state as data attributes;
+the test waits on those, never on sleeps. Screenshots go to the artifacts folder outside the tree (NTRAIN_ARTIFACTS,
+default /tmp/ntrain-artifacts); docs/copy_screenshots.sh copies the README's two into docs/. Under CI=true a skipped
+browser test is a failure."""
+import os, time
 import pytest
+from jlab import ARTIFACTS, ROOT, cell_errors, cpu_hog, execution_counts, lab, n_cells, open_notebook, run_cells, shoot, wait_all_run, wait_cell
 
-ROOT = Path(__file__).resolve().parents[1]
-ARTIFACTS = Path(os.environ.get('NTRAIN_ARTIFACTS') or Path(tempfile.gettempdir())/'ntrain-artifacts')
-CHROMIUM = '/usr/bin/chromium'
-ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run']
+TUTORIAL = ROOT/'nbs'/'tutorials'/'digits_workbench.ipynb'
 
-def _need(ok:bool, why:str):
-    if ok: return
-    if os.environ.get('CI') == 'true': pytest.fail(f'browser test cannot run under CI: {why}')
-    pytest.skip(why)
-
-def _port()->int:
-    with socket.socket() as s: s.bind(('127.0.0.1', 0)); return s.getsockname()[1]
-
-@pytest.fixture
-def lab(tmp_path):
-    "JupyterLab on 127.0.0.1 serving a copy of the tutorial; yields (url, token, folder)."
-    _need(Path(CHROMIUM).exists(), f'{CHROMIUM} not found (apt-get install chromium)')
-    try: import playwright.sync_api  # noqa: F401
-    except ImportError: _need(False, 'playwright is not installed (pip install -e .[dev])')
-    work = tmp_path/'lab'; work.mkdir()
-    shutil.copy(ROOT/'nbs'/'tutorials'/'digits_workbench.ipynb', work)
-    settings = tmp_path/'settings'/'@jupyterlab'/'apputils-extension'; settings.mkdir(parents=True)
-    (settings/'notification.jupyterlab-settings').write_text(json.dumps(dict(fetchNews='false', checkForUpdates=False)))
-    port, token = _port(), 'ntrain-test-token'
-    env = dict(os.environ, NTRAIN_TUTORIAL_DIR=str(tmp_path/'runs'), OMP_NUM_THREADS='1', NTRAIN_DIST_TIMEOUT='60',
-               JUPYTERLAB_SETTINGS_DIR=str(tmp_path/'settings'), JUPYTERLAB_WORKSPACES_DIR=str(tmp_path/'ws'))
-    log = open(tmp_path/'lab.log', 'wb')
-    p = subprocess.Popen([sys.executable, '-m', 'jupyterlab', '--no-browser', '--allow-root', '--ServerApp.ip=127.0.0.1', f'--ServerApp.port={port}',
-                          f'--IdentityProvider.token={token}', f'--ServerApp.root_dir={work}', '--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate', '--LabApp.expose_app_in_browser=True'],
-                         cwd=work, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-    url = f'http://127.0.0.1:{port}'
-    try:
-        t0 = time.monotonic()
-        while True:
-            try: urllib.request.urlopen(f'{url}/api/status?token={token}', timeout=2); break
-            except OSError:
-                if time.monotonic() - t0 > 90 or p.poll() is not None: raise AssertionError('JupyterLab did not start:\n' + (tmp_path/'lab.log').read_text()[-3000:])
-                time.sleep(0.3)
-        yield url, token, tmp_path
-    finally:
-        if p.poll() is None:
-            os.killpg(p.pid, signal.SIGTERM)
-            try: p.wait(20)
-            except subprocess.TimeoutExpired: os.killpg(p.pid, signal.SIGKILL); p.wait(10)
-        log.close()
-        for lj in (tmp_path/'runs').rglob('launch.json'):  # never leave a run behind
-            subprocess.run([sys.executable, '-m', 'ntrain', 'stop', str(lj.parent)], capture_output=True, timeout=60)
+pytestmark = pytest.mark.timeout(900)
 
 def _points(page)->int:
     return int(page.get_attribute('.ntrain-dashboard .ntrain-run-state', 'data-points') or 0)
 
-def test_tutorial_in_jupyterlab(lab):
-    from playwright.sync_api import sync_playwright
-    url, token, tmp = lab
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+def test_tutorial_in_jupyterlab(tmp_path):
+    with cpu_hog(), lab(tmp_path, [TUTORIAL]) as lb:
+        page = lb.page()
         try:
-            page = browser.new_page(viewport=dict(width=1300, height=1000))
-            page.set_default_timeout(120_000)
-            page.goto(f'{url}/lab/tree/digits_workbench.ipynb?token={token}')
-            page.wait_for_selector('.jp-Notebook .jp-Cell')
-            page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell.currentWidget && window.jupyterapp.shell.currentWidget.sessionContext")
-            page.evaluate("async () => { const nb = window.jupyterapp.shell.currentWidget; await nb.sessionContext.ready; }")
-            page.wait_for_function("() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.status === 'idle'")
-            for b in page.locator('.jp-Notification-Toast button:has-text("No")').all(): b.click()   # the news question, if asked
-            page.evaluate("() => { window.jupyterapp.shell.currentWidget.content.activeCellIndex = 0; }")
-            for _ in range(5):   # title, prose, imports, prose, the panel
-                page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-cell-and-select-next')")
+            open_notebook(lb, page, 'digits_workbench.ipynb')
+            run_cells(page, 5)   # title, prose, imports, prose, the panel
             page.wait_for_selector('.ntrain-ladder .ntrain-run-all')
             # rungs 1-4 by the panel's button: the pass badges and a drawn plot
             page.click('.ntrain-ladder .ntrain-run-all')
@@ -98,7 +44,9 @@ def test_tutorial_in_jupyterlab(lab):
             page.wait_for_function(f"() => +document.querySelector('.ntrain-dashboard .ntrain-run-state').dataset.points > {p1}", timeout=120_000)
             page.locator('.ntrain-dashboard').screenshot(path=str(ARTIFACTS/'dashboard_running.png'))
             # stop, resume, the run card
-            page.click('.ntrain-dashboard .ntrain-stop')
+            t0 = time.monotonic(); page.click('.ntrain-dashboard .ntrain-stop')
+            page.wait_for_selector('.ntrain-dashboard .ntrain-run-state[data-state="stopping"], .ntrain-dashboard .ntrain-run-state[data-state="stopped"]', timeout=30_000)
+            stop_s = time.monotonic() - t0
             page.wait_for_selector('.ntrain-dashboard .ntrain-run-state[data-state="stopped"]', timeout=180_000)
             page.wait_for_selector('.ntrain-dashboard .ntrain-resume:not([disabled])')
             page.click('.ntrain-dashboard .ntrain-resume')
@@ -109,8 +57,26 @@ def test_tutorial_in_jupyterlab(lab):
             page.wait_for_selector('.ntrain-badge[data-rung="5"][data-verdict="pass"]', timeout=60_000)
             page.locator('.ntrain-dashboard').screenshot(path=str(ARTIFACTS/'dashboard_finished.png'))
         except Exception:
-            try: page.screenshot(path=str(ARTIFACTS/'browser_failure.png'), full_page=True)
-            except Exception: pass
-            raise
-        finally:
-            browser.close()
+            shoot(page, 'browser_failure.png'); raise
+    print(f'Stop to stopping, a 2-process torchrun run: {stop_s:.2f} s')
+    assert stop_s < 1.0, stop_s
+
+
+def test_tutorial_under_run_all(tmp_path):
+    """The tutorial under Run All, as a user clicks it: every cell runs, and none shows an error or writes to stderr. With
+    NTRAIN_BROWSER_PAUSE=S it runs cell by cell with S seconds between cells instead, at a reader's pace (60, by hand:
+    20 minutes)."""
+    pause = float(os.environ.get('NTRAIN_BROWSER_PAUSE', 0))
+    with cpu_hog(), lab(tmp_path, [TUTORIAL]) as lb:
+        page = lb.page()
+        try:
+            open_notebook(lb, page, TUTORIAL.name)
+            if pause:
+                for i in range(n_cells(page)):
+                    run_cells(page, 1, start=i); time.sleep(0.5); wait_cell(page, i); time.sleep(pause)
+            else: page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+            wait_all_run(page)
+            errors, counts = cell_errors(page), execution_counts(page)
+        except Exception:
+            shoot(page, 'browser_run_all_failure.png'); raise
+    assert errors == [] and all(counts), (errors, counts)
