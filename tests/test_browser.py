@@ -62,6 +62,7 @@ def test_tutorial_in_jupyterlab(tmp_path):
     assert stop_s < 1.0, stop_s
 
 
+@pytest.mark.timeout(int(900 + 40 * float(os.environ.get('NTRAIN_BROWSER_PAUSE', 0))))  # (the tutorial has 18 cells)
 def test_tutorial_under_run_all(tmp_path):
     """The tutorial under Run All, as a user clicks it: every cell runs, and none shows an error or writes to stderr. With
     NTRAIN_BROWSER_PAUSE=S it runs cell by cell with S seconds between cells instead, at a reader's pace (60, by hand:
