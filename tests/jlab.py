@@ -143,7 +143,8 @@ def kernel_latency(page)->float:
 @contextlib.contextmanager
 def cpu_hog():
     "One process that keeps one core busy for as long as the block runs (a user's machine is never idle)."
-    p = subprocess.Popen([sys.executable, '-c', 'while True: pass'], start_new_session=True)
+    spin = 'import os\nparent = os.getppid()\nwhile os.getppid() == parent: pass'  # busy; ends with the test's process, even killed
+    p = subprocess.Popen([sys.executable, '-c', spin], start_new_session=True)
     try: yield p
     finally: p.kill(); p.wait(10)
 
