@@ -89,6 +89,12 @@ def open_notebook(lb:Lab, page, name:str):
     page.evaluate("() => { window.jupyterapp.shell.currentWidget.content.activeCellIndex = 0; }")
 
 
+def run_cell(page, i:int):
+    "Run cell `i` alone, as its Run button does (run-and-select-next would add a cell after the last one)."
+    page.evaluate(f"() => {{ window.jupyterapp.shell.currentWidget.content.activeCellIndex = {i}; }}")
+    page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-cell')")
+
+
 def run_cells(page, n:int, start:int=None):
     "Run `n` cells from the active one (or cell `start`), as Shift-Enter does."
     if start is not None: page.evaluate(f"() => {{ window.jupyterapp.shell.currentWidget.content.activeCellIndex = {start}; }}")

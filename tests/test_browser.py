@@ -9,7 +9,7 @@ default /tmp/ntrain-artifacts); docs/copy_screenshots.sh copies the README's two
 browser test is a failure."""
 import os, time
 import pytest
-from jlab import ARTIFACTS, ROOT, cell_errors, cpu_hog, execution_counts, lab, n_cells, open_notebook, run_cells, shoot, wait_all_run, wait_cell
+from jlab import ARTIFACTS, ROOT, cell_errors, cpu_hog, execution_counts, lab, n_cells, open_notebook, run_cell, run_cells, shoot, wait_all_run, wait_cell
 
 TUTORIAL = ROOT/'nbs'/'tutorials'/'digits_workbench.ipynb'
 
@@ -74,7 +74,7 @@ def test_tutorial_under_run_all(tmp_path):
             open_notebook(lb, page, TUTORIAL.name)
             if pause:
                 for i in range(n_cells(page)):
-                    run_cells(page, 1, start=i); time.sleep(0.5); wait_cell(page, i); time.sleep(pause)
+                    run_cell(page, i); time.sleep(0.5); wait_cell(page, i); time.sleep(pause)
             else: page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
             wait_all_run(page)
             errors, counts = cell_errors(page), execution_counts(page)
