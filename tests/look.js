@@ -1,0 +1,35 @@
+(el) => {
+  const rect = e => e.getBoundingClientRect();
+  const lines = e => {  // the lines a text element's text takes: distinct tops of its text's rects
+    const r = document.createRange(); r.selectNodeContents(e);
+    return new Set([...r.getClientRects()].filter(q => q.width > 0).map(q => Math.round(q.top))).size;
+  };
+  const out = {rows: [], imgs: [], split: [], styles: []};
+  const names = el.querySelectorAll('.ntrain-rung-name');
+  for (let k = 1; k <= 5; k++) {
+    const btn = el.querySelector(`.ntrain-run-${k}`), num = el.querySelector(`.ntrain-numbers[data-rung="${k}"]`);
+    const badge = el.querySelector(`.ntrain-badge[data-rung="${k}"]`).parentElement, name = names[k - 1];
+    const time = el.querySelector(`.ntrain-time[data-rung="${k}"]`), cells = [btn, badge, name, time, num];
+    const top = Math.min(...cells.map(e => rect(e).top)), bottom = Math.max(...cells.map(e => rect(e).bottom));
+    out.rows.push({rung: k, x: rect(num).left, height: bottom - top, button: rect(btn).height,
+                   lines: {badge: lines(badge), name: lines(name), time: lines(time), summary: lines(num)}});
+  }
+  for (const img of el.querySelectorAll('img')) out.imgs.push({w: img.naturalWidth, complete: img.complete, shown: img.offsetParent !== null});
+  const opened = [...el.querySelectorAll('details.ntrain-details:not([open])')];
+  opened.forEach(d => d.open = true);
+  for (const pre of el.querySelectorAll('.ntrain-diagnosis')) {
+    const cs = getComputedStyle(pre);
+    out.styles.push([cs.wordBreak, cs.overflowWrap, cs.whiteSpace]);
+    const walk = document.createTreeWalker(pre, NodeFilter.SHOW_TEXT);
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+      for (const m of n.data.matchAll(/\S+/g)) {
+        const r = document.createRange(); r.setStart(n, m.index); r.setEnd(n, m.index + m[0].length);
+        const tops = new Set([...r.getClientRects()].filter(q => q.width > 0).map(q => Math.round(q.top)));
+        if (tops.size > 1) out.split.push(m[0]);
+      }
+    }
+  }
+  out.diagnoses = el.querySelectorAll('.ntrain-diagnosis').length;
+  opened.forEach(d => d.open = false);
+  return out;
+}
