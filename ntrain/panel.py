@@ -4,7 +4,7 @@
 
 # %% ../nbs/13b_ladder_panel.ipynb 2
 from __future__ import annotations
-import base64, dataclasses, html, queue, threading, time, warnings
+import base64, dataclasses, html, queue, re, threading, time, warnings
 from pathlib import Path
 from typing import Optional
 from .config import check_value
@@ -54,7 +54,7 @@ _BADGE = {'not run': '#9e9e9e', 'running': '#1565c0', 'pass': '#2e7d32', 'warn':
           'killed': '#4e342e'}
 _NOTES = ('"Interrupt kernel" does not stop a rung on its thread: the Stop button does. '
           'Cells that draw from the torch RNG while a rung runs break its reproducibility.')
-_COLUMNS = '84px 150px 190px 64px minmax(0, 1fr)'  # Run, badge, name, time, summary: one grid, so every row's columns line up
+_COLUMNS = '84px 130px 170px 56px minmax(0, 1fr)'  # Run, badge, name, time, summary: one grid, so every row's columns line up
 _LINE = 'white-space:nowrap;overflow:hidden;text-overflow:ellipsis'  # one line, cut with an ellipsis (the whole text in its details or title)
 _ERR = '#c62828'
 
@@ -64,6 +64,10 @@ def shown_path(p)->str:
     except (ValueError, OSError): return str(p)
 
 def _esc(x)->str: return html.escape(str(x), quote=True)
+
+def _words(text:str)->str:
+    "`text` escaped, each word with a hyphen, slash or other sign kept whole ('--nproc', 'a/b'): a line breaks at spaces only."
+    return re.sub(r'\S*[^\w\s]\S+', lambda m: f"<span style='white-space:nowrap'>{m[0]}</span>", _esc(text))
 
 def _badge_html(r:dict)->str:
     k, v = r['rung'], r['verdict']
@@ -77,7 +81,7 @@ def _info_html(r:dict)->str:
     if not (r['diagnosis'] or r['details']): return f"<div class='ntrain-numbers' data-rung='{k}' style='{_LINE}'>{summary}</div>"
     rows = ''.join(f"<tr><td style='padding:0 12px 0 0;white-space:nowrap;color:#555'>{_esc(n)}</td><td style='padding:0'>{_esc(v)}</td></tr>" for n, v in r['details'])
     diag = (f"<pre class='ntrain-diagnosis' style='white-space:pre-wrap;word-break:normal;overflow-wrap:normal;overflow-x:auto;"
-            f"margin:2px 0 4px;font-size:11px;line-height:1.4'>{_esc(r['diagnosis'])}</pre>") if r['diagnosis'] else ''
+            f"margin:2px 0 4px;font-size:11px;line-height:1.4'>{_words(r['diagnosis'])}</pre>") if r['diagnosis'] else ''
     return (f"<details class='ntrain-details' data-rung='{k}'><summary class='ntrain-numbers' data-rung='{k}' style='{_LINE};cursor:pointer' "
             f"title='{summary}'>{summary}</summary>{diag}<table class='ntrain-number-table' style='font-size:12px;line-height:1.5;border-collapse:collapse'>"
             f"{rows}</table></details>")

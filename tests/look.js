@@ -1,8 +1,15 @@
 (el) => {
   const rect = e => e.getBoundingClientRect();
-  const lines = e => {  // the lines a text element's text takes: distinct tops of its text's rects
-    const r = document.createRange(); r.selectNodeContents(e);
-    return new Set([...r.getClientRects()].filter(q => q.width > 0).map(q => Math.round(q.top))).size;
+  const lines = e => {  // the lines an element's text takes: its text nodes' boxes, a new line where one starts below the last
+    const boxes = [], walk = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+      const r = document.createRange(); r.selectNodeContents(n);
+      boxes.push(...[...r.getClientRects()].filter(q => q.width > 0));
+    }
+    boxes.sort((a, b) => a.top - b.top);
+    let n = 0, bottom = -Infinity;
+    for (const q of boxes) { if (q.top >= bottom - 1) n += 1; bottom = Math.max(bottom, q.bottom); }
+    return n;
   };
   const out = {rows: [], imgs: [], split: [], styles: []};
   const names = el.querySelectorAll('.ntrain-rung-name');
@@ -24,8 +31,8 @@
     for (let n = walk.nextNode(); n; n = walk.nextNode()) {
       for (const m of n.data.matchAll(/\S+/g)) {
         const r = document.createRange(); r.setStart(n, m.index); r.setEnd(n, m.index + m[0].length);
-        const tops = new Set([...r.getClientRects()].filter(q => q.width > 0).map(q => Math.round(q.top)));
-        if (tops.size > 1) out.split.push(m[0]);
+        const boxes = [...r.getClientRects()].filter(q => q.width > 0);
+        if (boxes.some(q => q.top >= boxes[0].bottom - 1)) out.split.push(m[0]);  // a part of it on a line below the first
       }
     }
   }
