@@ -57,6 +57,9 @@ _NOTES = ('"Interrupt kernel" does not stop a rung on its thread: the Stop butto
 _COLUMNS = '84px 130px 170px 56px minmax(0, 1fr)'  # Run, badge, name, time, summary: one grid, so every row's columns line up
 _LINE = 'white-space:nowrap;overflow:hidden;text-overflow:ellipsis'  # one line, cut with an ellipsis (the whole text in its details or title)
 _ERR = '#c62828'
+# a text cell of the grid and the status line may shrink below their text's width: their one line is cut with an ellipsis
+_CSS = ('<style>.ntrain-ladder .ntrain-cell, .ntrain-ladder .ntrain-cell > .widget-html-content '
+        '{min-width: 0; max-width: 100%; overflow: hidden}</style>')
 
 def shown_path(p)->str:
     "`p` relative to the working directory when it lies below it (what a user typed, and no temporary folder in a screenshot), else as it is."
@@ -98,7 +101,7 @@ class _Widgets:
         import ipywidgets as W
         from ntrain.config import Config
         w, s = self.w, self.view.settings
-        w['head'] = W.HTML(f"<b>ntrain ladder</b> <code>{_esc(shown_path(self.run_dir))}</code><br><small>{_esc(_NOTES)}</small>")
+        w['head'] = W.HTML(f"{_CSS}<b>ntrain ladder</b> <code>{_esc(shown_path(self.run_dir))}</code><br><small>{_esc(_NOTES)}</small>")
         precisions = next(f.metadata['choices'] for f in dataclasses.fields(Config) if f.name == 'precision')  # the config's, one source
         box = lambda width: W.Layout(width=width)
         w['lr'] = W.FloatText(value=s['lr'], description='lr', continuous_update=True, layout=box('170px'))
@@ -117,15 +120,16 @@ class _Widgets:
         for k in sorted(self.view.rungs):
             b = w[f'run{k}'] = W.Button(description=f'Run {k}', tooltip=RUNG_NAMES[k], layout=box('80px'))
             b.add_class(f'ntrain-run-{k}'); b.on_click(lambda _, k=k: self.run(k))
-            w[f'badge{k}'], w[f'time{k}'], w[f'info{k}'] = W.HTML(), W.HTML(), W.HTML(layout=W.Layout(min_width='0'))
+            w[f'badge{k}'], w[f'time{k}'], w[f'info{k}'] = W.HTML(), W.HTML(), W.HTML()
             name = W.HTML(f"<div class='ntrain-rung-name' style='{_LINE}' title='{_esc(RUNG_NAMES[k])}'><b>{k}</b> {_esc(RUNG_NAMES[k])}</div>")
+            for c in (w[f'badge{k}'], name, w[f'time{k}'], w[f'info{k}']): c.add_class('ntrain-cell')
             cells += [b, w[f'badge{k}'], name, w[f'time{k}'], w[f'info{k}']]
         w['rows'] = W.GridBox(cells, layout=W.Layout(grid_template_columns=_COLUMNS, grid_gap='0 8px', align_items='flex-start', width='100%'))
         w['rows'].add_class('ntrain-rungs')
         w['run14'] = W.Button(description='Run 1-4', button_style='primary'); w['run14'].add_class('ntrain-run-all'); w['run14'].on_click(lambda _: self.run('1-4'))
         w['stop'] = W.Button(description='Stop', icon='stop'); w['stop'].add_class('ntrain-stop'); w['stop'].on_click(lambda _: self.stop())
-        w['state'] = W.HTML()
-        w['plot'] = W.Image(format='png', layout=W.Layout(max_width='100%', display='none'))  # shown once drawn: never an empty image
+        w['state'] = W.HTML(); w['state'].add_class('ntrain-cell')
+        w['plot'] = W.Image(format='png', layout=W.Layout(max_width='100%', align_self='flex-start', display='none'))  # shown once drawn (never an empty image), never stretched
         w['run'] = W.VBox()
         self.widget = W.VBox([w['head'], W.HBox(fields, layout=W.Layout(flex_flow='row wrap')), w['rows'],
                               W.HBox([w['run14'], w['stop']]), w['state'], w['plot'], w['run']])

@@ -60,7 +60,9 @@ def _words(k:int, n:dict)->str:
         if mem: parts.append(f"{fmt_mib(sum(v for m, v in mem.items() if m != 'cuda_peak' and isinstance(v, (int, float))))} of memory")
     elif k == 2 and 'measured' in n:
         parts.append(f"initial loss {f(n['measured'])}" + (f", theory {f(n['expected'])}" if n.get('expected') is not None else ' (no theory for this loss)'))
-        if n.get('rel_gap') is not None: parts.append(f"{fmt_value('rel_gap', n['rel_gap'])} apart (at most {fmt_value('tolerance', n.get('tolerance'))})")
+        gap, tol = n.get('rel_gap'), n.get('tolerance')
+        if gap is not None and tol is not None:
+            parts.append(f"within {fmt_value('tolerance', tol)}" if gap <= tol else f"{fmt_value('rel_gap', gap)} off (at most {fmt_value('tolerance', tol)})")
     elif k == 3 and n.get('start_loss') is not None:
         parts.append(f"loss {f(n['start_loss'])} → {f(n.get('final_loss'))} in {f(n.get('steps'))} steps on {f(n.get('samples'))} samples")
         if n.get('threshold') is not None: parts.append(f"target {f(n['threshold'])}")

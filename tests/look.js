@@ -18,9 +18,11 @@
     const badge = el.querySelector(`.ntrain-badge[data-rung="${k}"]`).parentElement, name = names[k - 1];
     const time = el.querySelector(`.ntrain-time[data-rung="${k}"]`), cells = [btn, badge, name, time, num];
     const top = Math.min(...cells.map(e => rect(e).top)), bottom = Math.max(...cells.map(e => rect(e).bottom));
-    out.rows.push({rung: k, x: rect(num).left, height: bottom - top, button: rect(btn).height,
+    out.rows.push({rung: k, x: rect(num).left, right: rect(num).right, height: bottom - top, button: rect(btn).height,
                    lines: {badge: lines(badge), name: lines(name), time: lines(time), summary: lines(num)}});
   }
+  out.right = rect(el).right;  // what the panel shows ends there: a summary or the status line cut by it lost its ellipsis
+  out.status = rect(el.querySelector('.ntrain-status')).right;
   for (const img of el.querySelectorAll('img')) out.imgs.push({w: img.naturalWidth, complete: img.complete, shown: img.offsetParent !== null});
   const opened = [...el.querySelectorAll('details.ntrain-details:not([open])')];
   opened.forEach(d => d.open = true);

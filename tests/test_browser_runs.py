@@ -52,6 +52,7 @@ def check_look(m:dict, size):
     assert all(r['height'] <= r['button'] + 4 and set(r['lines'].values()) <= {0, 1} for r in m['rows']), (size, m['rows'])  # one line high
     xs = [r['x'] for r in m['rows']]
     assert max(xs) - min(xs) <= 1, (size, xs)                                   # the summaries start at one x
+    assert max([r['right'] for r in m['rows']] + [m['status']]) <= m['right'] + 1, (size, m)  # and end in the panel (an ellipsis, if cut)
     assert m['imgs'] and all(i['w'] > 0 and i['complete'] for i in m['imgs']), (size, m['imgs'])  # no empty or broken image
     assert m['diagnoses'] >= 4 and not m['split'], (size, m['split'], m['styles'])  # no word of a diagnosis split across lines
 
@@ -131,8 +132,7 @@ def test_states_in_the_browser_on_a_busy_machine(tmp_path):
             err.wait_for(state='detached')
             c1.locator('.ntrain-run-1:not([disabled])').wait_for()
             c1.locator('.ntrain-badge[data-rung="4"][data-stale="0"]').wait_for(state='attached')  # back to what rungs 1-4 ran with
-            page.set_viewport_size(dict(width=1280, height=800)); page.wait_for_timeout(300)
-            page.locator('.ntrain-ladder').first.screenshot(path=str(ARTIFACTS/'ladder_own_task.png'))
+            page.locator('.ntrain-ladder').first.screenshot(path=str(ARTIFACTS/'ladder_own_task.png'))  # (at 1920x1080)
             # the kill: rung 5 of an importable task under torchrun, 2 processes
             run_cells(page, 1, start=2)
             c2 = cell(page, 2)
