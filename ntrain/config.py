@@ -13,7 +13,7 @@ from .core import ConfigError, nearest
 
 # %% auto 0
 __all__ = ['EXAMPLES', 'opt', 'OptimConfig', 'SchedConfig', 'EarlyStopConfig', 'ProfileConfig', 'Config', 'all_keys', 'key_hint',
-           'apply_overrides', 'register_example', 'load_config', 'run_config', 'describe_keys']
+           'check_value', 'apply_overrides', 'register_example', 'load_config', 'run_config', 'describe_keys']
 
 # %% ../nbs/01_config.ipynb
 def opt(default=None, help:str='', choices:tuple|None=None, range:str|None=None, valid=None):
@@ -127,32 +127,42 @@ def _tname(t)->str:
         return ' or '.join(_tname(a) for a in args) + ' or null'
     return getattr(t, '__name__', str(t))
 
-def _coerce(key:str, v, t, source:str):
-    "Check `v` against type `t`, converting where it is lossless; else a ConfigError naming `key`."
+def _typed(v, t)->tuple:
+    "(`v` as type `t`, None), converted where it is lossless, or (None, what is wrong)."
     if typing.get_origin(t) is Union:
         args = [a for a in typing.get_args(t) if a is not type(None)]
-        if v is None: return None
+        if v is None: return None, None
         t = args[0]
     if t is float and isinstance(v, str):
-        try: return float(v)
+        try: return float(v), None
         except ValueError: pass
     ok = (t is float and isinstance(v, (int, float)) and not isinstance(v, bool)) or \
          (t is int and isinstance(v, int) and not isinstance(v, bool)) or \
          (t in (str, bool, list, dict) and isinstance(v, t))
-    if not ok: raise ConfigError(f"{source}: key '{key}' expects {_tname(t)}, got {type(v).__name__} {v!r}")
-    return float(v) if t is float else v
+    if not ok: return None, f"expects {_tname(t)}, got {type(v).__name__} {v!r}"
+    return (float(v) if t is float else v), None
+
+def _coerce(key:str, v, t, source:str):
+    "Check `v` against type `t`, converting where it is lossless; else a ConfigError naming `key`."
+    v, why = _typed(v, t)
+    if why: raise ConfigError(f"{source}: key '{key}' {why}")
+    return v
 
 _F32_MAX = 3.4028234663852886e38  # float32's largest finite value: the tensors a float key enters (lr, weight decay, clipping)
 
-def _check_choice(key, f, v, source, nullable:bool=False):
+def _value_problem(f, v, nullable:bool=False)->Optional[tuple]:
+    "('f32'|'choice'|'range'|'valid', what is wrong) for value `v` of field `f`, or None: the one set of checks behind `Config` and `check_value`."
     if isinstance(v, float) and math.isfinite(v) and abs(v) > _F32_MAX:
-        raise ConfigError(f"{source}: key '{key}' is {v!r}, beyond float32's largest value ({_F32_MAX:.4g}): the tensors it enters would be inf")
+        return 'f32', f"is {v!r}, beyond float32's largest value ({_F32_MAX:.4g}): the tensors it enters would be inf"
     ch = f.metadata.get('choices')
-    if ch and v not in ch: raise ConfigError(f"{source}: key '{key}' must be one of {', '.join(ch)}, got {v!r}{nearest(str(v), ch)}")
+    if ch and v not in ch: return 'choice', f"must be one of {', '.join(ch)}, got {v!r}{nearest(str(v), ch)}"
     r, valid = f.metadata.get('range'), f.metadata.get('valid')
-    if r is not None and v is not None and not _in_range(v, r):
-        raise ConfigError(f"{source}: key '{key}' must be {r}{' or null' if nullable else ''}, got {v!r} ({f.metadata.get('help', '')})")
-    if valid is not None and v is not None and (why := valid(v)): raise ConfigError(f"{source}: key '{key}' {why}, got {v!r}")
+    if r is not None and v is not None and not _in_range(v, r): return 'range', f"must be {r}{' or null' if nullable else ''}, got {v!r}"
+    if valid is not None and v is not None and (why := valid(v)): return 'valid', f"{why}, got {v!r}"
+
+def _check_choice(key, f, v, source, nullable:bool=False):
+    if (p := _value_problem(f, v, nullable)):
+        raise ConfigError(f"{source}: key '{key}' {p[1]}" + (f" ({f.metadata.get('help', '')})" if p[0] == 'range' else ''))
 
 def _in_range(v, r:str)->bool:
     "Whether number `v` lies in range `r`: '>= 1', '> 0', '(0, 1)', '[0, 1]' (a NaN or an infinity never does)."
@@ -197,6 +207,24 @@ def key_hint(key:str, keys=None)->str:
     for k in keys: by_leaf.setdefault(k.split('.')[-1], k)
     m = difflib.get_close_matches(leaf, list(by_leaf), n=1, cutoff=0.6)
     return f" (did you mean '{by_leaf[m[0]]}'?)" if m else ''
+
+# %% ../nbs/01_config.ipynb
+def _field(key:str)->tuple:
+    "(field, type) of dotted config key `key`; a ConfigError for a key that is not a value of `Config`."
+    cls, parts = Config, key.split('.')
+    for i, p in enumerate(parts):
+        fs = {f.name: f for f in fields(cls)}
+        t = _types(cls).get(p)
+        if p not in fs or is_dataclass(t) != (i < len(parts) - 1): raise ConfigError(f"unknown key '{key}'{key_hint(key)}")
+        if i < len(parts) - 1: cls = t
+    return fs[p], t
+
+def check_value(key:str, # a dotted config key: 'optim.lr', 'batch_size'
+                value)->Optional[str]:
+    "What is wrong with `value` for config key `key`, in words, by the checks `Config` makes when it loads; None when it is fine."
+    f, t = _field(key)
+    v, why = _typed(value, t)
+    return why or (p := _value_problem(f, v, typing.get_origin(t) is Union)) and p[1]
 
 # %% ../nbs/01_config.ipynb
 def apply_overrides(cfg:Config, overrides=(), source:str='override')->Config:

@@ -4,16 +4,18 @@
 
 # %% ../nbs/13b_ladder_panel.ipynb 2
 from __future__ import annotations
-import base64, html, queue, threading, time, warnings
+import base64, dataclasses, html, queue, re, threading, time, warnings
+from pathlib import Path
 from typing import Optional
+from .config import check_value
 from .core import first_line
 from .events import message
-from .ladder import LadderSession, LadderBusy, LadderResult, _KEY_NUMBERS, _fmt
+from .ladder import LadderSession, LadderBusy, LadderResult
 from .viewmodel import LadderView, Pump, EDITABLE, RUNG_NAMES
 from .run_panel import PngCanvas, PlotClock, dashboard, publish_panel
 
 # %% auto 0
-__all__ = ['draw_ladder', 'Ladder']
+__all__ = ['draw_ladder', 'shown_path', 'Ladder']
 
 # %% ../nbs/13b_ladder_panel.ipynb
 def draw_ladder(fig, st:dict):
@@ -52,36 +54,96 @@ _BADGE = {'not run': '#9e9e9e', 'running': '#1565c0', 'pass': '#2e7d32', 'warn':
           'killed': '#4e342e'}
 _NOTES = ('"Interrupt kernel" does not stop a rung on its thread: the Stop button does. '
           'Cells that draw from the torch RNG while a rung runs break its reproducibility.')
+_COLUMNS = '84px 130px 170px 56px minmax(0, 1fr)'  # Run, badge, name, time, summary: one grid, so every row's columns line up
+_LINE = 'white-space:nowrap;overflow:hidden;text-overflow:ellipsis'  # one line, cut with an ellipsis (the whole text in its details or title)
+_ERR = '#c62828'
+# a text cell of the grid and the status line may shrink below their text's width: their one line is cut with an ellipsis
+_CSS = ('<style>.ntrain-ladder .ntrain-cell, .ntrain-ladder .ntrain-cell > .widget-html-content '
+        '{min-width: 0; max-width: 100%; overflow: hidden}</style>')
+
+def shown_path(p)->str:
+    "`p` relative to the working directory when it lies below it (what a user typed, and no temporary folder in a screenshot), else as it is."
+    try: return str(Path(p).resolve().relative_to(Path.cwd().resolve()))
+    except (ValueError, OSError): return str(p)
+
+def _esc(x)->str: return html.escape(str(x), quote=True)
+
+def _words(text:str)->str:
+    "`text` escaped, each word with a hyphen, slash or other sign kept whole ('--nproc', 'a/b'): a line breaks at spaces only."
+    return re.sub(r'\S*[^\w\s]\S+', lambda m: f"<span style='white-space:nowrap'>{m[0]}</span>", _esc(text))
+
+def _badge_html(r:dict)->str:
+    k, v = r['rung'], r['verdict']
+    return (f"<span style='white-space:nowrap'><span class='ntrain-badge' data-rung='{k}' data-verdict='{v}' data-stale='{int(r['stale'])}' "
+            f"style='background:{_BADGE[v]};color:white;padding:1px 6px;border-radius:3px'>{v.upper()}</span>"
+            + (" <small title='measured with other settings'>stale</small>" if r['stale'] else '') + '</span>')
+
+def _info_html(r:dict)->str:
+    "A rung's summary on one line; its diagnosis and every number in a details block below it, closed until clicked."
+    k, summary = r['rung'], _esc(r['summary'])
+    if not (r['diagnosis'] or r['details']): return f"<div class='ntrain-numbers' data-rung='{k}' style='{_LINE}'>{summary}</div>"
+    rows = ''.join(f"<tr><td style='padding:0 12px 0 0;white-space:nowrap;color:#555'>{_esc(n)}</td><td style='padding:0'>{_esc(v)}</td></tr>" for n, v in r['details'])
+    diag = (f"<pre class='ntrain-diagnosis' style='white-space:pre-wrap;word-break:normal;overflow-wrap:normal;overflow-x:auto;"
+            f"margin:2px 0 4px;font-size:11px;line-height:1.4'>{_words(r['diagnosis'])}</pre>") if r['diagnosis'] else ''
+    return (f"<details class='ntrain-details' data-rung='{k}'><summary class='ntrain-numbers' data-rung='{k}' style='{_LINE};cursor:pointer' "
+            f"title='{summary}'>{summary}</summary>{diag}<table class='ntrain-number-table' style='font-size:12px;line-height:1.5;border-collapse:collapse'>"
+            f"{rows}</table></details>")
+
+def _field_note(name:str, d:dict)->str:
+    "What shows beside an editor field: its error in red, or why it does not apply, in grey."
+    if name in d['errors']: return f"<span class='ntrain-field-error' data-field='{name}' style='color:{_ERR};white-space:nowrap'>{_esc(d['errors'][name])}</span>"
+    if name in d['off']: return f"<span class='ntrain-field-off' data-field='{name}' style='color:#666;white-space:nowrap' title='{_esc(d['off'][name])}'>{_esc(d['off'][name])}</span>"
+    return ''
 
 class _Widgets:
     "The panel's widgets, built and rendered from the view-model (`state`); `Ladder` below drives them."
     def _build(self):
         import ipywidgets as W
+        from ntrain.config import Config
         w, s = self.w, self.view.settings
-        w['head'] = W.HTML(f"<b>ntrain ladder</b> <code>{html.escape(str(self.run_dir))}</code><br><small>{html.escape(_NOTES)}</small>")
-        w['lr'] = W.FloatText(value=s['lr'], description='lr', layout=W.Layout(width='170px'))
-        w['batch_size'] = W.IntText(value=s['batch_size'], description='batch size', layout=W.Layout(width='170px'))
-        w['epochs'] = W.IntText(value=s['epochs'], description='epochs', layout=W.Layout(width='170px'))
-        w['precision'] = W.Dropdown(options=['auto', 'fp32', 'bf16', 'fp16'], value=s['precision'], description='precision', layout=W.Layout(width='190px'))
-        w['nproc'] = W.BoundedIntText(value=self.nproc, min=1, max=64, description='processes', layout=W.Layout(width='170px'))
-        for k in EDITABLE: w[k].observe(lambda ch, k=k: self.edit(**{k: ch['new']}), names='value')
-        w['nproc'].observe(lambda ch: setattr(self, 'nproc', ch['new']), names='value')
-        rows = []
+        w['head'] = W.HTML(f"{_CSS}<b>ntrain ladder</b> <code>{_esc(shown_path(self.run_dir))}</code><br><small>{_esc(_NOTES)}</small>")
+        precisions = next(f.metadata['choices'] for f in dataclasses.fields(Config) if f.name == 'precision')  # the config's, one source
+        box = lambda width: W.Layout(width=width)
+        w['lr'] = W.FloatText(value=s['lr'], description='lr', continuous_update=True, layout=box('170px'))
+        w['batch_size'] = W.IntText(value=s['batch_size'], description='batch size', continuous_update=True, layout=box('170px'))
+        w['epochs'] = W.IntText(value=s['epochs'], description='epochs', continuous_update=True, layout=box('170px'))
+        w['precision'] = W.Dropdown(options=list(precisions), value=s['precision'], description='precision', layout=box('190px'))
+        off = 'processes' in self.view.off
+        w['nproc'] = W.BoundedIntText(value=1 if off else self.nproc, min=1, max=64, description='processes', disabled=off, layout=box('170px'))
+        for k in EDITABLE: w[k].observe(lambda ch, k=k: None if self._syncing else self.edit(**{k: ch['new']}), names='value')
+        w['nproc'].observe(lambda ch: None if self._syncing else setattr(self, 'nproc', ch['new']), names='value')
+        fields = []
+        for k, name in [(k, k) for k in EDITABLE] + [('nproc', 'processes')]:
+            w[f'note_{name}'] = W.HTML()
+            fields.append(W.HBox([w[k], w[f'note_{name}']], layout=W.Layout(align_items='center', margin='0 12px 0 0')))
+        cells = []
         for k in sorted(self.view.rungs):
-            b = w[f'run{k}'] = W.Button(description=f'Run {k}', tooltip=RUNG_NAMES[k], layout=W.Layout(width='80px'))
+            b = w[f'run{k}'] = W.Button(description=f'Run {k}', tooltip=RUNG_NAMES[k], layout=box('80px'))
             b.add_class(f'ntrain-run-{k}'); b.on_click(lambda _, k=k: self.run(k))
-            w[f'badge{k}'] = W.HTML(layout=W.Layout(width='110px')); w[f'info{k}'] = W.HTML()
-            rows.append(W.HBox([b, w[f'badge{k}'], W.HTML(f'<b>{k}</b> {RUNG_NAMES[k]}', layout=W.Layout(width='190px')), w[f'info{k}']]))
+            w[f'badge{k}'], w[f'time{k}'], w[f'info{k}'] = W.HTML(), W.HTML(), W.HTML()
+            name = W.HTML(f"<div class='ntrain-rung-name' style='{_LINE}' title='{_esc(RUNG_NAMES[k])}'><b>{k}</b> {_esc(RUNG_NAMES[k])}</div>")
+            for c in (w[f'badge{k}'], name, w[f'time{k}'], w[f'info{k}']): c.add_class('ntrain-cell')
+            cells += [b, w[f'badge{k}'], name, w[f'time{k}'], w[f'info{k}']]
+        w['rows'] = W.GridBox(cells, layout=W.Layout(grid_template_columns=_COLUMNS, grid_gap='0 8px', align_items='flex-start', width='100%'))
+        w['rows'].add_class('ntrain-rungs')
         w['run14'] = W.Button(description='Run 1-4', button_style='primary'); w['run14'].add_class('ntrain-run-all'); w['run14'].on_click(lambda _: self.run('1-4'))
         w['stop'] = W.Button(description='Stop', icon='stop'); w['stop'].add_class('ntrain-stop'); w['stop'].on_click(lambda _: self.stop())
-        w['notice'] = W.HTML(); w['state'] = W.HTML()
-        w['plot'] = W.Image(format='png', layout=W.Layout(max_width='100%'))
+        w['state'] = W.HTML(); w['state'].add_class('ntrain-cell')
+        w['plot'] = W.Image(format='png', layout=W.Layout(max_width='100%', align_self='flex-start', display='none'))  # shown once drawn (never an empty image), never stretched
         w['run'] = W.VBox()
-        self.widget = W.VBox([w['head'], W.HBox([w['lr'], w['batch_size'], w['epochs'], w['precision'], w['nproc']]), *rows,
-                              W.HBox([w['run14'], w['stop']]), w['notice'], w['state'], w['plot'], w['run']])
+        self.widget = W.VBox([w['head'], W.HBox(fields, layout=W.Layout(flex_flow='row wrap')), w['rows'],
+                              W.HBox([w['run14'], w['stop']]), w['state'], w['plot'], w['run']])
         self.widget.add_class('ntrain-ladder')
         if self.dashboard is not None: w['run'].children = [self.dashboard.widget]
         self._render(final=True)
+    def _sync_fields(self, d:dict):
+        "The editor's fields show the view's (`edit` from code sets them as typing does); the observers ignore these sets."
+        w, self._syncing = self.w, True
+        try:
+            for k, v in d['fields'].items():
+                ok = v in w[k].options if k == 'precision' else isinstance(v, (int, float)) and not isinstance(v, bool) and (k == 'lr' or isinstance(v, int))
+                if ok and w[k].value != v: w[k].value = v
+        finally: self._syncing = False
     def _render(self, final:bool=False):
         if self.widget is None: return
         d, now = self.state, time.monotonic()
@@ -92,30 +154,36 @@ class _Widgets:
             t0 = time.perf_counter(); plot = self.png = self.canvas.draw(draw_ladder, d)
             self.clock.drew(time.perf_counter() - t0, time.monotonic()); self.plot_points.append(pts)
         if d['version'] == self._rendered and plot is None and not final: return
-        w = self.w
+        w, why = self.w, d['why_not']
         with self.widget.hold_sync():
+            self._sync_fields(d)
+            for name in list(EDITABLE) + ['processes']: w[f'note_{name}'].value = _field_note(name, d)
             for r in d['rungs']:
-                k, v = r['rung'], r['verdict']
-                w[f'badge{k}'].value = (f"<span class='ntrain-badge' data-rung='{k}' data-verdict='{v}' data-stale='{int(r['stale'])}' "
-                                        f"style='background:{_BADGE[v]};color:white;padding:1px 6px;border-radius:3px'>{v.upper()}</span>"
-                                        + (" <small title='measured with other settings'>stale</small>" if r['stale'] else ''))
-                w[f'info{k}'].value = _info_html(r)
-                w[f'run{k}'].disabled = d['busy']
-            w['run14'].disabled = d['busy']
-            w['notice'].value = html.escape(d['notice']) + ''.join(f'<br>warning: {html.escape(t)}' for t in d['warnings'])
-            w['state'].value = (f"<div class='ntrain-ladder-state' data-busy='{int(d['busy'])}' data-plot='{d['plot'] or ''}' "
-                                f"data-draws='{len(self.plot_points)}' data-points='{pts}'></div>")
-            if plot is not None: w['plot'].value = plot
+                k = r['rung']
+                w[f'badge{k}'].value = _badge_html(r)
+                w[f'time{k}'].value = f"<div class='ntrain-time' data-rung='{k}' style='text-align:right;white-space:nowrap'>{_esc(r['time'])}</div>"
+                w[f'info{k}'].value = _info_html(r)  # unchanged text is not sent again: an open details block stays open
+                w[f'run{k}'].disabled = not d['can_run']
+                w[f'run{k}'].tooltip = f'Run {k}: {why}' if why else RUNG_NAMES[k]
+            w['run14'].disabled = not d['can_run']; w['run14'].tooltip = f'Run 1-4: {why}' if why else 'rungs 1 to 4'
+            w['state'].value = self._status_html(d, pts)
+            if plot is not None: w['plot'].value = plot; w['plot'].layout.display = None
         self._rendered = d['version']
         if final and not d['busy'] and self._display_id is not None: self._publish(update=True)
+    def _status_html(self, d:dict, pts:int)->str:
+        "The one status line: why Run is off (a field to fix), else the notice; the warnings fold below it."
+        line = f"Run is off: {d['why_not']}" if d['errors'] else d['notice']
+        color = _ERR if d['errors'] or line.startswith(('error', 'refused')) else 'inherit'
+        warn = (f"<details class='ntrain-warnings'><summary style='{_LINE}'>{len(d['warnings'])} warning{'s' * (len(d['warnings']) > 1)}: {_esc(d['warnings'][0])}</summary>"
+                + ''.join(f"<div style='font-size:12px'>{_esc(t)}</div>" for t in d['warnings']) + '</details>') if d['warnings'] else ''
+        return (f"<div class='ntrain-ladder-state' data-busy='{int(d['busy'])}' data-plot='{d['plot'] or ''}' data-draws='{len(self.plot_points)}' "
+                f"data-points='{pts}' data-can-run='{int(d['can_run'])}'><div class='ntrain-status' style='{_LINE};color:{color}' title='{_esc(line)}'>{_esc(line)}</div>{warn}</div>")
     def table(self)->str:
         "The rungs as a Markdown table, with the diagnosis of each: what a saved notebook keeps."
         d = self.state
-        rows = ['| rung | name | verdict | time | numbers |', '|---|---|---|---|---|']
+        rows = ['| rung | name | verdict | time | summary |', '|---|---|---|---|---|']
         for r in d['rungs']:
-            nums = ', '.join(f'{k} {_fmt(v)}' for k, v in r['numbers'].items() if k in _KEY_NUMBERS)
-            t = f"{r['seconds']:.1f}s" if r['seconds'] is not None else ''
-            rows.append(f"| {r['rung']} | {r['name']} | {r['verdict'].upper()}{' (stale)' if r['stale'] else ''} | {t} | {nums} |")
+            rows.append(f"| {r['rung']} | {r['name']} | {r['verdict'].upper()}{' (stale)' if r['stale'] else ''} | {r['time']} | {r['summary'].replace('|', '/')} |")
         diag = [f"- rung {r['rung']}: " + r['diagnosis'].replace('\n', ' ') for r in d['rungs'] if r['diagnosis']]
         return '\n'.join(rows + ([''] + diag if diag else []))
     def _static(self)->dict:
@@ -137,13 +205,6 @@ class _Widgets:
         rungs = ', '.join(f"{r['rung']}:{r['verdict']}" for r in d['rungs'])
         return f"Ladder({rungs}{', running' if d['busy'] else ''})"
 
-def _info_html(r:dict)->str:
-    nums = '  '.join(f'{k} {_fmt(v)}' for k, v in r['numbers'].items() if k in _KEY_NUMBERS)
-    t = f" ({r['seconds']:.1f}s)" if r['seconds'] is not None else ''
-    out = f"<span class='ntrain-numbers' data-rung='{r['rung']}'>{html.escape(nums)}{t}</span>"
-    if r['diagnosis']: out += f"<pre class='ntrain-diagnosis' style='white-space:pre-wrap;margin:0;font-size:11px'>{html.escape(r['diagnosis'])}</pre>"
-    return out
-
 # %% ../nbs/13b_ladder_panel.ipynb
 class Ladder(_Widgets):
     "The sanity ladder as a panel: a `LadderSession` (`ntrain.ladder`'s arguments) run in the background; `run`, `stop`, `wait`, `result`, `state`."
@@ -154,7 +215,10 @@ class Ladder(_Widgets):
         self.q, self._lock, self._stop, self._thread, self._want5, self._old5 = queue.SimpleQueue(), threading.RLock(), threading.Event(), None, False, None
         self.pump, self.widget, self.w, self.canvas, self.png, self.plot_points = None, None, {}, None, None, []
         self.clock = PlotClock(plot_every, plot_budget)  # see "Threads": a share of the rung's time
-        self._display_id, self._rendered = None, -1
+        self._display_id, self._rendered, self._syncing = None, -1, False
+        from ntrain.rungs import importable_task
+        if importable_task(self.session.base, self.session.task) is None:  # rung 5 runs here, on one process (see "Rung 5")
+            self.view.off['processes'] = 'one: the task lives in this notebook, so rung 5 runs in this kernel'
     # ------------------------------------------------------------ state
     run_dir = property(lambda self: self.session.run_dir, doc="Where the ladder writes (`ladder.json`, the plots, rung 5's run).")
     result = property(lambda self: self.session.result, doc="Every rung's latest result, as a `LadderResult`.")
@@ -168,15 +232,21 @@ class Ladder(_Widgets):
         "The panel's view-model as a plain dict: badges, numbers, settings, series, notice."
         with self._lock: return self.view.to_dict()
     def edit(self, **settings):
-        "Change what the next rung runs with (lr, batch_size, epochs, precision), as the editor does."
-        self.session.edit(**settings)
-        with self._lock: self.view.edit(**settings)
+        "Change what the next rung runs with (lr, batch_size, epochs, precision), as typing in the editor does: the fields show it; a value the config refuses shows its error beside its field, and Run waits."
+        self.session._settings(settings)  # an unknown setting: one line naming it
+        ok = {k: v for k, v in settings.items() if not check_value(EDITABLE[k], v)}
+        if ok: self.session.edit(**ok)
+        with self._lock:
+            if ok: self.view.edit(**ok)
+            for k, v in settings.items():
+                if k not in ok: self.view.invalid(k, v, check_value(EDITABLE[k], v))
         self._render()
     # ------------------------------------------------------------ running
     def run(self, rungs='1-4', force:bool=False, nproc:Optional[int]=None)->bool:
         "Start `rungs` in the background and return at once (False, with one line in the panel, when they cannot start now)."
         try: wanted = self.session.check(rungs, busy=self.busy)
         except LadderBusy as e: return self._refuse(f'refused: {e}')
+        if self.view.errors: return self._refuse(f'refused: {self.view.why_not()}')
         if nproc is not None: self.nproc = nproc
         self._stop.clear(); self._want5, self.error = 5 in wanted, None
         self.clock.restart(time.monotonic())  # the first redraw waits as the others do
@@ -204,8 +274,7 @@ class Ladder(_Widgets):
             if self._want5 and self.session.pending:
                 with self._lock: self.view.say(f'rung 5: {self.session.where}')
         except Exception as e:
-            self.error = first_line(e)
-            self.q.put(message(f'error: {self.error}', 'error'))
+            self.error = first_line(e)  # the pump shows it once, as the status line
         finally:
             warnings.showwarning = prev
     def _run_handle(self):

@@ -12,8 +12,85 @@ from .rundir import read_status
 from .lifecycle import LIVE, ENDS, clean_status, end_state, final_state, result_status, state_of, run_state
 
 # %% auto 0
-__all__ = ['RUNG_NAMES', 'VERDICTS', 'EDITABLE', 'AFFECTS', 'same_settings', 'LadderView', 'RunView', 'state_words', 'RunList',
-           'run_info', 'runs', 'Pump', 'status_line', 'console_watch']
+__all__ = ['RUNG_NAMES', 'VERDICTS', 'EDITABLE', 'AFFECTS', 'fmt_number', 'fmt_mib', 'fmt_seconds', 'fmt_value', 'rung_summary',
+           'rung_details', 'same_settings', 'LadderView', 'RunView', 'state_words', 'RunList', 'run_info', 'runs',
+           'Pump', 'status_line', 'console_watch']
+
+# %% ../nbs/13_viewmodel.ipynb
+_PCT = ('tolerance', 'rel_gap', 'data_wait')  # shares, shown in percent
+
+def fmt_number(v)->str:
+    "A number as a person reads it: '58,314', '2.308', '0.0123', '2.90e-05'; anything else as text."
+    if isinstance(v, bool): return 'yes' if v else 'no'
+    if isinstance(v, int): return f'{v:,}'
+    if isinstance(v, float):
+        if not math.isfinite(v) or v == 0: return f'{v:g}'
+        if abs(v) >= 1000: return f'{v:,.0f}'
+        return f'{v:.4g}' if abs(v) >= 1e-3 else f'{v:.2e}'
+    return 'none' if v is None else str(v)
+
+def fmt_mib(mb:float)->str:
+    "A size given in MiB: '5.3 MiB', '1,234 MiB', '0.2 MiB'."
+    return f'{mb:,.0f} MiB' if mb >= 100 else f'{mb:.1f} MiB'
+
+def fmt_seconds(s:Optional[float])->str:
+    "A duration: '0.4 s', '12 s', '3 min 05 s'; '' for None."
+    if s is None: return ''
+    if s < 0.1: return '<0.1 s'
+    if s < 10: return f'{s:.1f} s'
+    return f'{s:.0f} s' if s < 60 else f'{int(s // 60)} min {int(s % 60):02d} s'
+
+def fmt_value(key:str, v)->str:
+    "A recorded value of key `key` in words: memory in MiB, shares in percent, lists and mappings item by item."
+    if key.endswith('_mb') and isinstance(v, (int, float)): return fmt_mib(v)
+    if key in _PCT and isinstance(v, (int, float)) and not isinstance(v, bool): return f'{100 * v:.3g}%'
+    if key == 'samples_per_s' and isinstance(v, (int, float)): return f'{fmt_number(float(v))} samples/s'
+    if isinstance(v, dict): return ', '.join(f'{k} {fmt_value(key, x)}' for k, x in v.items())
+    if isinstance(v, (list, tuple)): return ', '.join(fmt_value(key, x) for x in v)
+    return fmt_number(v)
+
+def _first(diag:str)->str: return next((l.strip() for l in (diag or '').splitlines() if l.strip()), '')
+
+def _words(k:int, n:dict)->str:
+    f, parts = fmt_number, []
+    if k == 1 and 'params' in n:
+        parts.append(f"{f(n['params'])} parameters" + (f" ({f(n['trainable'])} trainable)" if n.get('trainable') not in (None, n['params']) else ''))
+        if 'loss' in n: parts.append(f"loss {f(n['loss'])} on {n.get('device', '?')}")
+        mem = n.get('memory_mb') or {}
+        if mem: parts.append(f"{fmt_mib(sum(v for m, v in mem.items() if m != 'cuda_peak' and isinstance(v, (int, float))))} of memory")
+    elif k == 2 and 'measured' in n:
+        parts.append(f"initial loss {f(n['measured'])}" + (f", theory {f(n['expected'])}" if n.get('expected') is not None else ' (no theory for this loss)'))
+        gap, tol = n.get('rel_gap'), n.get('tolerance')
+        if gap is not None and tol is not None:
+            parts.append(f"within {fmt_value('tolerance', tol)}" if gap <= tol else f"{fmt_value('rel_gap', gap)} off (at most {fmt_value('tolerance', tol)})")
+    elif k == 3 and n.get('start_loss') is not None:
+        parts.append(f"loss {f(n['start_loss'])} → {f(n.get('final_loss'))} in {f(n.get('steps'))} steps on {f(n.get('samples'))} samples")
+        if n.get('threshold') is not None: parts.append(f"target {f(n['threshold'])}")
+    elif k == 4 and n.get('start') is not None:
+        m = n.get('metric') or 'metric'
+        parts.append(f"{m} {f(n['start'])} → {f(n.get('final'))} on {f(n.get('samples'))} samples in {f(n.get('epochs'))} epochs")
+        if n.get('threshold') is not None: parts.append(f"beyond noise at {f(n['threshold'])}")
+        if n.get('overlap'): parts.append(f"{f(n['overlap'])} validation samples also in train")
+        if n.get('suggested_lr') is not None: parts.append(f"suggested max LR {f(n['suggested_lr'])}")
+    elif k == 5 and n.get('status'):
+        parts.append(f"{n['status']}: {f(n.get('epochs'))} epochs, {f(n.get('steps'))} steps")
+        if n.get('best') is not None: parts.append(f"best {n.get('best_metric') or 'metric'} {f(n['best'])}")
+        if n.get('samples_per_s'): parts.append(fmt_value('samples_per_s', n['samples_per_s']))
+    return ', '.join(parts)
+
+def rung_summary(r:dict)->str:
+    "One line in words, with units, for a rung (a `LadderView.to_dict()` rung, or a `RungResult.to_dict()`): what it measured, or why it did not pass."
+    v, words = r.get('verdict'), _words(r.get('rung'), r.get('numbers') or {})
+    if v == 'not run': return ''
+    if v == 'running': return 'running'
+    if v in ('fail', 'refused', 'stopped', 'killed') or not words: return _first(r.get('diagnosis', '')) or words
+    return words
+
+def rung_details(r:dict)->list:
+    "Every number a rung recorded, as (name, value in words) pairs, then the settings it ran with: its row's details."
+    out = [(k.replace('_', ' '), fmt_value(k, v)) for k, v in (r.get('numbers') or {}).items()]
+    if r.get('settings'): out.append(('settings', ', '.join(f"{k.replace('_', ' ')} {fmt_number(v)}" for k, v in r['settings'].items())))
+    return out
 
 # %% ../nbs/13_viewmodel.ipynb
 RUNG_NAMES = {1: 'one step end to end', 2: 'initial loss vs theory', 3: 'overfit one batch', 4: 'small data moves val', 5: 'full run'}
@@ -37,8 +114,9 @@ def _blank_series()->dict:
 class LadderView:
     "The state of a ladder panel, fed with the ladder's records: a badge, numbers and diagnosis per rung, and the live series."
     def __init__(self, settings:Optional[dict]=None, # the editor's values: what the next rung runs with
-                 rungs:Iterable[int]=(1, 2, 3, 4, 5)):
-        self.settings = dict(settings or {})
+                 rungs:Iterable[int]=(1, 2, 3, 4, 5),
+                 off:Optional[dict]=None): # the editor's fields that do not apply here, and why ({'processes': '...'})
+        self.settings, self.off, self.errors = dict(settings or {}), dict(off or {}), {}  # errors: field -> (value typed, what is wrong)
         self.rungs = {k: dict(rung=k, name=RUNG_NAMES[k], verdict='not run', numbers={}, diagnosis='', causes=[], seconds=None,
                               settings=None) for k in rungs}
         self.series, self.plot = _blank_series(), None  # plot: which series the live plot shows ('rung3', 'rung4', 'lr_find')
@@ -48,10 +126,19 @@ class LadderView:
     def begin(self, settings:Optional[dict]=None):
         "A run of the ladder starts with these settings: each rung it runs records them."
         self._run_settings = dict(self.settings if settings is None else settings)
-        self.busy, self.notice = True, ''; self.version += 1
+        self.busy, self.notice, self.warnings = True, '', []; self.version += 1
     def edit(self, **settings):
-        "The editor changed: the next rung runs with these; results measured with other settings show as stale."
-        self.settings.update(settings); self.version += 1
+        "The editor changed: the next rung runs with these (and their fields' errors clear); results measured with other settings show as stale."
+        self.settings.update(settings)
+        for k in settings: self.errors.pop(k, None)
+        self.version += 1
+    def invalid(self, field:str, value, why:str):
+        "The editor's `field` holds `value`, which the config refuses (`why`): the settings keep their last valid value, and nothing runs until it is fixed."
+        self.errors[field] = (value, why); self.version += 1
+    def why_not(self)->str:
+        "Why Run is off now, in one line ('' when it is on)."
+        if self.errors: return 'fix ' + '; '.join(f'{k} ({why})' for k, (_, why) in self.errors.items()) + ' first'
+        return 'a run is going on' if self.busy else ''
     def say(self, line:str):
         "One line for the user (a refusal, a warning), shown until the next run."
         self.notice = line; self.version += 1
@@ -106,8 +193,11 @@ class LadderView:
     def to_dict(self)->dict:
         "The state as plain data: what the widgets render and `Ladder.state` returns."
         rungs = [dict(copy.deepcopy(r), stale=self.stale(k)) for k, r in sorted(self.rungs.items())]
+        for r in rungs: r.update(summary=rung_summary(r), details=rung_details(r), time=fmt_seconds(r['seconds']))
         return dict(busy=self.busy, running=self.running, rungs=rungs, settings=dict(self.settings), series=copy.deepcopy(self.series),
-                    plot=self.plot, notice=self.notice, warnings=list(self.warnings), version=self.version, plot_version=self.plot_version)
+                    plot=self.plot, notice=self.notice, warnings=list(self.warnings), version=self.version, plot_version=self.plot_version,
+                    fields={**self.settings, **{k: v for k, (v, _) in self.errors.items()}}, errors={k: why for k, (_, why) in self.errors.items()},
+                    off=dict(self.off), can_run=not (self.busy or self.errors), why_not=self.why_not())
 
 # %% ../nbs/13_viewmodel.ipynb
 def _num(x): return x if isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) else None

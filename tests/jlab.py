@@ -39,16 +39,16 @@ class Lab:
 
 @contextlib.contextmanager
 def lab(tmp_path:Path, notebooks:list, env:dict=None):
-    "JupyterLab serving copies of `notebooks` (paths) under `tmp_path/lab`, runs going to `tmp_path/runs`; yields a `Lab`."
+    "JupyterLab serving copies of `notebooks` (paths) under `tmp_path/lab`, the tutorial's runs going to `runs/` there (relative, as a user's); yields a `Lab`."
     need(Path(CHROMIUM).exists(), f'{CHROMIUM} not found (apt-get install chromium)')
     try: from playwright.sync_api import sync_playwright
     except ImportError: need(False, 'playwright is not installed (pip install -e .[dev])')
-    work, runs = tmp_path/'lab', tmp_path/'runs'; work.mkdir(); runs.mkdir()
+    work = tmp_path/'lab'; runs = work/'runs'; work.mkdir(); runs.mkdir()  # runs below the notebooks: a panel shows runs/..., no temporary path
     for nb in notebooks: shutil.copy(nb, work)
     settings = tmp_path/'settings'/'@jupyterlab'/'apputils-extension'; settings.mkdir(parents=True)
     (settings/'notification.jupyterlab-settings').write_text(json.dumps(dict(fetchNews='false', checkForUpdates=False)))
     port = _port()
-    e = dict(os.environ, NTRAIN_TUTORIAL_DIR=str(runs), OMP_NUM_THREADS='1', NTRAIN_DIST_TIMEOUT='60',
+    e = dict(os.environ, NTRAIN_TUTORIAL_DIR='runs', OMP_NUM_THREADS='1', NTRAIN_DIST_TIMEOUT='60',
              JUPYTERLAB_SETTINGS_DIR=str(tmp_path/'settings'), JUPYTERLAB_WORKSPACES_DIR=str(tmp_path/'ws'), **(env or {}))
     log = open(tmp_path/'lab.log', 'wb')
     p = subprocess.Popen([sys.executable, '-m', 'jupyterlab', '--no-browser', '--allow-root', '--ServerApp.ip=127.0.0.1', f'--ServerApp.port={port}',

@@ -36,7 +36,25 @@ task = Task(model=sines_model, train=TensorDataset(x[:3200], y[:3200]), valid=Te
     "lad2 = ntrain.Ladder(task='tasks_for_tests:tiny', epochs=400, log_every=1)\nlad2",
     # 3: the runs here
     "ntrain.runs('runs')",
+    # 4: the editor follows edit() from code
+    "lad.edit(lr=0.0)",
 ]
+
+LOOK = (Path(__file__).parent/'look.js').read_text()  # the panel's rows measured in the page: see look()
+
+
+def look(page, c)->dict:
+    "The ladder's rows as the browser lays them out: one line each, the summaries' x, the images, the diagnoses' words split across lines."
+    return c.locator('.ntrain-ladder').first.evaluate(LOOK)
+
+
+def check_look(m:dict, size):
+    assert all(r['height'] <= r['button'] + 4 and set(r['lines'].values()) <= {0, 1} for r in m['rows']), (size, m['rows'])  # one line high
+    xs = [r['x'] for r in m['rows']]
+    assert max(xs) - min(xs) <= 1, (size, xs)                                   # the summaries start at one x
+    assert max([r['right'] for r in m['rows']] + [m['status']]) <= m['right'] + 1, (size, m)  # and end in the panel (an ellipsis, if cut)
+    assert m['imgs'] and all(i['w'] > 0 and i['complete'] for i in m['imgs']), (size, m['imgs'])  # no empty or broken image
+    assert m['diagnoses'] >= 4 and not m['split'], (size, m['split'], m['styles'])  # no word of a diagnosis split across lines
 
 
 def notebook(path:Path):
@@ -58,6 +76,7 @@ def test_states_in_the_browser_on_a_busy_machine(tmp_path):
     figures = {}
     env = dict(PYTHONPATH=os.pathsep.join([str(ROOT), str(ROOT/'tests')]))
     with cpu_hog(), lab(tmp_path, [nb], env=env) as lb:
+        from playwright.sync_api import expect  # (installed: lab() has checked)
         page = lb.page()
         try:
             open_notebook(lb, page, nb.name)
@@ -87,9 +106,33 @@ def test_states_in_the_browser_on_a_busy_machine(tmp_path):
             c1.locator('.ntrain-run-5').click()
             c1.locator('.ntrain-badge[data-rung="5"][data-verdict="pass"]').wait_for(timeout=240_000)
             b5 = badge(c1, 5)
-            n5 = c1.locator('.ntrain-numbers[data-rung="5"]').inner_text()
-            figures['rung 5 badge'], figures['rung 5 numbers'] = b5['text'], n5
-            page.locator('.ntrain-ladder').first.screenshot(path=str(ARTIFACTS/'ladder_own_task.png'))
+            n5, t5 = c1.locator('.ntrain-numbers[data-rung="5"]').inner_text(), c1.locator('.ntrain-time[data-rung="5"]').inner_text()
+            figures['rung 5 badge'], figures['rung 5 summary'], figures['rung 5 time'] = b5['text'], n5, t5
+            # the look, at two screen sizes: one line per rung, aligned summaries, no broken image, no word split
+            for size in ((1280, 800), (1920, 1080)):
+                page.set_viewport_size(dict(width=size[0], height=size[1]))
+                page.wait_for_timeout(300)  # the notebook lays itself out again
+                figures[f'look {size}'] = m = look(page, c1)
+                check_look(m, size)
+            # the editor: edit() in a cell shows in the field; -1 typed shows an error beside lr and turns Run off; 0.01 clears it
+            lr = c1.locator('.ntrain-ladder .widget-inline-hbox:has(label:text-is("lr")) input')
+            run_cells(page, 1, start=4)
+            expect(lr).to_have_value(re.compile(r'0(\.0*)?'), timeout=60_000)
+            lr.fill('-1')
+            err = c1.locator('.ntrain-field-error[data-field="lr"]')
+            err.wait_for()
+            c1.locator('.ntrain-run-1[disabled]').wait_for(state='attached')
+            e_box, lr_box = err.bounding_box(), lr.bounding_box()
+            figures['editor error'] = editor = dict(text=err.inner_text(), color=err.evaluate('e => getComputedStyle(e).color'),
+                                                    beside=e_box['x'] >= lr_box['x'] + lr_box['width'] and abs(e_box['y'] + e_box['height'] / 2 - lr_box['y'] - lr_box['height'] / 2) < lr_box['height'],
+                                                    opacity=[c1.locator(s).evaluate('e => +getComputedStyle(e).opacity') for s in ('.ntrain-run-1', '.ntrain-run-all')],
+                                                    title=c1.locator('.ntrain-run-all').get_attribute('title'), disabled=c1.locator('.ntrain-run-all').is_disabled())
+            page.locator('.ntrain-ladder').first.screenshot(path=str(ARTIFACTS/'ladder_editor_error.png'))
+            lr.fill('0.01')
+            err.wait_for(state='detached')
+            c1.locator('.ntrain-run-1:not([disabled])').wait_for()
+            c1.locator('.ntrain-badge[data-rung="4"][data-stale="0"]').wait_for(state='attached')  # back to what rungs 1-4 ran with
+            page.locator('.ntrain-ladder').first.screenshot(path=str(ARTIFACTS/'ladder_own_task.png'))  # (at 1920x1080)
             # the kill: rung 5 of an importable task under torchrun, 2 processes
             run_cells(page, 1, start=2)
             c2 = cell(page, 2)
@@ -123,8 +166,9 @@ def test_states_in_the_browser_on_a_busy_machine(tmp_path):
     assert rundirs and all(re.fullmatch(r'(sines|tiny)-[\d-]+(/sines-[\d-]+)?/config.yaml', p) for p in rundirs), rundirs
     assert max(lat) < 0.3, lat
     assert stop_s < 1.0, stop_s
-    secs = float(re.search(r'\(([\d.]+)s\)$', n5.strip()).group(1))
-    assert b5['text'] == 'PASS' and 'status finished' in n5 and secs > 0, (b5, n5)
+    assert b5['text'] == 'PASS' and n5.startswith('finished: 3 epochs') and re.fullmatch(r'(\d+(\.\d)? s|\d+ min \d\d s)', t5), (b5, n5, t5)
+    assert editor['text'] == 'must be >= 0, got -1.0' and editor['color'] == 'rgb(198, 40, 40)' and editor['beside'], editor
+    assert editor['disabled'] and max(editor['opacity']) < 1 and 'fix lr' in editor['title'], editor
     killed = [l.split() for l in cli.stdout.splitlines() if '/tiny-' in l]
     assert cli.returncode == 0 and len(killed) == 1 and killed[0][1] == 'killed' and killed[0][2] == f'{killed_at}/800', (killed_at, cli.stdout)
     assert re.search(rf'tiny-[\d-]+\tkilled \(Launch.kill\)\t{killed_at}/800', figures['ntrain.runs']), figures['ntrain.runs']

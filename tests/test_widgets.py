@@ -42,7 +42,8 @@ def test_run_buttons_live_plot_and_one_run_at_a_time(tmp_path):
     draws = sorted({s for s in seen if s[0] > 0})
     assert len(draws) >= 2 and draws[-1][1] > draws[0][1], f'the plot grew {draws} times while rung 3 ran'
     assert [r['verdict'] for r in lad.state['rungs']][:3] == ['pass'] * 3
-    assert "data-verdict='pass'" in badge(lad, 3) and 'final_loss' in lad.w['info3'].value
+    assert "data-verdict='pass'" in badge(lad, 3) and 'final loss' in lad.w['info3'].value  # every number, in the row's details
+    assert lad.state['rungs'][2]['summary'].startswith('loss ') and ' steps on ' in lad.state['rungs'][2]['summary']
     # re-running rung 4 alone keeps 1-3; an edit of lr makes them stale
     lad.w['run4'].click(); lad.wait(120)
     assert [r.rung for r in lad.result.rungs] == [1, 2, 3, 4] and lad.result.rung(4).verdict == 'pass'
