@@ -144,8 +144,9 @@ def saved_bundle(static:dict, # 'text/plain': one line; 'image/png': base64 PNG;
     when = time.time() if when is None else when
     line = f"as of {time.strftime('%H:%M', time.localtime(when))}: {static.get('text/plain', '')}"
     png = static.get('image/png')
-    dead = (f".jp-OutputArea-child:has(> .jp-OutputArea-output.jupyter-widgets:not(:has(*))):has(+ .jp-OutputArea-child "
-            f".ntrain-saved-{key}){{display:none}}")
+    # (JupyterLab's widget renderer gives its output node the class jupyter-widgets only when it cannot render; a live
+    # view's node holds the widget's own node. :has() cannot hold :has(), hence two in a row)
+    dead = f".jp-OutputArea-child:has(> .jp-OutputArea-output.jupyter-widgets):has(+ .jp-OutputArea-child .ntrain-saved-{key}){{display:none}}"
     parts = [f"<div class='ntrain-saved ntrain-saved-{key}'>\n<style>{dead}</style>",
              f"<p class='ntrain-saved-line'><em>{html.escape(line)}</em></p>"]
     if png: parts.append(f"<img class='ntrain-saved-img' alt='the curves, {html.escape(line)}' src='data:image/png;base64,{png}'>")
