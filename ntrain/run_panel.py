@@ -95,8 +95,9 @@ class Freshness:
     so `gone_after` s without a render (a kernel restarted, shut down or busy) reveal `gone` in red and strike through
     the panel's elements of class `ntrain-live`. An ended view says when it ended and never warns."""
     def __init__(self, scope:str, # a CSS class unique to the panel, that its root carries (`ntrain-live` is looked for inside it)
-                 every:float=1.5, gone_after:float=10.0, gone:str=GONE):
-        self.scope, self.every, self.gone_after, self.gone = scope, every, gone_after, gone
+                 every:float=1.5, gone_after:float=10.0, gone:str=GONE,
+                 done:str='ended'): # what a view that is not live says before its time ('idle' for a panel that waits for a click)
+        self.scope, self.every, self.gone_after, self.gone, self.done = scope, every, gone_after, gone, done
         self.renders, self.at, self.live, self._widget = 0, None, None, None
     @property
     def widget(self):
@@ -110,7 +111,7 @@ class Freshness:
         n = self.renders
         if not live:
             return (f"<style>{_FRESH_CSS}</style><span class='ntrain-fresh' data-live='0' data-render='{n}'>"
-                    f"ended; last updated {time.strftime('%H:%M:%S', time.localtime(when))}</span>")
+                    f"{html.escape(self.done)}; last updated {time.strftime('%H:%M:%S', time.localtime(when))}</span>")
         dim = f".{self.scope} .ntrain-live{{animation:ntrain-silent-{'ab'[n % 2]} 0s {self.gone_after:g}s forwards}}"
         return (f"<style>{_FRESH_CSS}{dim}</style><span class='ntrain-fresh' data-live='1' data-render='{n}' data-at='{when:.1f}'>"
                 f"updated <span class='ntrain-secs'></span> s ago<span class='ntrain-gone' style='animation:ntrain-reveal 0s "
