@@ -93,7 +93,7 @@ class Freshness:
     """The line of a live view that says how fresh it is: "updated N s ago", counted by the browser from the view's last
     render, with no kernel round trip. While the view is live its panel re-renders it at least every `every` s (`tick`),
     so `gone_after` s without a render (a kernel restarted, shut down or busy) reveal `gone` in red and strike through
-    the panel's elements of class `ntrain-live`. An ended view says when it ended and never warns."""
+    the panel's elements of class `ntrain-live`. A view that is not live (ended, or idle) says when it was last updated and never warns."""
     def __init__(self, scope:str, # a CSS class unique to the panel, that its root carries (`ntrain-live` is looked for inside it)
                  every:float=1.5, gone_after:float=10.0, gone:str=GONE,
                  done:str='ended'): # what a view that is not live says before its time ('idle' for a panel that waits for a click)
