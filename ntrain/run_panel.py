@@ -14,8 +14,8 @@ from .lifecycle import STATES, LIVE
 from .viewmodel import RunView, Pump, state_words, status_line, _fmt_s
 
 # %% auto 0
-__all__ = ['GONE', 'WIDGET_VIEW', 'PngCanvas', 'PlotClock', 'draw_run', 'Freshness', 'hide_saved_css', 'saved_bundle',
-           'publish_panel', 'failing_lines', 'Dashboard', 'dashboard']
+__all__ = ['GONE', 'PngCanvas', 'PlotClock', 'draw_run', 'Freshness', 'hide_saved_css', 'saved_bundle', 'publish_panel',
+           'failing_lines', 'Dashboard', 'dashboard']
 
 # %% ../nbs/13a_run_panel.ipynb
 class PngCanvas:
@@ -130,9 +130,6 @@ class Freshness:
         return True
 
 # %% ../nbs/13a_run_panel.ipynb
-WIDGET_VIEW = 'application/vnd.jupyter.widget-view+json'
-_SHOWN = {}  # display id -> the header of the request that displayed it: its updates go to that cell's output area
-
 def hide_saved_css(key:str)->str:
     "The style a live panel carries: its sibling output (`saved_bundle(..., key)`) is hidden while the widget is rendered."
     return f"<style>.jp-OutputArea-child:has(.ntrain-saved-{key}),.ntrain-saved-{key}{{display:none!important}}</style>"
@@ -169,30 +166,20 @@ def _carry_style(widget, key:str):
     if key not in holder._keys:
         holder._keys.add(key); holder.value = ''.join(hide_saved_css(k) for k in sorted(holder._keys))
 
-def _display_pub():
-    try: return get_ipython().display_pub  # noqa: F821 (defined in IPython)
-    except NameError: return None
-
 def publish_panel(widget, static:dict, display_id:Optional[str], update:bool=False):
     """Show a panel: its widget view (display id `display_id`) and, next to it, a sibling output (`display_id`-saved,
     `saved_bundle`) that a notebook saved without widget state shows instead; the widget carries the style that hides the
-    sibling while it lives. `update=True` updates the sibling only (from any thread or cell: the update goes to the cell
-    that displayed it)."""
+    sibling while it lives. `update=True` updates the sibling only (from the pump, or from any cell: JupyterLab sends an
+    update to every output area that showed its display id)."""
     from IPython.display import display, update_display
     key = _key(display_id)
     saved = saved_bundle(static, key)
     if update:
-        if not _in_kernel() or display_id not in _SHOWN: return
-        pub, parent = _display_pub(), _SHOWN[display_id]
-        token = pub.set_thread_parent(parent) if parent and hasattr(pub, 'set_thread_parent') else None
-        try: update_display(saved, raw=True, display_id=f'{display_id}-saved')
-        finally:
-            if token is not None: pub.reset_thread_parent(token)
+        if _in_kernel() and display_id is not None: update_display(saved, raw=True, display_id=f'{display_id}-saved')
         return
     _carry_style(widget, key)
     view = widget._repr_mimebundle_() or {}
     if _in_kernel() and display_id is not None:
-        _SHOWN[display_id] = dict(getattr(_display_pub(), 'parent_header', None) or {})
         display(view, raw=True, display_id=display_id)
         display(saved, raw=True, display_id=f'{display_id}-saved')
     else:  # nbdev's executor, a plain IPython: no later updates
