@@ -70,9 +70,10 @@ def draw_run(fig, d:dict):
 
 # %% ../nbs/13a_run_panel.ipynb
 def _in_kernel()->bool:
-    "Whether this runs in a Jupyter kernel (where a display can be updated later), not a script or a plain IPython."
-    try: return getattr(get_ipython(), 'kernel', None) is not None  # noqa: F821 (defined in IPython)
-    except NameError: return False
+    """Whether this runs in a Jupyter kernel (where a display can be updated later), not a script or a plain IPython. Not the
+    builtin `get_ipython`: IPython puts it in the builtins only while a cell runs, and the pump updates between cells."""
+    ip = sys.modules.get('IPython')
+    return ip is not None and getattr(ip.get_ipython(), 'kernel', None) is not None
 
 # the browser counts: a registered integer property animated from 0 by one a second, shown as a CSS counter; 0.5 s of delay
 # makes the rounded value the whole seconds elapsed. Two identical keyframes (a, b): a rule that switches between them
