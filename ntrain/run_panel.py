@@ -11,10 +11,11 @@ from .core import NtrainError
 from .events import Watcher, apply_record
 from .launch import LaunchResult, attach
 from .lifecycle import STATES, LIVE
-from .viewmodel import RunView, Pump, status_line, _fmt_s
+from .viewmodel import RunView, Pump, state_words, status_line, _fmt_s
 
 # %% auto 0
-__all__ = ['PngCanvas', 'PlotClock', 'draw_run', 'failing_lines', 'publish_panel', 'Dashboard', 'dashboard']
+__all__ = ['GONE', 'PngCanvas', 'PlotClock', 'draw_run', 'Freshness', 'hide_saved_css', 'saved_bundle', 'publish_panel',
+           'failing_lines', 'Dashboard', 'dashboard']
 
 # %% ../nbs/13a_run_panel.ipynb
 class PngCanvas:
@@ -69,10 +70,123 @@ def draw_run(fig, d:dict):
 
 # %% ../nbs/13a_run_panel.ipynb
 def _in_kernel()->bool:
-    "Whether this runs in a Jupyter kernel (where a display can be updated later), not a script or a plain IPython."
-    try: return getattr(get_ipython(), 'kernel', None) is not None  # noqa: F821 (defined in IPython)
-    except NameError: return False
+    """Whether this runs in a Jupyter kernel (where a display can be updated later), not a script or a plain IPython. Not the
+    builtin `get_ipython`: IPython puts it in the builtins only while a cell runs, and the pump updates between cells."""
+    ip = sys.modules.get('IPython')
+    return ip is not None and getattr(ip.get_ipython(), 'kernel', None) is not None
 
+# the browser counts: a registered integer property animated from 0 by one a second, shown as a CSS counter; 0.5 s of delay
+# makes the rounded value the whole seconds elapsed. Two identical keyframes (a, b): a rule that switches between them
+# restarts the animation of every element it matches, so a panel's parts that say "live" restart with each render
+_FRESH_CSS = ("@property --ntrain-s{syntax:'<integer>';inherits:false;initial-value:0}"
+              "@keyframes ntrain-count{from{--ntrain-s:0}to{--ntrain-s:86400}}"
+              "@keyframes ntrain-reveal{to{max-width:60em}}"
+              "@keyframes ntrain-silent-a{to{opacity:.45;text-decoration:line-through}}"
+              "@keyframes ntrain-silent-b{to{opacity:.45;text-decoration:line-through}}"
+              ".ntrain-fresh{font-size:12px;color:#757575;margin-left:8px}"
+              ".ntrain-secs{animation:ntrain-count 86400s linear .5s forwards;counter-reset:ntrain-s var(--ntrain-s)}"
+              ".ntrain-secs::before{content:counter(ntrain-s)}"
+              ".ntrain-gone{display:inline-block;max-width:0;overflow:hidden;vertical-align:top;color:#c62828;font-weight:bold}")
+
+GONE = 'no word from the kernel: it is busy, restarted or shut down, and this view is not updated'
+
+class Freshness:
+    """The line of a live view that says how fresh it is: "updated N s ago", counted by the browser from the view's last
+    render, with no kernel round trip. While the view is live its panel re-renders it at least every `every` s (`tick`),
+    so `gone_after` s without a render (a kernel restarted, shut down or busy) reveal `gone` in red and strike through
+    the panel's elements of class `ntrain-live`. A view that is not live (ended, or idle) says when it was last updated and never warns."""
+    def __init__(self, scope:str, # a CSS class unique to the panel, that its root carries (`ntrain-live` is looked for inside it)
+                 every:float=1.5, gone_after:float=10.0, gone:str=GONE,
+                 done:str='ended'): # what a view that is not live says before its time ('idle' for a panel that waits for a click)
+        self.scope, self.every, self.gone_after, self.gone, self.done = scope, every, gone_after, gone, done
+        self.renders, self.at, self.live, self._widget = 0, None, None, None
+    @property
+    def widget(self):
+        "The line, as an `ipywidgets.HTML` for the panel to hold."
+        if self._widget is None:
+            import ipywidgets as W
+            self._widget = W.HTML(self.html(True, time.time()))
+        return self._widget
+    def html(self, live:bool, when:float)->str:
+        "The line, rendered at unix time `when`: what the browser counts from (each render differs, so the browser re-creates it)."
+        n = self.renders
+        if not live:
+            return (f"<style>{_FRESH_CSS}</style><span class='ntrain-fresh' data-live='0' data-render='{n}'>"
+                    f"{html.escape(self.done)}; last updated {time.strftime('%H:%M:%S', time.localtime(when))}</span>")
+        dim = f".{self.scope} .ntrain-live{{animation:ntrain-silent-{'ab'[n % 2]} 0s {self.gone_after:g}s forwards}}"
+        return (f"<style>{_FRESH_CSS}{dim}</style><span class='ntrain-fresh' data-live='1' data-render='{n}' data-at='{when:.1f}'>"
+                f"updated <span class='ntrain-secs'></span> s ago<span class='ntrain-gone' style='animation:ntrain-reveal 0s "
+                f"{self.gone_after:g}s forwards'>&nbsp;&middot; {html.escape(self.gone)}</span></span>")
+    def due(self, live:bool, changed:bool=False, now:Optional[float]=None)->bool:
+        "Whether to render now: once at each change of `live`; while live, every `every` s, and on a change of the view at most once a second."
+        now = time.monotonic() if now is None else now
+        if live != self.live or self.at is None: return True
+        return live and (now - self.at >= self.every or (changed and now - self.at >= 1.0))
+    def tick(self, live:bool, changed:bool=False, now:Optional[float]=None)->bool:
+        "Render the line if it is due (see `due`); whether it was."
+        now = time.monotonic() if now is None else now
+        if not self.due(live, changed, now): return False
+        self.renders += 1; self.at, self.live = now, live
+        self.widget.value = self.html(live, time.time())
+        return True
+
+# %% ../nbs/13a_run_panel.ipynb
+def hide_saved_css(key:str)->str:
+    "The style a live panel carries: its sibling output (`saved_bundle(..., key)`) is hidden while the widget is rendered."
+    return f"<style>.jp-OutputArea-child:has(.ntrain-saved-{key}),.ntrain-saved-{key}{{display:none!important}}</style>"
+
+def saved_bundle(static:dict, # 'text/plain': one line; 'image/png': base64 PNG; 'text/markdown': the card
+                 key:str, when:Optional[float]=None)->dict:
+    """A panel's sibling output: `static`'s PNG and Markdown under the line "as of HH:MM: ...", inside an element of class
+    `ntrain-saved-{key}`. JupyterLab shows the Markdown (the picture inline); a viewer that prefers images shows the PNG.
+    Its style hides the widget output just before it when that cannot render ("model not found": no kernel, no state)."""
+    when = time.time() if when is None else when
+    line = f"as of {time.strftime('%H:%M', time.localtime(when))}: {static.get('text/plain', '')}"
+    png = static.get('image/png')
+    # (JupyterLab's widget renderer gives its output node the class jupyter-widgets only when it cannot render; a live
+    # view's node holds the widget's own node. :has() cannot hold :has(), hence two in a row)
+    dead = f".jp-OutputArea-child:has(> .jp-OutputArea-output.jupyter-widgets):has(+ .jp-OutputArea-child .ntrain-saved-{key}){{display:none}}"
+    parts = [f"<div class='ntrain-saved ntrain-saved-{key}'>\n<style>{dead}</style>",
+             f"<p class='ntrain-saved-line'><em>{html.escape(line)}</em></p>"]
+    if png: parts.append(f"<img class='ntrain-saved-img' alt='the curves, {html.escape(line)}' src='data:image/png;base64,{png}'>")
+    if static.get('text/markdown'): parts.append(static['text/markdown'])
+    out = {'text/plain': line, 'text/markdown': '\n\n'.join(parts + ['</div>']) + '\n'}
+    if png: out['image/png'] = png
+    return out
+
+def _key(display_id:Optional[str])->str: return re.sub(r'[^\w-]', '-', str(display_id))
+
+def _carry_style(widget, key:str):
+    "The widget carries `hide_saved_css(key)` (in a child added once, not displayed: a <style> applies wherever it is)."
+    holder = getattr(widget, '_ntrain_saved_style', None)
+    if holder is None:
+        import ipywidgets as W
+        holder = widget._ntrain_saved_style = W.HTML(layout=W.Layout(display='none'))
+        holder.add_class('ntrain-saved-style'); holder._keys = set()
+        widget.children = (*widget.children, holder)
+    if key not in holder._keys:
+        holder._keys.add(key); holder.value = ''.join(hide_saved_css(k) for k in sorted(holder._keys))
+
+def publish_panel(widget, static:dict, display_id:Optional[str], update:bool=False):
+    """Show a panel: its widget view (display id `display_id`) and, next to it, a sibling output (`display_id`-saved,
+    `saved_bundle`) that a notebook saved without widget state shows instead; the widget carries the style that hides the
+    sibling while it lives. `update=True` updates the sibling only (from the pump, or from any cell: JupyterLab sends an
+    update to every output area that showed its display id)."""
+    from IPython.display import display, update_display
+    key = _key(display_id)
+    saved = saved_bundle(static, key)
+    if update:
+        if _in_kernel() and display_id is not None: update_display(saved, raw=True, display_id=f'{display_id}-saved')
+        return
+    _carry_style(widget, key)
+    view = widget._repr_mimebundle_() or {}
+    if _in_kernel() and display_id is not None:
+        display(view, raw=True, display_id=display_id)
+        display(saved, raw=True, display_id=f'{display_id}-saved')
+    else:  # nbdev's executor, a plain IPython: no later updates
+        display(view, raw=True); display(saved, raw=True)
+
+# %% ../nbs/13a_run_panel.ipynb
 _COLORS = dict(starting='#607d8b', running='#1565c0', stopping='#ef6c00', stopped='#6a1b9a', finished='#2e7d32',
                failed='#c62828', killed='#4e342e', lost='#757575')  # one per state of the lifecycle's STATES
 
@@ -115,19 +229,12 @@ def failing_lines(run_dir, n:int=12)->list:
         if errs: return [f'--- {p.name}'] + errs[-n:]
     return []
 
-def publish_panel(widget, static:dict, display_id:Optional[str], update:bool=False):
-    "Show a panel (or update where it is shown): its widget view, with the PNG and text that a saved notebook keeps."
-    from IPython.display import display, update_display
-    data = dict(widget._repr_mimebundle_() or {}, **static)
-    if update:
-        if _in_kernel(): update_display(data, raw=True, display_id=display_id)
-    elif _in_kernel(): display(data, raw=True, display_id=display_id)
-    else: display(data, raw=True)  # nbdev's executor, a plain IPython: no later updates
-
 class Dashboard:
     "The live panel of a run handle (a `RunHandle`: a `Launch`, or an in-kernel run): renders a `RunView` fed from the run's files."
-    def __init__(self, handle, stale_s:float=60.0, interval:float=0.25, plot_every:float=0.5, log_lines:int=6, plot_budget:float=0.025):
-        self.handle, self.stale_s, self.interval, self.log_lines = handle, stale_s, interval, log_lines
+    def __init__(self, handle, stale_s:float=60.0, interval:float=0.25, plot_every:float=0.5, log_lines:int=6, plot_budget:float=0.025,
+                 save_every:float=5.0): # the sibling output that a saved notebook keeps is updated this often at most
+        self.handle, self.stale_s, self.interval, self.log_lines, self.save_every = handle, stale_s, interval, log_lines, save_every
+        self.fresh, self._fresh_sig, self._saved_at, self._saved = Freshness(f'ntrain-k-{id(self)}', gone=self._GONE), None, 0.0, None
         self.view, self.canvas, self._lock = RunView(stale_s), None, threading.Lock()
         self.widget, self.w, self.notice, self.png, self.card = None, {}, '', None, None
         self.plot_points, self._logs_at, self._display_id, self._final_shown, self._errors = [], 0.0, None, False, None
@@ -182,9 +289,10 @@ class Dashboard:
         w['kill'].on_click(lambda _: self._confirm(True))
         w['kill_no'].on_click(lambda _: self._confirm(False))
         w['kill_yes'].on_click(lambda _: (self._confirm(False), self.kill()))
-        self.widget = W.VBox([w['title'], W.HBox([w['bar'], w['bar_text']]), w['stats'], w['plot'],
+        w['fresh'] = self.fresh.widget
+        self.widget = W.VBox([w['title'], W.HBox([w['bar'], w['bar_text'], w['fresh']]), w['stats'], w['plot'],
                               W.HBox([w['stop'], w['resume'], w['kill']]), w['cannot_kill'], w['confirm'], w['notice'], w['logs'], w['card']])
-        self.widget.add_class('ntrain-dashboard')
+        self.widget.add_class('ntrain-dashboard'); self.widget.add_class(self.fresh.scope)
         self._render(self.view.to_dict(), final=False)
     def _confirm(self, show:bool): self.w['confirm'].layout.display = None if show else 'none'
     def _render(self, d:dict, final:bool):
@@ -202,20 +310,25 @@ class Dashboard:
         logs = None
         if final or now - self._logs_at >= 1.0:
             logs = self._logs_html(d); self._logs_at = now
+        ended = final or d['state'] not in LIVE
+        live = '' if ended else ' ntrain-live'  # what the kernel's silence strikes through (see Freshness)
+        sig = (d['state'], d['step'], d['plot_version'], len(self.plot_points))
         with self.widget.hold_sync():
             w['title'].value = (f"<div class='ntrain-run-state' data-state='{d['state']}' data-step='{d['step']}' data-points='{pts}' "
                                 f"data-draws='{len(self.plot_points)}' data-restarts='{d['restarts']}'><b>run</b> <code>{html.escape(str(self.run_dir))}</code> "
-                                f"<span style='background:{color};color:white;padding:1px 6px;border-radius:3px'>{d['state'].upper()}</span>{reason}{stale}</div>")
+                                f"<span class='ntrain-state-badge{live}' style='background:{color};color:white;padding:1px 6px;border-radius:3px'>"
+                                f"{d['state'].upper()}</span>{reason}{stale}</div>")
             w['bar'].value = d['progress'] or 0.0
-            w['bar_text'].value = html.escape(status_line(d))
+            w['bar_text'].value = f"<span class='ntrain-status{live}'>{html.escape(status_line(d))}</span>"
+            self.fresh.tick(not ended, sig != self._fresh_sig, now); self._fresh_sig = sig
             w['stats'].value = self._stats_html(d)
             if plot is not None: w['plot'].value = plot
             if logs is not None: w['logs'].value = logs
             w['notice'].value = html.escape(self.notice)
-            ended = final or d['state'] not in LIVE
             w['stop'].disabled, w['kill'].disabled = ended, ended or self.handle.cannot_kill is not None
             w['resume'].disabled = not (final and (self.run_dir/'ckpt').exists() and d['state'] != 'finished')
         if final and not self._final_shown: self._show_final(d)
+        elif not ended and self._display_id is not None and now - self._saved_at >= self.save_every: self._publish(update=True, d=d)
     def _stats_html(self, d:dict)->str:
         mem = ', '.join(f'rank {k}: {v:,.0f} MiB' for k, v in sorted(d['peak_mem'].items())) or 'not recorded yet (each epoch record carries it)'
         rows = [('samples/s', f"{d['samples_per_s']:,.0f}" if d.get('samples_per_s') else '-'),
@@ -251,12 +364,22 @@ class Dashboard:
             self.w['card'].outputs = ()  # not clear_output(): outside a kernel IPython's prints terminal escapes
             self.w['card'].append_display_data(Markdown(self.card))
         if self._display_id is not None: self._publish(update=True)
-    def _static(self)->dict:
-        out = {'text/plain': f'run {self.run_dir}: {self.view.state}'}
+    _GONE = ('no word from the kernel: it is busy, restarted or shut down, and this view is not updated; the run goes on '
+             'without it (ntrain.attach(run_dir) follows it again)')
+    def _static(self, d:Optional[dict]=None)->dict:
+        "What a saved notebook keeps of the dashboard (`saved_bundle`): a line (the state and step), the plot, the card or the status line."
+        d = self.view.to_dict() if d is None else d
+        step = f" step {d['step']}/{d['total_steps']}" if d.get('total_steps') else f" step {d['step']}" if d.get('step') else ''
+        out = {'text/plain': f"{state_words(d)}{step} (run {self.run_dir})"}
         if self.png: out['image/png'] = base64.b64encode(self.png).decode()
-        out['text/markdown'] = self.card or f"**run** `{self.run_dir}`: {self.view.state}\n\n{status_line(self.view.to_dict())}"
+        out['text/markdown'] = self.card or html.escape(status_line(d))
         return out
-    def _publish(self, update:bool=False): publish_panel(self.widget, self._static(), self._display_id, update)
+    def _publish(self, update:bool=False, d:Optional[dict]=None):
+        "Show the dashboard (widget and saved sibling), or update its sibling when it changed."
+        static = self._static(d); self._saved_at = time.monotonic()
+        if update and static == self._saved: return
+        self._saved = static
+        publish_panel(self.widget, static, self._display_id, update)
     def _ipython_display_(self):
         if self._display_id is None: self._display_id = f'ntrain-run-{id(self)}'
         self._publish()
