@@ -130,9 +130,9 @@ def wait_cell(page, i:int, timeout_ms:int=900_000):
                            f"(c.model.type !== 'code' || c.model.executionCount || {_FAILED}); }}", timeout=timeout_ms, polling=500)
 
 
-def n_cells(page, code:bool=False)->int:
-    "How many cells (code cells) the open notebook has."
-    return page.evaluate(f"() => {_CELLS}.length" if code else "() => window.jupyterapp.shell.currentWidget.content.widgets.length")
+def n_cells(page)->int:
+    "How many cells the open notebook has."
+    return page.evaluate("() => window.jupyterapp.shell.currentWidget.content.widgets.length")
 
 
 def kernel_latency(page)->float:
