@@ -9,7 +9,7 @@ from typing import Optional
 
 # %% auto 0
 __all__ = ['LAYOUTS', 'HEADS', 'WAITING', 'RedrawClock', 'run_frame', 'ladder_frame', 'frame_of', 'x_limits', 'y_scale',
-           'y_limits', 'encode_png', 'LivePlot']
+           'y_limits', 'log_scale', 'encode_png', 'LivePlot']
 
 # %% ../nbs/12b_liveplot.ipynb
 class RedrawClock:
@@ -134,6 +134,17 @@ def y_limits(scale:str, ys:list)->tuple:
     return (bot, top) if top > bot else (bot, bot + 1.0)
 
 # %% ../nbs/12b_liveplot.ipynb
+def log_scale(ax, which:str='y'):
+    "Put a log scale on `ax`'s `which` axis ('x' or 'y') with plain-text tick labels (`0.6`, `2`): no mathtext, so no font lookups."
+    from matplotlib.ticker import FuncFormatter, LogFormatter
+    class Plain(LogFormatter):  # matplotlib's choice of which ticks get a label, written as plain numbers
+        def __call__(self, x, pos=None): return f'{x:g}' if super().__call__(x, pos) else ''
+    (ax.set_xscale if which == 'x' else ax.set_yscale)('log')
+    axis = ax.xaxis if which == 'x' else ax.yaxis
+    axis.set_major_formatter(FuncFormatter(lambda x, pos: f'{x:g}'))
+    axis.set_minor_formatter(Plain(labelOnlyBase=False, minor_thresholds=(2, 0.4)))
+
+# %% ../nbs/12b_liveplot.ipynb
 def encode_png(canvas, level:int=1)->bytes:
     "The canvas's RGBA buffer as PNG bytes, as it is: no redraw (`print_png` draws the whole figure again); zlib `level` 1 is the fast one."
     from PIL import Image
@@ -240,7 +251,6 @@ class LivePlot:
     def _background(self, f:dict, sig:tuple):
         "Everything but the lines and the title (axes, ticks, grid, marks, legends), drawn and kept as pixels."
         from matplotlib.ticker import MaxNLocator
-        from ntrain.ladder_plot import log_scale
         waiting, cv = sig[0] == 'waiting', self.fig.canvas
         self.note.set_text((WAITING if f['what'] else HEADS[None]) if waiting else '')
         for ax in self.axes: ax.set_visible(not waiting)
