@@ -165,7 +165,7 @@ class LivePlot:
         self.clock, self._lock = RedrawClock(budget, every), threading.RLock()
         self.head = self.fig.text(0.01, 0.975, '', va='top', fontsize=9, animated=True)  # the title: drawn at every redraw
         self.note = self.fig.text(0.5, 0.5, '', ha='center', va='center', fontsize=10, color='0.35')  # "waiting for the first step"
-        self.what, self.key, self.png, self.axes = 'none', None, None, []
+        self.what, self.key, self.png, self.axes, self._waiting = 'none', None, None, [], {}  # _waiting: the "waiting" pictures, drawn once
         self.update(dict(plot=None, series={}))  # an image from the start: a fresh panel never shows an empty one
     @property
     def state(self)->dict:
@@ -232,15 +232,11 @@ class LivePlot:
             t0, now = time.thread_time(), time.monotonic() if now is None else now
             sig = self._signature(f)
             full = full or self.bg is None or sig != self.sig
-            for ln, (xs, ys) in zip([l for ls in self.lines for l in ls], f['lines']): ln.set_data(xs, ys)
-            if full: self._background(f, sig)
-            else: self.fig.canvas.restore_region(self.bg)
-            if sig[0] != 'waiting':
-                for ax, ls in zip(self.axes, self.lines):
-                    for ln in ls: ax.draw_artist(ln)
-                for r in self.legends: self.fig.canvas.restore_region(r)  # the legends over the lines: pixels kept at the full redraw
-            self.head.set_text(self.title(f)); self.fig.draw_artist(self.head)
-            self.png = encode_png(self.fig.canvas)
+            if sig in self._waiting:  # drawn before: the same picture
+                self.png, self.bg, self.sig = self._waiting[sig], None, sig
+                self.head.set_text(self.title(f)); self.note.set_text(WAITING if f['what'] else HEADS[None])
+            else: self._paint(f, sig, full)
+            if sig[0] == 'waiting': self._waiting[sig] = self.png
             self.cost_s = time.thread_time() - t0
             self.clock.drew(self.cost_s, now, full)
             self.redraws += 1; self.full_redraws += full
@@ -248,6 +244,16 @@ class LivePlot:
             self.drawn = [(len(xs), (xs[0], ys[0]) if xs else None) for xs, ys in f['lines']]
             self.step, self.as_of = f['step'], bool(f['newest'] and f['step'] is not None and f['newest'] > f['step'])
             return self.png
+    def _paint(self, f:dict, sig:tuple, full:bool):
+        for ln, (xs, ys) in zip([l for ls in self.lines for l in ls], f['lines']): ln.set_data(xs, ys)
+        if full: self._background(f, sig)
+        else: self.fig.canvas.restore_region(self.bg)
+        if sig[0] != 'waiting':
+            for ax, ls in zip(self.axes, self.lines):
+                for ln in ls: ax.draw_artist(ln)
+            for r in self.legends: self.fig.canvas.restore_region(r)  # the legends over the lines: pixels kept at the full redraw
+        self.head.set_text(self.title(f)); self.fig.draw_artist(self.head)
+        self.png = encode_png(self.fig.canvas)
     def _background(self, f:dict, sig:tuple):
         "Everything but the lines and the title (axes, ticks, grid, marks, legends), drawn and kept as pixels."
         from matplotlib.ticker import MaxNLocator

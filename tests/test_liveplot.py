@@ -99,8 +99,13 @@ def test_placeholder_never_empty():
     assert (pixels(lp.png) < 200).any() and not close(lp.png, LivePlot().png)
     lv = LadderView(); lv.apply(dict(kind='rung_start', rung=3)); lp.update(lv.to_dict())
     assert (lp.state['what'], lp.note.get_text()) == ('rung3', WAITING)
+    waiting = lp.png
     lv.apply(dict(kind='rung_step', rung=3, step=1, loss=2.3, target=0.046)); lp.update(lv.to_dict(), final=True)
     assert lp.note.get_text() == '' and all(ax.get_visible() for ax in lp.axes)
+    lv.apply(dict(kind='rung_start', rung=3)); lp.update(lv.to_dict())  # rung 3 again: the same "waiting" picture, kept
+    assert lp.png is waiting and lp.state['redraws'] == 1 and lp.note.get_text() == WAITING
+    lv.apply(dict(kind='rung_step', rung=3, step=1, loss=2.3, target=0.046)); lp.update(lv.to_dict(), final=True)
+    assert lp.note.get_text() == '' and all(ax.get_visible() for ax in lp.axes) and lp.state['full_redraws'] == 2
     # the axes never show matplotlib's empty default (+-0.04 around 0)
     assert lp.axes[0].get_ylim() == (0.01, 10.0), lp.axes[0].get_ylim()
 
