@@ -117,7 +117,8 @@ def x_limits(rule:str, xs:list, known:Optional[float]=None)->tuple:
     if rule == 'log': return _decades(min(xs), hi) if xs else (1e-7, 1.0)
     start = 5 if rule == 'epoch' else 10
     n = known if known and known >= hi else start * 2 ** max(0, math.ceil(math.log2(max(hi, 1) / start)))
-    return (0.5, n + 0.5) if rule == 'epoch' else (0, n)
+    if rule == 'epoch': return (-0.5 if min(xs, default=1) < 0.5 else 0.5, n + 0.5)  # epoch 0: rung 4's measure before training
+    return (0, n)
 
 def y_scale(rule:str, ys:list)->str:
     "'log' or 'linear' for values `ys` under `rule`: 'lin'; 'log' when all are positive; 'log>20' when also the largest is over 20x the smallest."

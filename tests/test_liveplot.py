@@ -76,13 +76,14 @@ def test_png_grows_and_equals_a_full_redraw():
     assert close(lp.draw(lp_frame(v), full=True), once.png)
     # rung 3 and rung 4, mid-run, the same way
     lv, a = LadderView(), LivePlot()
-    for r in list(ladder_records(120)) + [dict(kind='rung_start', rung=4), dict(kind='rung_threshold', rung=4, metric='val_acc', threshold=0.2, mode='max')] + \
+    for r in list(ladder_records(120)) + [dict(kind='rung_start', rung=4), dict(kind='rung_eval', rung=4, epoch=-1, val_loss=2.3, metric='val_acc', value=0.1),
+                                        dict(kind='rung_threshold', rung=4, metric='val_acc', threshold=0.2, mode='max')] + \
              [dict(kind='rung_eval', rung=4, epoch=e, train_loss=2 / (e + 1), val_loss=2.1 / (e + 1), value=0.1 + 0.15 * e, metric='val_acc') for e in range(5)]:
         lv.apply(r); a.update(lv.to_dict(), final=True)
         if r.get('rung') == 3 and r.get('step') == 120:
             b = LivePlot(); b.update(lv.to_dict(), final=True); assert close(a.png, b.png)
     b = LivePlot(); b.update(lv.to_dict(), final=True)
-    assert a.state['what'] == 'rung4' and close(a.png, b.png)
+    assert a.state['what'] == 'rung4' and close(a.png, b.png) and a.axes[1].get_xlim() == (-0.5, 5.5)  # epoch 0: before training
 
 def lp_frame(v):
     from ntrain.liveplot import frame_of
