@@ -64,9 +64,10 @@ def _xy(xs, ys)->tuple:
     pts = [(x, y) for x, y in zip(xs, ys) if _num(x) and _num(y)]
     return [p[0] for p in pts], [p[1] for p in pts]
 
-def _frame(what, lines=(), marks=None, names=None, ylabels=None, xmax=None, step=None, newest=None, total=None)->dict:
+def _frame(what, lines=(), marks=None, names=None, ylabels=None, xmax=None, step=None, newest=None, total=None, mode=None)->dict:
+    legends = {1: 'lower right'} if mode == 'max' else {}  # a metric that grows: its legend below, out of its way
     return dict(what=what, lines=list(lines), marks=marks or {}, names=names or {}, ylabels=ylabels or {}, xmax=xmax or {},
-                step=step, newest=newest, total=total)
+                step=step, newest=newest, total=total, legends=legends)
 
 def run_frame(d:dict)->dict:
     "What the run's plot draws, from `RunView.to_dict()`: loss per step and per epoch; the monitored metric per epoch."
@@ -77,7 +78,7 @@ def run_frame(d:dict)->dict:
     every = xs[-1] - xs[-2] if len(xs) > 1 else 1  # steps between two records: status.json may run ahead by up to that
     newest = d.get('step') if drawn is not None and (d.get('step') or 0) - drawn > every else None
     return _frame('run', lines, names={'metric': m}, ylabels={1: m}, xmax={0: d.get('total_steps'), 1: d.get('epochs')},
-                  step=drawn, newest=newest, total=d.get('total_steps'))
+                  step=drawn, newest=newest, total=d.get('total_steps'), mode=(d.get('layout') or {}).get('mode'))
 
 def ladder_frame(d:dict, total:Optional[int]=None)->dict: # `total`: rung 3's most steps, when the panel knows them
     "What the ladder's plot draws, from `LadderView.to_dict()`: the series `d['plot']` names."
@@ -89,7 +90,7 @@ def ladder_frame(d:dict, total:Optional[int]=None)->dict: # `total`: rung 3's mo
         r = s['rung4']; m = r['metric'] or 'metric'
         lines = [_xy(r['epoch'], r['train_loss']), _xy(r['epoch'], r['val_loss']), _xy(r['epoch'], r['value'])]
         return _frame(what, lines, marks={'beyond noise': r['threshold']}, names={'metric': m}, ylabels={1: m},
-                      step=max([xs[-1] for xs, _ in lines if xs], default=None))
+                      step=max([xs[-1] for xs, _ in lines if xs], default=None), mode=r.get('mode'))
     if what == 'lr_find':
         r = s['lr_find']; lines = [_xy(r['lr'], r['loss'])]
         sug = r['suggested'] if _num(r['suggested']) else None
@@ -225,7 +226,7 @@ class LivePlot:
             xs += [v for _, hv, v in mk if hv == 'v' and v is not None and (spec['x'] != 'log' or v > 0)]
             ysc = y_scale(spec['y'], ys)
             sig.append((x_limits(spec['x'], xs, f['xmax'].get(k)), ysc, y_limits(ysc, ys), mk,
-                        tuple(f['names'].get(lab, lab) for lab, _ in spec['lines']), f['ylabels'].get(k)))
+                        tuple(f['names'].get(lab, lab) for lab, _ in spec['lines']), f['ylabels'].get(k), f['legends'].get(k, 'upper right')))
         return tuple(sig)
     def draw(self, f:dict, full:bool=False, now:Optional[float]=None)->bytes:
         "Draw frame `f` now: the lines over the kept background, or everything when the background changed (or `full`)."
@@ -258,11 +259,12 @@ class LivePlot:
     def _background(self, f:dict, sig:tuple):
         "Everything but the lines and the title (axes, ticks, grid, marks, legends), drawn and kept as pixels."
         from matplotlib.ticker import MaxNLocator
+        from matplotlib.transforms import Bbox
         waiting, cv = sig[0] == 'waiting', self.fig.canvas
         self.note.set_text((WAITING if f['what'] else HEADS[None]) if waiting else '')
         for ax in self.axes: ax.set_visible(not waiting)
         for k, (ax, spec, s) in enumerate(zip(self.axes, self.layout, () if waiting else sig)):
-            xlim, ysc, ylim, mk, names, ylabel = s
+            xlim, ysc, ylim, mk, names, ylabel, loc = s
             if spec['x'] == 'log' and ax.get_xscale() != 'log': log_scale(ax, 'x')
             if ysc != ax.get_yscale():
                 if ysc == 'log': log_scale(ax, 'y')
@@ -274,10 +276,12 @@ class LivePlot:
             for m, (lab, hv, v) in zip(self.marks[k], mk):
                 m.set_visible(v is not None); m.set_label(f['names'].get(lab, lab))
                 if v is not None: (m.set_ydata if hv == 'h' else m.set_xdata)([v, v])
-            ax.legend(handles=self.lines[k] + [m for m in self.marks[k] if m.get_visible()], loc='upper right', fontsize=7).set_animated(True)
+            ax.legend(handles=self.lines[k] + [m for m in self.marks[k] if m.get_visible()], loc=loc, fontsize=7).set_animated(True)
         cv.draw()
         self.bg, self.sig, self.legends = cv.copy_from_bbox(self.fig.bbox), sig, []
         if not waiting:
             for ax in self.axes:
-                leg = ax.get_legend(); ax.draw_artist(leg); self.legends.append(cv.copy_from_bbox(leg.get_window_extent()))
+                leg = ax.get_legend(); ax.draw_artist(leg)
+                x0, y0, x1, y1 = leg.get_window_extent().extents  # (with its frame's edge: 2 px around)
+                self.legends.append(cv.copy_from_bbox(Bbox.from_extents(x0 - 2, y0 - 2, x1 + 2, y1 + 2)))
             cv.restore_region(self.bg)
