@@ -269,7 +269,9 @@ class LivePlot:
             if ysc != ax.get_yscale():
                 if ysc == 'log': log_scale(ax, 'y')
                 else: ax.set_yscale('linear')
-            if spec['x'] == 'epoch': ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # epochs are whole numbers
+            # at most 6 ticks on a linear axis (each label is text to lay out: most of a full redraw's cost); epochs are whole numbers
+            if spec['x'] != 'log': ax.xaxis.set_major_locator(MaxNLocator(nbins=6, steps=[1, 2, 5, 10], integer=spec['x'] == 'epoch'))
+            if ysc == 'linear': ax.yaxis.set_major_locator(MaxNLocator(nbins=6, steps=[1, 2, 5, 10]))
             ax.set_xlim(*xlim); ax.set_ylim(*ylim)
             if ylabel: ax.set_ylabel(ylabel, fontsize=8)
             for ln, name in zip(self.lines[k], names): ln.set_label(name)
