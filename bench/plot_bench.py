@@ -4,7 +4,7 @@ runs beside it. Run by hand:
 
     python bench/plot_bench.py                       # both parts: bench/results/liveplot.json, its section of bench/RESULTS.md
     python bench/plot_bench.py --parts costs
-    python bench/plot_bench.py --parts rung --pairs 12 --rung-s 3
+    python bench/plot_bench.py --parts rung --pairs 16 --rung-s 3
 
 Part `costs`: one process, a CPU hog on one core (another process, `while True: pass`) and a rung training on a thread
 of this process (a LadderSession's rung 3 on digits, again and again), as in a busy kernel. A run's record stream (440
@@ -297,7 +297,7 @@ def main():
     ap.add_argument('--parts', nargs='+', default=['costs', 'rung', 'lag'], choices=['costs', 'rung', 'lag'])
     ap.add_argument('--epochs', type=int, default=20, help='part lag: epochs of the launched digits run')
     ap.add_argument('--nproc', type=int, default=2, help='part lag: its processes')
-    ap.add_argument('--pairs', type=int, default=12)
+    ap.add_argument('--pairs', type=int, default=16)
     ap.add_argument('--rung-s', type=float, default=3.0, help='how long the measured rung 3 runs, about')
     ap.add_argument('--no-hog', action='store_true', help='part costs without the CPU hog')
     ap.add_argument('--no-hog-rung', action='store_true', help='part rung without the CPU hog')

@@ -16,7 +16,7 @@ class RedrawClock:
     "When a live plot may redraw: at most every `every` s, and within `budget` of a core over time (a bucket of CPU credit)."
     def __init__(self, budget:float=0.05, # the share of one core that redraws may take, over time
                  every:float=0.25, # seconds between two redraws, at least
-                 burst:float=0.25, # CPU seconds the bucket holds at most: what a quiet spell saves up
+                 burst:float=0.1, # CPU seconds the bucket holds at most: what a quiet spell saves up (about one full redraw)
                  guess:float=0.03): # a redraw's CPU seconds until one is measured
         self.budget, self.every, self.burst, self.cost = budget, every, burst, guess
         self.credit, self.t, self.at, self.draws = burst, None, -math.inf, 0
