@@ -160,20 +160,22 @@ class LivePlot:
     "A live plot on one matplotlib Agg figure: lines blitted over a cached background; axes, ticks and legend drawn again only when they change."
     def __init__(self, size:tuple=(720, 240), # pixels, as the panels show it
                  dpi:int=80, budget:float=0.05, # the clock's share of a core (`RedrawClock`)
-                 every:float=0.25): # seconds between two redraws, at least
+                 every:float=0.25, # seconds between two redraws, at least
+                 charge:str='cpu'): # what the clock charges a redraw: its thread CPU ('cpu'), or its wall time ('wall': a plot in the training's own process)
         from matplotlib.figure import Figure
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         self.fig = Figure(figsize=(size[0] / dpi, size[1] / dpi), dpi=dpi); FigureCanvasAgg(self.fig)
-        self.clock, self._lock = RedrawClock(budget, every), threading.RLock()
+        self.clock, self.charge, self._lock = RedrawClock(budget, every), charge, threading.RLock()
         self.head = self.fig.text(0.01, 0.975, '', va='top', fontsize=9, animated=True)  # the title: drawn at every redraw
         self.note = self.fig.text(0.5, 0.5, '', ha='center', va='center', fontsize=10, color='0.35')  # "waiting for the first step"
-        self.what, self.key, self.png, self.axes, self._waiting = 'none', None, None, [], {}  # _waiting: the "waiting" pictures, drawn once
+        self.what, self.key, self.png, self.axes = 'none', None, None, []
+        self._waiting, self._kept = {}, {}  # the "waiting" pictures, and the last 8 backgrounds with their legends: drawn once
         self.update(dict(plot=None, series={}))  # an image from the start: a fresh panel never shows an empty one
     @property
     def state(self)->dict:
         "The plot as plain data: which plot, the last x drawn, redraws and full ones since it began, the last redraw's thread CPU seconds."
         return dict(what=self.what, step=self.step, redraws=self.redraws, full_redraws=self.full_redraws, cost_s=self.cost_s,
-                    full_cost_s=self.full_cost_s, as_of=self.as_of)
+                    wall_s=self.wall_s, full_cost_s=self.full_cost_s, as_of=self.as_of)
     def _reset(self, what, key):
         "A new plot: new axes and lines, nothing of the previous plot left."
         for ax in self.axes: ax.remove()
@@ -187,7 +189,7 @@ class LivePlot:
             ax.tick_params(labelsize=7); ax.grid(alpha=.3)
         self.fig.subplots_adjust(left=0.07, right=0.985, bottom=0.17, top=0.86, wspace=0.25)  # fixed margins: no layout pass
         self.bg, self.sig, self.drawn, self.legends = None, None, None, []
-        self.step, self.redraws, self.full_redraws, self.cost_s, self.full_cost_s, self.as_of = None, 0, 0, None, None, False
+        self.step, self.redraws, self.full_redraws, self.cost_s, self.wall_s, self.full_cost_s, self.as_of = None, 0, 0, None, None, None, False
     def _fresh(self, f:dict, key)->bool:
         "Whether frame `f` starts another plot: another `what` or key, or a series that is not the drawn one grown."
         if f['what'] != self.what or key != self.key: return True
@@ -231,7 +233,7 @@ class LivePlot:
     def draw(self, f:dict, full:bool=False, now:Optional[float]=None)->bytes:
         "Draw frame `f` now: the lines over the kept background, or everything when the background changed (or `full`)."
         with self._lock:
-            t0, now = time.thread_time(), time.monotonic() if now is None else now
+            t0, w0, now = time.thread_time(), time.perf_counter(), time.monotonic() if now is None else now
             sig = self._signature(f)
             full = full or self.bg is None or sig != self.sig
             if sig in self._waiting:  # drawn before: the same picture
@@ -239,8 +241,8 @@ class LivePlot:
                 self.head.set_text(self.title(f)); self.note.set_text(WAITING if f['what'] else HEADS[None])
             else: self._paint(f, sig, full)
             if sig[0] == 'waiting': self._waiting[sig] = self.png
-            self.cost_s = time.thread_time() - t0
-            self.clock.drew(self.cost_s, now, full)
+            self.cost_s, self.wall_s = time.thread_time() - t0, time.perf_counter() - w0
+            self.clock.drew(self.wall_s if self.charge == 'wall' else self.cost_s, now, full)
             self.redraws += 1; self.full_redraws += full
             if full: self.full_cost_s = self.cost_s
             self.drawn = [(len(xs), (xs[0], ys[0]) if xs else None) for xs, ys in f['lines']]
@@ -279,6 +281,8 @@ class LivePlot:
                 m.set_visible(v is not None); m.set_label(f['names'].get(lab, lab))
                 if v is not None: (m.set_ydata if hv == 'h' else m.set_xdata)([v, v])
             ax.legend(handles=self.lines[k] + [m for m in self.marks[k] if m.get_visible()], loc=loc, fontsize=7).set_animated(True)
+        if (kept := self._kept.get((self.what, sig))) is not None:  # drawn before (a rung run again, the same axes): its pixels
+            self.bg, self.legends = kept; self.sig = sig; cv.restore_region(self.bg); return
         cv.draw()
         self.bg, self.sig, self.legends = cv.copy_from_bbox(self.fig.bbox), sig, []
         if not waiting:
@@ -287,3 +291,5 @@ class LivePlot:
                 x0, y0, x1, y1 = leg.get_window_extent().extents  # (with its frame's edge: 2 px around)
                 self.legends.append(cv.copy_from_bbox(Bbox.from_extents(x0 - 2, y0 - 2, x1 + 2, y1 + 2)))
             cv.restore_region(self.bg)
+            self._kept[(self.what, sig)] = (self.bg, self.legends)
+            while len(self._kept) > 8: self._kept.pop(next(iter(self._kept)))  # the oldest first: 0.7 MB each at 720x240

@@ -145,6 +145,12 @@ def test_a_new_run_or_rung_is_a_new_plot():
     assert (st['step'], st['redraws'], st['full_redraws']) == (3, 1, 1) and not close(first, lp.png)
     lv.apply(dict(kind='lr_find', lr=1e-6, loss=2.3)); lp.update(lv.to_dict(), final=True)
     assert (lp.state['what'], lp.state['redraws'], lp.head.get_text()) == ('lr_find', 1, 'LR range test: 1 steps')
+    # rung 3 run again with the same axes: its backgrounds are the kept ones (none drawn again), the picture the same
+    lv2, lp2 = LadderView(), LivePlot()
+    for r in ladder_records(50): lv2.apply(r); lp2.update(lv2.to_dict(), final=True)
+    first, kept = lp2.png, dict(lp2._kept)
+    for r in ladder_records(50): lv2.apply(r); lp2.update(lv2.to_dict(), final=True)
+    assert lp2.state['redraws'] == 51 and lp2._kept == kept and close(first, lp2.png)
     # the dashboard's plot: another run (key) is another plot, even with the same points
     v = RunView()
     for r in run_records(): v.apply(r)
