@@ -545,6 +545,8 @@ def render(res:dict, gpu_text:str|None=None)->str:
             r = P['dashboard']; q = r['ratio']
             L.append(f"| a 2-process run watched by the dashboard / waited on (start to finished record) | **{f3(q['median'])}** | {f3(q['iqr'][0])}-{f3(q['iqr'][1])} | "
                      f"{q['target']} | {q['verdict']} | {q['n']} | {fs(r['unwatched_median_s'])} | {fs(r['watched_median_s'])} |")
+    lp = BENCH/'results'/'liveplot.md'  # bench/plot_bench.py's section, as it wrote it
+    if lp.exists() and not rehearsal: L += [''] + lp.read_text().rstrip().splitlines()
     L += ['', '## The GPU path (bench/gpu.sh)', '']
     if gpu_text:
         if 'CUDA available: 0' in gpu_text:

@@ -8,20 +8,10 @@ import math
 from pathlib import Path
 from .core import atomic_write
 from .ladder import RungResult
+from .liveplot import log_scale
 
 # %% auto 0
-__all__ = ['log_scale', 'plot_rung']
-
-# %% ../nbs/10d_ladder_plot.ipynb
-def log_scale(ax, which:str='y'):
-    "Put a log scale on `ax`'s `which` axis ('x' or 'y') with plain-text tick labels (`0.6`, `2`): no mathtext, so no font lookups."
-    from matplotlib.ticker import FuncFormatter, LogFormatter
-    class Plain(LogFormatter):  # matplotlib's choice of which ticks get a label, written as plain numbers
-        def __call__(self, x, pos=None): return f'{x:g}' if super().__call__(x, pos) else ''
-    (ax.set_xscale if which == 'x' else ax.set_yscale)('log')
-    axis = ax.xaxis if which == 'x' else ax.yaxis
-    axis.set_major_formatter(FuncFormatter(lambda x, pos: f'{x:g}'))
-    axis.set_minor_formatter(Plain(labelOnlyBase=False, minor_thresholds=(2, 0.4)))
+__all__ = ['plot_rung']
 
 # %% ../nbs/10d_ladder_plot.ipynb
 def _finite(xs:list)->list: return [x if isinstance(x, float) and math.isfinite(x) else float('nan') for x in xs]
