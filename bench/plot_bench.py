@@ -1,5 +1,5 @@
 """What the panels' live plot costs: ntrain.liveplot's LivePlot (lines blitted over a cached background) against the
-figure rebuilt at every redraw (run_panel.PngCanvas with draw_run / panel.draw_ladder), and what it costs a rung that
+figure rebuilt at every redraw (bench/rebuilt_plots.py: PngCanvas with draw_run / draw_ladder, as the panels drew up to b99b3d3), and what it costs a rung that
 runs beside it. Run by hand:
 
     python bench/plot_bench.py                       # both parts: bench/results/liveplot.json, its section of bench/RESULTS.md
@@ -91,8 +91,7 @@ def timed(fn):
 def costs(tmp, hogging:bool)->dict:
     "Part costs: old and new redraws of the same dicts, alternating, under load."
     from ntrain.liveplot import LivePlot
-    from ntrain.run_panel import PngCanvas, draw_run
-    from ntrain.panel import draw_ladder
+    from rebuilt_plots import PngCanvas, draw_run, draw_ladder  # (bench/: the figure rebuilt at each redraw, as before)
     from ntrain.viewmodel import RunView, LadderView
     h = hog() if hogging else None
     load = Trainer(tmp); load.start()

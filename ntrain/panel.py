@@ -12,42 +12,11 @@ from .core import first_line
 from .events import message
 from .ladder import LadderSession, LadderBusy, LadderResult
 from .viewmodel import LadderView, Pump, EDITABLE, RUNG_NAMES
-from .run_panel import PngCanvas, PlotClock, dashboard, publish_panel
+from .run_panel import Freshness, dashboard, publish_panel
+from .liveplot import LivePlot
 
 # %% auto 0
-__all__ = ['draw_ladder', 'shown_path', 'Ladder']
-
-# %% ../nbs/13b_ladder_panel.ipynb
-def draw_ladder(fig, st:dict):
-    "The live plot of `LadderView.to_dict()`: rung 3's loss per step and its target, rung 4's losses and metric against the noise threshold, or the LR range test."
-    from ntrain.ladder_plot import log_scale
-    s, which = st['series'], st['plot']
-    pos = lambda ys: ys and all(isinstance(y, (int, float)) and y > 0 for y in ys)
-    if which == 'rung3':
-        r = s['rung3']; ax = fig.add_subplot(1, 1, 1)
-        ax.plot(r['step'], r['loss'], lw=1.2, label='loss')
-        if r['target']: ax.axhline(r['target'], ls='--', color='0.5', label='target')
-        if pos(r['loss']) and (r['target'] or 1) > 0: log_scale(ax)
-        ax.set_xlabel('step'); ax.set_title('rung 3: overfit one batch', fontsize=9)
-    elif which == 'rung4':
-        r = s['rung4']; ax = fig.add_subplot(1, 2, 1)
-        ax.plot([e for e, v in zip(r['epoch'], r['train_loss']) if v is not None], [v for v in r['train_loss'] if v is not None], 'o-', label='train loss')
-        ax.plot(r['epoch'], r['val_loss'], 'o-', label='val loss'); ax.set_xlabel('epoch'); ax.set_title('rung 4: 1% of the data', fontsize=9)
-        ax2 = fig.add_subplot(1, 2, 2)
-        ax2.plot(r['epoch'], r['value'], 'o-', color='C2', label=r['metric'] or 'metric')
-        if r['threshold'] is not None: ax2.axhline(r['threshold'], ls='--', color='0.5', label='beyond noise')
-        ax2.set_xlabel('epoch'); ax2.grid(alpha=.3); ax2.legend(fontsize=7)
-    elif which == 'lr_find':
-        r = s['lr_find']; ax = fig.add_subplot(1, 1, 1)
-        ax.plot(r['lr'], r['loss'], lw=1.2, label='smoothed loss')
-        if r['lr']: log_scale(ax, 'x')
-        if r['suggested']: ax.axvline(r['suggested'], ls='--', color='C3', label=f"suggested max LR {r['suggested']:.2g}")
-        ax.set_xlabel('learning rate'); ax.set_title('LR range test', fontsize=9)
-    else:
-        ax = fig.add_subplot(1, 1, 1); ax.text(0.5, 0.5, 'the live plot shows rung 3, rung 4 and the LR range test as they run', ha='center', va='center', fontsize=9)
-        ax.set_axis_off(); return
-    ax.grid(alpha=.3); ax.legend(fontsize=7)
-    fig.subplots_adjust(left=0.07, right=0.985, bottom=0.17, top=0.88, wspace=0.22)
+__all__ = ['shown_path', 'Ladder']
 
 # %% ../nbs/13b_ladder_panel.ipynb
 _BADGE = {'not run': '#9e9e9e', 'running': '#1565c0', 'pass': '#2e7d32', 'warn': '#f9a825', 'fail': '#c62828', 'refused': '#757575', 'stopped': '#6a1b9a',
@@ -74,7 +43,7 @@ def _words(text:str)->str:
 
 def _badge_html(r:dict)->str:
     k, v = r['rung'], r['verdict']
-    return (f"<span style='white-space:nowrap'><span class='ntrain-badge' data-rung='{k}' data-verdict='{v}' data-stale='{int(r['stale'])}' "
+    return (f"<span style='white-space:nowrap'><span class='ntrain-badge{' ntrain-live' if v == 'running' else ''}' data-rung='{k}' data-verdict='{v}' data-stale='{int(r['stale'])}' "
             f"style='background:{_BADGE[v]};color:white;padding:1px 6px;border-radius:3px'>{v.upper()}</span>"
             + (" <small title='measured with other settings'>stale</small>" if r['stale'] else '') + '</span>')
 
@@ -132,8 +101,8 @@ class _Widgets:
         w['plot'] = W.Image(format='png', layout=W.Layout(max_width='100%', align_self='flex-start', display='none'))  # shown once drawn (never an empty image), never stretched
         w['run'] = W.VBox()
         self.widget = W.VBox([w['head'], W.HBox(fields, layout=W.Layout(flex_flow='row wrap')), w['rows'],
-                              W.HBox([w['run14'], w['stop']]), w['state'], w['plot'], w['run']])
-        self.widget.add_class('ntrain-ladder')
+                              W.HBox([w['run14'], w['stop'], self.fresh.widget], layout=W.Layout(align_items='center')), w['state'], w['plot'], w['run']])
+        self.widget.add_class('ntrain-ladder'); self.widget.add_class(self.fresh.scope)
         if self.dashboard is not None: w['run'].children = [self.dashboard.widget]
         self._render(final=True)
     def _sync_fields(self, d:dict):
@@ -146,13 +115,15 @@ class _Widgets:
         finally: self._syncing = False
     def _render(self, final:bool=False):
         if self.widget is None: return
-        d, now = self.state, time.monotonic()
-        pts = sum(len(d['series'][n][c]) for n, c in (('rung3', 'loss'), ('rung4', 'value'), ('lr_find', 'loss')))
+        with self._lock: v = self.view.to_dict()
+        now = time.monotonic()
+        pts = sum(len(v['series'][n][c]) for n, c in (('rung3', 'loss'), ('rung4', 'value'), ('lr_find', 'loss')))
         plot = None
-        if d['plot'] and (final or self.clock.due(now)) and (not self.plot_points or pts != self.plot_points[-1] or final):
-            if self.canvas is None: self.canvas = PngCanvas()
-            t0 = time.perf_counter(); plot = self.png = self.canvas.draw(draw_ladder, d)
-            self.clock.drew(time.perf_counter() - t0, time.monotonic()); self.plot_points.append(pts)
+        if v['plot']:  # one plot per rung run: the key is the run's number, so a new run of rung 3 starts from empty axes
+            plot = self.plot.update(v, key=(v['plot'], v['starts']), final=final or not v['busy'], now=now, total=self.session.thresholds.overfit_steps)
+            if plot is not None: self.png = plot
+        d = dict(v, plot=self.plot.state)
+        self.fresh.tick(d['busy'], d['version'] != self._rendered, now)
         if d['version'] == self._rendered and plot is None and not final: return
         w, why = self.w, d['why_not']
         with self.widget.hold_sync():
@@ -170,13 +141,16 @@ class _Widgets:
             if plot is not None: w['plot'].value = plot; w['plot'].layout.display = None
         self._rendered = d['version']
         if final and not d['busy'] and self._display_id is not None: self._publish(update=True)
+        elif d['busy'] and self._display_id is not None and now - self._saved_at >= 5: self._saved_at = now; self._publish(update=True)
     def _status_html(self, d:dict, pts:int)->str:
         "The one status line: why Run is off (a field to fix), else the notice; the warnings fold below it."
         line = f"Run is off: {d['why_not']}" if d['errors'] else d['notice']
         color = _ERR if d['errors'] or line.startswith(('error', 'refused')) else 'inherit'
         warn = (f"<details class='ntrain-warnings'><summary style='{_LINE}'>{len(d['warnings'])} warning{'s' * (len(d['warnings']) > 1)}: {_esc(d['warnings'][0])}</summary>"
                 + ''.join(f"<div style='font-size:12px'>{_esc(t)}</div>" for t in d['warnings']) + '</details>') if d['warnings'] else ''
-        return (f"<div class='ntrain-ladder-state' data-busy='{int(d['busy'])}' data-plot='{d['plot'] or ''}' data-draws='{len(self.plot_points)}' "
+        p = d['plot']
+        return (f"<div class='ntrain-ladder-state' data-busy='{int(d['busy'])}' data-plot-what='{p['what'] or ''}' "
+                f"data-plot-step='{'' if p['step'] is None else p['step']}' data-draws='{p['redraws']}' "
                 f"data-points='{pts}' data-can-run='{int(d['can_run'])}'><div class='ntrain-status' style='{_LINE};color:{color}' title='{_esc(line)}'>{_esc(line)}</div>{warn}</div>")
     def table(self)->str:
         "The rungs as a Markdown table, with the diagnosis of each: what a saved notebook keeps."
@@ -198,23 +172,23 @@ class _Widgets:
     def show(self):
         "Build the widgets (if not yet) and return the panel's root widget."
         if self.widget is None: self._build()
-        if self.canvas is None: self.canvas = PngCanvas()  # matplotlib's import now, not in a rung's first redraw
         return self.widget
     def __repr__(self):
         d = self.view.to_dict()
-        rungs = ', '.join(f"{r['rung']}:{r['verdict']}" for r in d['rungs'])
-        return f"Ladder({rungs}{', running' if d['busy'] else ''})"
+        rungs = ', '.join(f"rung {r['rung']} {r['verdict']}" for r in d['rungs'])
+        return f"ntrain ladder{' (running)' if d['busy'] else ''}: {rungs}"
 
 # %% ../nbs/13b_ladder_panel.ipynb
 class Ladder(_Widgets):
     "The sanity ladder as a panel: a `LadderSession` (`ntrain.ladder`'s arguments) run in the background; `run`, `stop`, `wait`, `result`, `state`."
-    def __init__(self, *args, run_dir=None, interval:float=0.25, plot_every:float=0.5, plot_budget:float=0.05, **kwargs):
+    def __init__(self, *args, run_dir=None, interval:float=0.25, plot_every:float=0.25, plot_budget:float=0.05, **kwargs):
         self.session = LadderSession(*args, run_dir=run_dir, **kwargs)
         self.view = LadderView(self.session.settings)
         self.interval, self.nproc, self.dashboard, self.error = interval, 2, None, None
         self.q, self._lock, self._stop, self._thread, self._want5, self._old5 = queue.SimpleQueue(), threading.RLock(), threading.Event(), None, False, None
-        self.pump, self.widget, self.w, self.canvas, self.png, self.plot_points = None, None, {}, None, None, []
-        self.clock = PlotClock(plot_every, plot_budget)  # see "Threads": a share of the rung's time
+        self.pump, self.widget, self.w, self.png = None, None, {}, None
+        self.plot = LivePlot(budget=plot_budget, every=plot_every, charge='wall')  # see "Threads": a share of the rung's time
+        self.fresh, self._saved_at = Freshness(f'ntrain-k-{id(self)}', done='idle'), 0.0
         self._display_id, self._rendered, self._syncing = None, -1, False
         from ntrain.rungs import importable_task
         if importable_task(self.session.base, self.session.task) is None:  # rung 5 runs here, on one process (see "Rung 5")
@@ -229,8 +203,8 @@ class Ladder(_Widgets):
         return (self._thread is not None and self._thread.is_alive()) or self.session.busy
     @property
     def state(self)->dict:
-        "The panel's view-model as a plain dict: badges, numbers, settings, series, notice."
-        with self._lock: return self.view.to_dict()
+        "The panel's view-model as a plain dict: badges, numbers, settings, series, notice; `plot`: what its plot shows (`LivePlot.state`)."
+        with self._lock: return dict(self.view.to_dict(), plot=self.plot.state)
     def edit(self, **settings):
         "Change what the next rung runs with (lr, batch_size, epochs, precision), as typing in the editor does: the fields show it; a value the config refuses shows its error beside its field, and Run waits."
         self.session._settings(settings)  # an unknown setting: one line naming it
@@ -249,7 +223,6 @@ class Ladder(_Widgets):
         if self.view.errors: return self._refuse(f'refused: {self.view.why_not()}')
         if nproc is not None: self.nproc = nproc
         self._stop.clear(); self._want5, self.error = 5 in wanted, None
-        self.clock.restart(time.monotonic())  # the first redraw waits as the others do
         with self._lock:
             self.view.begin(dict(self.session.settings))
             if self._want5: self.dashboard, self._old5 = None, self.session.handle  # a new run gets a new dashboard

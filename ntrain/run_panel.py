@@ -4,69 +4,18 @@
 
 # %% ../nbs/13a_run_panel.ipynb 2
 from __future__ import annotations
-import base64, html, io, json, math, re, sys, threading, time, weakref
+import base64, html, json, re, sys, threading, time, weakref
 from pathlib import Path
 from typing import Optional
 from .core import NtrainError
 from .events import Watcher, apply_record
 from .launch import LaunchResult, attach
 from .lifecycle import STATES, LIVE
+from .liveplot import LivePlot
 from .viewmodel import RunView, Pump, state_words, status_line, _fmt_s
 
 # %% auto 0
-__all__ = ['GONE', 'PngCanvas', 'PlotClock', 'draw_run', 'Freshness', 'hide_saved_css', 'saved_bundle', 'publish_panel',
-           'failing_lines', 'Dashboard', 'dashboard']
-
-# %% ../nbs/13a_run_panel.ipynb
-class PngCanvas:
-    "One reused matplotlib figure on an Agg canvas: `draw(fn, *args)` clears it, calls `fn(fig, *args)` and returns PNG bytes."
-    def __init__(self, size=(9, 3), dpi:int=80):
-        from matplotlib.figure import Figure
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-        self.fig = Figure(figsize=size, dpi=dpi); FigureCanvasAgg(self.fig)
-        self.draws = 0
-    def draw(self, fn, *args)->bytes:
-        self.fig.clear(); fn(self.fig, *args)
-        buf = io.BytesIO(); self.fig.canvas.print_png(buf); self.draws += 1
-        return buf.getvalue()
-
-class PlotClock:
-    "When a live plot may be redrawn: `every` seconds apart at least, and far enough apart that redrawing takes at most `budget` of a core."
-    def __init__(self, every:float=0.5, budget:float=0.05, guess:float=0.1):  # `guess`: a redraw's cost until one is measured (70-140 ms here)
-        self.every, self.budget, self.cost, self.at, self.draws = every, budget, guess, 0.0, 0
-    @property
-    def gap(self)->float: return max(self.every, self.cost / self.budget)
-    def due(self, now:float)->bool: return now - self.at >= self.gap
-    def restart(self, now:float): self.at = now  # the next redraw waits a whole gap from `now`
-    def drew(self, seconds:float, now:float):
-        "Count a redraw that took `seconds`. The first one is not a redraw's cost: it loads fonts and fills matplotlib's caches."
-        if self.draws: self.cost = seconds
-        self.draws += 1; self.at = now
-
-def _xy(xs, ys)->tuple:
-    pts = [(x, y) for x, y in zip(xs, ys) if x is not None and isinstance(y, (int, float)) and math.isfinite(y)]
-    return [p[0] for p in pts], [p[1] for p in pts]
-
-def draw_run(fig, d:dict):
-    "The dashboard's plot of `RunView.to_dict()`: loss per step with each epoch's train and validation loss; the monitored metric per epoch."
-    from ntrain.ladder_plot import log_scale
-    c = d['curves']
-    ax = fig.add_subplot(1, 2, 1)
-    ax.plot(*_xy(c['step'], c['loss']), lw=1, color='C0', alpha=.6, label='train loss (step)')
-    ax.plot(*_xy(c['epoch_step'], c['train_loss']), 'o-', color='C0', label='train loss (epoch)')
-    ax.plot(*_xy(c['epoch_step'], c['val_loss']), 'o-', color='C1', label='val loss')
-    ys = [y for y in c['loss'] + c['train_loss'] + c['val_loss'] if isinstance(y, (int, float)) and math.isfinite(y)]
-    if ys and min(ys) > 0 and max(ys) / min(ys) > 20: log_scale(ax)
-    if d.get('total_steps'): ax.set_xlim(0, d['total_steps'])
-    ax.set_xlabel('step'); ax.set_ylabel('loss'); ax.grid(alpha=.3)
-    if ys: ax.legend(fontsize=7)
-    ax2 = fig.add_subplot(1, 2, 2)
-    m = d.get('monitor') or 'metric'
-    ax2.plot(*_xy(c['epoch'], c['metric']), 'o-', color='C2', label=m)
-    if d.get('epochs'): ax2.set_xlim(0.5, d['epochs'] + 0.5)
-    ax2.set_xlabel('epoch'); ax2.set_ylabel(m); ax2.grid(alpha=.3)
-    fig.suptitle(f"{d['state']}  " + (f"step {d['step']}/{d['total_steps']}" if d.get('total_steps') else ''), fontsize=9)
-    fig.subplots_adjust(left=0.07, right=0.985, bottom=0.16, top=0.86, wspace=0.25)  # fixed margins: a tight_layout lays out twice per redraw
+__all__ = ['GONE', 'Freshness', 'hide_saved_css', 'saved_bundle', 'publish_panel', 'failing_lines', 'Dashboard', 'dashboard']
 
 # %% ../nbs/13a_run_panel.ipynb
 def _in_kernel()->bool:
@@ -231,14 +180,14 @@ def failing_lines(run_dir, n:int=12)->list:
 
 class Dashboard:
     "The live panel of a run handle (a `RunHandle`: a `Launch`, or an in-kernel run): renders a `RunView` fed from the run's files."
-    def __init__(self, handle, stale_s:float=60.0, interval:float=0.25, plot_every:float=0.5, log_lines:int=6, plot_budget:float=0.025,
+    def __init__(self, handle, stale_s:float=60.0, interval:float=0.25, plot_every:float=0.25, log_lines:int=6, plot_budget:float=0.025,
                  save_every:float=5.0): # the sibling output that a saved notebook keeps is updated this often at most
         self.handle, self.stale_s, self.interval, self.log_lines, self.save_every = handle, stale_s, interval, log_lines, save_every
         self.fresh, self._fresh_sig, self._saved_at, self._saved = Freshness(f'ntrain-k-{id(self)}', gone=self._GONE), None, 0.0, None
-        self.view, self.canvas, self._lock = RunView(stale_s), None, threading.Lock()
+        self.view, self._lock = RunView(stale_s), threading.Lock()
         self.widget, self.w, self.notice, self.png, self.card = None, {}, '', None, None
-        self.plot_points, self._logs_at, self._display_id, self._final_shown, self._errors = [], 0.0, None, False, None
-        self.clock = PlotClock(plot_every, plot_budget)  # redrawing takes under `plot_budget` of a core from the run it shows
+        self._logs_at, self._display_id, self._final_shown, self._errors = 0.0, None, False, None
+        self.plot = LivePlot(budget=plot_budget, every=plot_every)  # redrawing takes under `plot_budget` of a core from the run it shows
         self._build()
         self.pump = Pump(self._tick, interval).start()
     # ------------------------------------------------------------ state
@@ -246,8 +195,8 @@ class Dashboard:
     def run_dir(self)->Path: return Path(self.handle.run_dir)
     @property
     def state(self)->dict:
-        "The dashboard's view-model as plain data."
-        with self._lock: return self.view.to_dict()
+        "The dashboard's view-model as plain data; `plot`: what its plot shows (`LivePlot.state`: what, step, redraws, cost_s)."
+        with self._lock: return dict(self.view.to_dict(), plot=self.plot.state)
     def _tick(self)->bool:
         h = self.handle
         with self._lock:
@@ -302,20 +251,19 @@ class Dashboard:
         why = d.get('reason') if d['state'] in ('stopping', 'stopped', 'finished', 'killed', 'lost') and d.get('reason') != 'epochs' else None
         reason = f" <span class='ntrain-reason'>{html.escape(str(why)[:120])}</span>" if why else ''
         stale = f" &middot; <span class='ntrain-stale'>no progress for {d['stale_for']} s</span>" if d.get('stale_for') else ''
-        plot = None
-        if self.png is None or final or (self.clock.due(now) and (not self.plot_points or pts != self.plot_points[-1])):
-            if self.canvas is None: self.canvas = PngCanvas()
-            t0 = time.perf_counter(); plot = self.canvas.draw(draw_run, d); self.clock.drew(time.perf_counter() - t0, now)
-            self.plot_points.append(pts); self.png = plot
+        plot = self.plot.update(d, key=str(self.run_dir), final=final, now=now)
+        if plot is not None: self.png = plot
+        p = self.plot.state
         logs = None
         if final or now - self._logs_at >= 1.0:
             logs = self._logs_html(d); self._logs_at = now
         ended = final or d['state'] not in LIVE
         live = '' if ended else ' ntrain-live'  # what the kernel's silence strikes through (see Freshness)
-        sig = (d['state'], d['step'], d['plot_version'], len(self.plot_points))
+        sig = (d['state'], d['step'], d['plot_version'], p['redraws'])
         with self.widget.hold_sync():
             w['title'].value = (f"<div class='ntrain-run-state' data-state='{d['state']}' data-step='{d['step']}' data-points='{pts}' "
-                                f"data-draws='{len(self.plot_points)}' data-restarts='{d['restarts']}'><b>run</b> <code>{html.escape(str(self.run_dir))}</code> "
+                                f"data-plot-what='{p['what'] or ''}' data-plot-step='{'' if p['step'] is None else p['step']}' data-draws='{p['redraws']}' "
+                                f"data-restarts='{d['restarts']}'><b>run</b> <code>{html.escape(str(self.run_dir))}</code> "
                                 f"<span class='ntrain-state-badge{live}' style='background:{color};color:white;padding:1px 6px;border-radius:3px'>"
                                 f"{d['state'].upper()}</span>{reason}{stale}</div>")
             w['bar'].value = d['progress'] or 0.0

@@ -119,7 +119,7 @@ class LadderView:
         self.settings, self.off, self.errors = dict(settings or {}), dict(off or {}), {}  # errors: field -> (value typed, what is wrong)
         self.rungs = {k: dict(rung=k, name=RUNG_NAMES[k], verdict='not run', numbers={}, diagnosis='', causes=[], seconds=None,
                               settings=None) for k in rungs}
-        self.series, self.plot = _blank_series(), None  # plot: which series the live plot shows ('rung3', 'rung4', 'lr_find')
+        self.series, self.plot, self.starts = _blank_series(), None, 0  # plot: which series the live plot shows ('rung3', 'rung4', 'lr_find'); starts: rungs started
         self.busy, self.running, self.notice, self.warnings = False, None, '', []
         self.version = self.plot_version = 0
         self._run_settings = dict(self.settings)
@@ -152,7 +152,7 @@ class LadderView:
         if k == 'ladder_start': self.busy = True
         elif k == 'rung_start' and r is not None:
             r.update(verdict='running', numbers={}, diagnosis='', causes=[], seconds=None, settings=dict(self._run_settings))
-            self.running = rec['rung']
+            self.running, self.starts = rec['rung'], self.starts + 1
             if rec['rung'] == 3: self.series['rung3'] = _blank_series()['rung3']; self.plot = 'rung3'
             if rec['rung'] == 4: self.series.update({n: _blank_series()[n] for n in ('rung4', 'lr_find')}); self.plot = 'rung4'
         elif k == 'rung_step':
@@ -195,7 +195,7 @@ class LadderView:
         rungs = [dict(copy.deepcopy(r), stale=self.stale(k)) for k, r in sorted(self.rungs.items())]
         for r in rungs: r.update(summary=rung_summary(r), details=rung_details(r), time=fmt_seconds(r['seconds']))
         return dict(busy=self.busy, running=self.running, rungs=rungs, settings=dict(self.settings), series=copy.deepcopy(self.series),
-                    plot=self.plot, notice=self.notice, warnings=list(self.warnings), version=self.version, plot_version=self.plot_version,
+                    plot=self.plot, starts=self.starts, notice=self.notice, warnings=list(self.warnings), version=self.version, plot_version=self.plot_version,
                     fields={**self.settings, **{k: v for k, (v, _) in self.errors.items()}}, errors={k: why for k, (_, why) in self.errors.items()},
                     off=dict(self.off), can_run=not (self.busy or self.errors), why_not=self.why_not())
 

@@ -5,7 +5,9 @@ defines its own task (a regression with a BatchNorm model, named 'sines'): its l
 this kernel, on a thread (a task that lives in the notebook cannot be imported by torchrun). While it trains, `1+1`
 answers within 0.3 s; Stop on its dashboard ends it within 1 s, and the rung reads STOPPED; run again with few
 epochs it finishes and the rung reads PASS with its wall time, in a run directory named after the task. A second
-ladder, on an importable task, hands rung 5 to torchrun on 2 processes; Kill (confirmed) ends it, and the rung's
+ladder on digits at a low lr runs rung 3 for a few seconds: the page's plot shows rung 3's curve, redrawn at least twice
+while it runs. A ladder on an importable task hands rung 5 to torchrun on 2 processes: its plot stays within 2 s of the
+newest step record in metrics.jsonl (p90); Kill (confirmed) ends it, and the rung's
 badge, the dashboard, `ntrain.runs` and `ntrain runs` all read KILLED. Figures go to the artifacts folder
 (browser_runs.json) and the test's output."""
 import json, os, re, subprocess, sys, time
@@ -38,6 +40,8 @@ task = Task(model=sines_model, train=TensorDataset(x[:3200], y[:3200]), valid=Te
     "ntrain.runs('runs')",
     # 4: the editor follows edit() from code
     "lad.edit(lr=0.0)",
+    # 5: rung 3 of a few seconds (a low lr): its plot is redrawn as it runs
+    "lad3 = ntrain.Ladder('digits', optim__lr=0.0002, run_dir='ladders/slow3')\nlad3.run('3')\nlad3",
 ]
 
 LOOK = (Path(__file__).parent/'look.js').read_text()  # the panel's rows measured in the page: see look()
@@ -64,6 +68,34 @@ def notebook(path:Path):
 
 
 def cell(page, i:int): return page.locator('.jp-Notebook .jp-Cell').nth(i)
+
+
+def plot_on_page(c, sel:str)->dict:
+    "What the page says its plot shows: `data-plot-what`, `data-plot-step`, `data-draws` of the element `sel` in cell `c`."
+    return c.locator(sel).last.evaluate("e => ({what: e.dataset.plotWhat, step: e.dataset.plotStep === '' ? null : +e.dataset.plotStep, draws: +e.dataset.draws})")
+
+
+def plot_lag(c, sel:str, metrics:Path, seconds:float)->dict:
+    """The plot against the records, as a user sees it: every 0.2 s for `seconds`, the step the page's plot shows and the
+    newest step record in `metrics.jsonl`. The lag at a sample is how long ago the records first went past the plotted
+    step (0 when the plot shows the newest); returns the lags' p90 and max, and the samples."""
+    seen, newest, lags, samples, off, t_end = [], 0, [], [], 0, time.monotonic() + seconds
+    while time.monotonic() < t_end:
+        with open(metrics, 'rb') as f:
+            f.seek(off); chunk = f.read()
+        whole = chunk[:chunk.rfind(b'\n') + 1]; off += len(whole)
+        for line in whole.splitlines():
+            try: r = json.loads(line)
+            except ValueError: continue
+            if r.get('kind') in ('step', 'epoch') and isinstance(r.get('step'), int) and r['step'] > newest:
+                newest = r['step']; seen.append((time.monotonic(), newest))
+        p = plot_on_page(c, sel); t = time.monotonic()
+        step = p['step'] or 0
+        lags.append(0.0 if step >= newest else t - next(ts for ts, n in seen if n > step))
+        samples.append((round(t, 2), step, newest, p['draws']))
+        time.sleep(0.2)
+    lags.sort()
+    return dict(p90=lags[int(0.9 * (len(lags) - 1))], max=lags[-1], n=len(lags), samples=samples)
 
 
 def badge(c, k:int)->dict:
@@ -133,6 +165,17 @@ def test_states_in_the_browser_on_a_busy_machine(tmp_path):
             c1.locator('.ntrain-run-1:not([disabled])').wait_for()
             c1.locator('.ntrain-badge[data-rung="4"][data-stale="0"]').wait_for(state='attached')  # back to what rungs 1-4 ran with
             page.locator('.ntrain-ladder').first.screenshot(path=str(ARTIFACTS/'ladder_own_task.png'))  # (at 1920x1080)
+            # rung 3 of a few seconds: the page's plot shows rung 3's own curve, redrawn at least twice while it runs
+            run_cells(page, 1, start=5)
+            c5 = cell(page, 5)
+            c5.locator('.ntrain-badge[data-rung="3"][data-verdict="running"]').wait_for(timeout=120_000)
+            r3, t3 = [], time.monotonic()
+            while c5.locator('.ntrain-badge[data-rung="3"]').get_attribute('data-verdict') == 'running':
+                p = plot_on_page(c5, '.ntrain-ladder-state')
+                if p['what'] == 'rung3' and p['step']: r3.append((p['draws'], p['step']))
+                time.sleep(0.05)
+            figures['rung 3 redraws while it ran (draws, step)'] = sorted(set(r3)); figures['rung 3 seconds, as seen'] = round(time.monotonic() - t3, 1)
+            c5.locator('.ntrain-ladder-state[data-busy="0"]').wait_for(state='attached', timeout=60_000)
             # the kill: rung 5 of an importable task under torchrun, 2 processes
             run_cells(page, 1, start=2)
             c2 = cell(page, 2)
@@ -142,6 +185,9 @@ def test_states_in_the_browser_on_a_busy_machine(tmp_path):
             db2.locator('.ntrain-run-state[data-state="running"]').wait_for(timeout=240_000)
             page.wait_for_function("() => { const d = document.querySelectorAll('.ntrain-dashboard .ntrain-run-state'); "
                                    "return d.length > 1 && +d[d.length - 1].dataset.step > 0; }", timeout=180_000)
+            # its plot follows the records: within 2 s of the newest step in metrics.jsonl, at the 90th percentile
+            rd2 = lb.work/db2.locator('.ntrain-run-state code').inner_text()  # (shown relative to the kernel's folder)
+            figures['plot lag, torchrun run (s)'] = lag = plot_lag(db2, '.ntrain-run-state', rd2/'metrics.jsonl', 12)
             db2.locator('.ntrain-kill').click()
             db2.locator('.ntrain-kill-yes').click()
             db2.locator('.ntrain-run-state[data-state="killed"]').wait_for(timeout=60_000)
@@ -162,9 +208,11 @@ def test_states_in_the_browser_on_a_busy_machine(tmp_path):
         finally:
             (ARTIFACTS/'browser_runs.json').write_text(json.dumps(figures, indent=1))
             print(json.dumps(figures, indent=1))
-    rundirs = sorted(str(p.relative_to(lb.work/'runs')) for p in (lb.work/'runs').rglob('config.yaml'))
+    rundirs = sorted(str(p.relative_to(lb.work/'runs')) for p in (lb.work/'runs').rglob('config.yaml'))  # (lad3 writes to ladders/)
     assert rundirs and all(re.fullmatch(r'(sines|tiny)-[\d-]+(/sines-[\d-]+)?/config.yaml', p) for p in rundirs), rundirs
     assert max(lat) < 0.3, lat
+    assert len({s for s, _ in r3}) >= 2 and r3[-1][1] > r3[0][1], figures['rung 3 redraws while it ran (draws, step)']
+    assert lag['n'] >= 30 and lag['p90'] <= 2.0 and lag['samples'][-1][3] > lag['samples'][0][3], {k: lag[k] for k in ('p90', 'max', 'n')}
     assert stop_s < 1.0, stop_s
     assert b5['text'] == 'PASS' and n5.startswith('finished: 3 epochs') and re.fullmatch(r'(\d+(\.\d)? s|\d+ min \d\d s)', t5), (b5, n5, t5)
     assert editor['text'] == 'must be >= 0, got -1.0' and editor['color'] == 'rgb(198, 40, 40)' and editor['beside'], editor

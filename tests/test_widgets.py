@@ -24,10 +24,9 @@ def test_no_notebook_in_nbs_holds_widget_state():
     assert not bad, f'widget state in committed notebooks (run python tests/strip_widgets.py on them): {bad}'
 
 def test_run_buttons_live_plot_and_one_run_at_a_time(tmp_path):
-    # a low lr makes rung 3 take a few seconds (~200 steps): the plot must be redrawn at least twice while it runs. The
-    # default pace (twice a second at most, 5% of a core) may draw only once in so short a rung on a loaded machine:
-    # here a redraw may follow as soon as the last one is done
-    lad = ntrain.Ladder('digits', ['optim.lr=0.0002'], run_dir=tmp_path/'lad', plot_every=0.1, plot_budget=1.0)
+    # a low lr makes rung 3 take a few seconds (~200 steps): at the panel's own pace (at most 4 redraws a second, within 5%
+    # of the rung's wall time) its plot must be redrawn at least twice while it runs, each time rung 3's own curve
+    lad = ntrain.Ladder('digits', ['optim.lr=0.0002'], run_dir=tmp_path/'lad')
     lad.show()
     lad.w['run3'].click()                                           # rung 3 runs 1-2 first (no fresh pass yet)
     seen = []
@@ -36,11 +35,15 @@ def test_run_buttons_live_plot_and_one_run_at_a_time(tmp_path):
     assert lad.state['notice'].startswith('refused: a run is going on') and '\n' not in lad.state['notice']
     while lad.busy:
         st = lad.state
-        if st['rungs'][2]['verdict'] == 'running': seen.append((len(lad.plot_points), lad.plot_points[-1] if lad.plot_points else 0))
+        if st['rungs'][2]['verdict'] == 'running' and st['plot']['redraws']:
+            p = st['plot']; seen.append((p['what'], p['redraws'], p['step']))
+            assert p['what'] == 'rung3' and (p['step'] is None or p['step'] <= len(st['series']['rung3']['step'])), (p, len(st['series']['rung3']['step']))
         time.sleep(0.02)
     lad.wait(60)
-    draws = sorted({s for s in seen if s[0] > 0})
-    assert len(draws) >= 2 and draws[-1][1] > draws[0][1], f'the plot grew {draws} times while rung 3 ran'
+    draws = sorted({s for s in seen if s[2]})
+    assert len(draws) >= 2 and draws[-1][2] > draws[0][2], f'the plot grew {draws} times while rung 3 ran'
+    p = lad.state['plot']
+    assert p['what'] == 'rung3' and p['step'] == lad.state['series']['rung3']['step'][-1] and f"data-draws='{p['redraws']}'" in lad.w['state'].value
     assert [r['verdict'] for r in lad.state['rungs']][:3] == ['pass'] * 3
     assert "data-verdict='pass'" in badge(lad, 3) and 'final loss' in lad.w['info3'].value  # every number, in the row's details
     assert lad.state['rungs'][2]['summary'].startswith('loss ') and ' steps on ' in lad.state['rungs'][2]['summary']
@@ -79,6 +82,9 @@ def test_dashboard_follows_a_real_two_process_run_to_its_end(tmp_path):
     assert res.status == 'finished' and st['state'] == 'finished', logs
     assert st['progress'] == 1.0 and len(st['curves']['epoch']) == 3 and st['restarts'] == 0
     assert db.w['bar'].value == 1.0 and "data-state='finished'" in db.w['title'].value
-    assert db.card and 'Best val' in db.card and len(db.plot_points) >= 1 and db.png[:4] == b'\x89PNG'
+    p = st['plot']
+    assert db.card and 'Best val' in db.card and p['what'] == 'run' and p['redraws'] >= 1 and db.png[:4] == b'\x89PNG'
+    assert p['step'] == st['curves']['epoch_step'][-1] == st['total_steps'] and not p['as_of'], p  # the final picture: the last step
+    assert f"data-plot-what='run' data-plot-step='{p['step']}' data-draws='{p['redraws']}'" in db.w['title'].value
     assert 'rank0' in db.w['logs'].value and 'rank1' in db.w['logs'].value
     assert db.w['stop'].disabled and db.w['resume'].disabled
