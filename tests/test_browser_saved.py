@@ -8,7 +8,7 @@ saved mid-run, then the kernel is restarted: the long run's old output says that
 long run is stopped from a shell, and the saved notebook is reopened after its end, twice: as saved (with widget
 state: the dashboards render from it, and nothing shows twice) and without its widget state (what JupyterLab saves
 with the setting off: the sibling outputs show instead, the short run's final picture and card, the long run's line
-"as of HH:MM: running step N/M", and no "model not found"). Figures go to the artifacts folder (browser_saved.json)."""
+"as of HH:MM: running step N/M", and no "model not found"); the latter also in Notebook 7. Figures go to the artifacts folder (browser_saved.json)."""
 import json, os, re, subprocess, sys, time, urllib.request
 from pathlib import Path
 import nbformat, nbformat.sign
@@ -149,6 +149,20 @@ def test_freshness_and_the_saved_notebook(tmp_path):
                              errors=nb_k.locator('.jp-OutputArea-output:has-text("model not found")').count())
             front(page).screenshot(path=str(ARTIFACTS/'saved_with_widget_state.png'))
             figures.update(bare=bare_figs, kept=kept_figs)
+            close_front(page)
+            # the same in Notebook 7 (served by the same server: /notebooks/...): the siblings show, the picture and the card
+            nb7 = lb.page()
+            nb7.goto(f'{lb.url}/notebooks/bare.ipynb?token={TOKEN}')
+            nb7.locator('.jp-Notebook .jp-Cell').first.wait_for()
+            nb7.locator('.ntrain-saved-line').first.wait_for(timeout=60_000)
+            nb7.wait_for_function("() => [...document.querySelectorAll('.jp-OutputArea-output')].filter(n => n.textContent.includes('model not found')).length == 2",
+                                  timeout=60_000, polling=250)
+            n0, n1 = nb7.locator('.jp-Notebook .jp-Cell').nth(0), nb7.locator('.jp-Notebook .jp-Cell').nth(1)
+            n0.locator('.ntrain-saved img').wait_for(timeout=30_000)
+            figures['notebook 7'] = nb7_figs = dict(img_width=n0.locator('.ntrain-saved img').evaluate('e => e.naturalWidth'),
+                                                    card=n0.locator('.ntrain-saved').inner_text(), long_line=n1.locator('.ntrain-saved-line').inner_text(),
+                                                    errors_visible=visible(nb7.locator('.jp-OutputArea-output:has-text("model not found")')))
+            nb7.screenshot(path=str(ARTIFACTS/'saved_notebook7.png'))
         except Exception:
             shoot(page, 'browser_saved_failure.png'); raise
         finally:
@@ -163,3 +177,5 @@ def test_freshness_and_the_saved_notebook(tmp_path):
     assert re.fullmatch(AS_OF.format('running') + r' \(run .*long\)', bare_figs['long_line']), bare_figs
     assert bare_figs['errors_visible'] == 0 and bare_figs['dashboards'] == 0 and bare_figs['imgs_visible'] == 1, bare_figs
     assert kept_figs == dict(dashboards=2, siblings_visible=0, siblings=2, imgs_visible_cell0=1, errors=0), kept_figs
+    assert (nb7_figs['img_width'] > 100 and nb7_figs['card'] == bare_figs['card'] and nb7_figs['long_line'] == bare_figs['long_line']
+            and nb7_figs['errors_visible'] == 0), nb7_figs  # Notebook 7 shows what JupyterLab shows
