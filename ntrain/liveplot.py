@@ -137,13 +137,15 @@ def y_limits(scale:str, ys:list)->tuple:
 
 # %% ../nbs/12b_liveplot.ipynb
 def log_scale(ax, which:str='y'):
-    "Put a log scale on `ax`'s `which` axis ('x' or 'y') with plain-text tick labels (`0.6`, `2`): no mathtext, so no font lookups."
-    from matplotlib.ticker import FuncFormatter, LogFormatter
+    """Put a log scale on `ax`'s `which` axis ('x' or 'y') with plain-text tick labels (`0.6`, `2`): no mathtext, so no font
+    lookups; minor ticks at 2 and 5 only (each tick is an object to make and lay out: all of 2-9 made a full redraw 2x dearer)."""
+    from matplotlib.ticker import FuncFormatter, LogFormatter, LogLocator
     class Plain(LogFormatter):  # matplotlib's choice of which ticks get a label, written as plain numbers
         def __call__(self, x, pos=None): return f'{x:g}' if super().__call__(x, pos) else ''
     (ax.set_xscale if which == 'x' else ax.set_yscale)('log')
     axis = ax.xaxis if which == 'x' else ax.yaxis
     axis.set_major_formatter(FuncFormatter(lambda x, pos: f'{x:g}'))
+    axis.set_minor_locator(LogLocator(subs=(2.0, 5.0)))
     axis.set_minor_formatter(Plain(labelOnlyBase=False, minor_thresholds=(2, 0.4)))
 
 # %% ../nbs/12b_liveplot.ipynb
