@@ -180,7 +180,7 @@ def failing_lines(run_dir, n:int=12)->list:
 
 class Dashboard:
     "The live panel of a run handle (a `RunHandle`: a `Launch`, or an in-kernel run): renders a `RunView` fed from the run's files."
-    def __init__(self, handle, stale_s:float=60.0, interval:float=0.25, plot_every:float=0.25, log_lines:int=6, plot_budget:float=0.025,
+    def __init__(self, handle, stale_s:float=60.0, interval:float=0.25, plot_every:float=0.25, log_lines:int=6, plot_budget:float=0.05,
                  save_every:float=5.0): # the sibling output that a saved notebook keeps is updated this often at most
         self.handle, self.stale_s, self.interval, self.log_lines, self.save_every = handle, stale_s, interval, log_lines, save_every
         self.fresh, self._fresh_sig, self._saved_at, self._saved = Freshness(f'ntrain-k-{id(self)}', gone=self._GONE), None, 0.0, None
