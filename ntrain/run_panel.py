@@ -4,7 +4,7 @@
 
 # %% ../nbs/13a_run_panel.ipynb 2
 from __future__ import annotations
-import base64, html, json, re, sys, threading, time, weakref
+import base64, html, json, re, sys, textwrap, threading, time, weakref
 from pathlib import Path
 from typing import Optional
 from .core import NtrainError
@@ -29,13 +29,13 @@ def _in_kernel()->bool:
 # restarts the animation of every element it matches, so a panel's parts that say "live" restart with each render
 _FRESH_CSS = ("@property --ntrain-s{syntax:'<integer>';inherits:false;initial-value:0}"
               "@keyframes ntrain-count{from{--ntrain-s:0}to{--ntrain-s:86400}}"
-              "@keyframes ntrain-reveal{to{max-width:60em}}"
+              "@keyframes ntrain-reveal{to{max-width:60em;max-height:20em}}"
               "@keyframes ntrain-silent-a{to{opacity:.45;text-decoration:line-through}}"
               "@keyframes ntrain-silent-b{to{opacity:.45;text-decoration:line-through}}"
               ".ntrain-fresh{font-size:12px;color:#757575;margin-left:8px}"
               ".ntrain-secs{animation:ntrain-count 86400s linear .5s forwards;counter-reset:ntrain-s var(--ntrain-s)}"
               ".ntrain-secs::before{content:counter(ntrain-s)}"
-              ".ntrain-gone{display:inline-block;max-width:0;overflow:hidden;vertical-align:top;color:#c62828;font-weight:bold}")
+              ".ntrain-gone{display:inline-block;max-width:0;max-height:0;overflow:hidden;vertical-align:top;color:#c62828;font-weight:bold}")  # hidden: no width and no height (its words would stack in a column 0 px wide)
 
 GONE = 'no word from the kernel: it is busy, restarted or shut down, and this view is not updated'
 
@@ -249,7 +249,7 @@ class Dashboard:
         color = _COLORS.get(d['state'], '#455a64')
         pts = len(d['curves']['step']) + len(d['curves']['epoch'])
         why = d.get('reason') if d['state'] in ('stopping', 'stopped', 'finished', 'killed', 'lost') and d.get('reason') != 'epochs' else None
-        reason = f" <span class='ntrain-reason'>{html.escape(str(why)[:120])}</span>" if why else ''
+        reason = f" <span class='ntrain-reason'>{html.escape(textwrap.shorten(str(why), 120, placeholder=' …'))}</span>" if why else ''
         stale = f" &middot; <span class='ntrain-stale'>no progress for {d['stale_for']} s</span>" if d.get('stale_for') else ''
         plot = self.plot.update(d, key=str(self.run_dir), final=final, now=now)
         if plot is not None: self.png = plot
@@ -267,7 +267,7 @@ class Dashboard:
                                 f"<span class='ntrain-state-badge{live}' style='background:{color};color:white;padding:1px 6px;border-radius:3px'>"
                                 f"{d['state'].upper()}</span>{reason}{stale}</div>")
             w['bar'].value = d['progress'] or 0.0
-            w['bar_text'].value = f"<span class='ntrain-status{live}'>{html.escape(status_line(d))}</span>"
+            w['bar_text'].value = f"<span class='ntrain-status{live}'>{html.escape(status_line(d, numbers=False))}</span>"  # (the numbers: in the row below)
             self.fresh.tick(not ended, sig != self._fresh_sig, now); self._fresh_sig = sig
             w['stats'].value = self._stats_html(d)
             if plot is not None: w['plot'].value = plot
@@ -298,7 +298,7 @@ class Dashboard:
         return out
     def _logs_html(self, d:dict)->str:
         logs = sorted((self.run_dir/'logs').glob('rank*.log')) if (self.run_dir/'logs').is_dir() else []
-        parts = [f"<details><summary>{p.stem}: {html.escape((_tail(p, 1) or [''])[-1][:120])}</summary><pre>{html.escape(chr(10).join(_tail(p, self.log_lines)))}</pre></details>"
+        parts = [f"<details><summary>{p.stem}: {html.escape(textwrap.shorten((_tail(p, 1) or [''])[-1], 120, placeholder=' …'))}</summary><pre>{html.escape(chr(10).join(_tail(p, self.log_lines)))}</pre></details>"
                  for p in logs]
         return ''.join(parts)
     # ------------------------------------------------------------ the end

@@ -155,6 +155,18 @@ def cpu_hog():
     finally: p.kill(); p.wait(10)
 
 
+def snap(loc, name:str):
+    """A screenshot of one element (a panel) in the artifacts folder, cut from the page as it shows: scrolled into view,
+    left to settle, never taller than the window (an element screenshot would resize the window, and JupyterLab lays
+    the notebook out again mid-shot)."""
+    loc.scroll_into_view_if_needed()
+    page = loc.page
+    page.wait_for_timeout(500)
+    b, vp = loc.bounding_box(), page.viewport_size
+    y0 = max(0.0, b['y']); clip = dict(x=max(0.0, b['x']), y=y0, width=min(b['width'], vp['width']), height=min(b['y'] + b['height'], vp['height']) - y0)
+    page.screenshot(path=str(ARTIFACTS/name), clip=clip)
+
+
 def shoot(page, name:str):
     "A full-page screenshot in the artifacts folder, for a failure or the record."
     try: page.screenshot(path=str(ARTIFACTS/name), full_page=True)

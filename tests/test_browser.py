@@ -9,7 +9,7 @@ default /tmp/ntrain-artifacts); docs/copy_screenshots.sh copies the README's two
 browser test is a failure."""
 import os, time
 import pytest
-from jlab import ARTIFACTS, ROOT, cell_errors, cpu_hog, execution_counts, lab, n_cells, open_notebook, run_cell, run_cells, shoot, wait_all_run, wait_cell
+from jlab import ARTIFACTS, ROOT, cell_errors, cpu_hog, execution_counts, lab, n_cells, open_notebook, run_cell, run_cells, shoot, snap, wait_all_run, wait_cell
 
 TUTORIAL = ROOT/'nbs'/'tutorials'/'digits_workbench.ipynb'
 
@@ -31,7 +31,7 @@ def test_tutorial_in_jupyterlab(tmp_path):
             page.wait_for_selector('.ntrain-ladder-state[data-busy="0"]', state='attached')
             assert int(page.get_attribute('.ntrain-ladder-state', 'data-draws')) >= 1
             assert page.locator('.ntrain-ladder img').first.evaluate('e => e.naturalWidth') > 100
-            page.locator('.ntrain-ladder').screenshot(path=str(ARTIFACTS/'ladder_panel.png'))
+            snap(page.locator('.ntrain-ladder'), 'ladder_panel.png')
             # rung 5 on 2 processes, 30 epochs: the dashboard opens below, its curve grows
             epochs = page.locator('.ntrain-ladder .widget-inline-hbox:has(label:text-is("epochs")) input')
             epochs.fill('30'); epochs.press('Enter')
@@ -42,7 +42,7 @@ def test_tutorial_in_jupyterlab(tmp_path):
             page.wait_for_function(f"() => +document.querySelector('.ntrain-dashboard .ntrain-run-state').dataset.points > {p0}", timeout=120_000)
             p1 = _points(page)
             page.wait_for_function(f"() => +document.querySelector('.ntrain-dashboard .ntrain-run-state').dataset.points > {p1}", timeout=120_000)
-            page.locator('.ntrain-dashboard').screenshot(path=str(ARTIFACTS/'dashboard_running.png'))
+            snap(page.locator('.ntrain-dashboard'), 'dashboard_running.png')
             # stop, resume, the run card
             t0 = time.monotonic(); page.click('.ntrain-dashboard .ntrain-stop')
             page.wait_for_selector('.ntrain-dashboard .ntrain-run-state[data-state="stopping"], .ntrain-dashboard .ntrain-run-state[data-state="stopped"]', timeout=30_000)
@@ -55,7 +55,7 @@ def test_tutorial_in_jupyterlab(tmp_path):
             page.wait_for_selector('.ntrain-dashboard :text("Best val")', timeout=60_000)
             assert int(page.get_attribute('.ntrain-dashboard .ntrain-run-state', 'data-restarts')) == 1
             page.wait_for_selector('.ntrain-badge[data-rung="5"][data-verdict="pass"]', timeout=60_000)
-            page.locator('.ntrain-dashboard').screenshot(path=str(ARTIFACTS/'dashboard_finished.png'))
+            snap(page.locator('.ntrain-dashboard'), 'dashboard_finished.png')
         except Exception:
             shoot(page, 'browser_failure.png'); raise
     print(f'Stop to stopping, a 2-process torchrun run: {stop_s:.2f} s')
