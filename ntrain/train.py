@@ -234,8 +234,8 @@ class _Build:
         val = ("validation uses rank 0's running statistics (DDP's default broadcast_buffers copies them to every process at each forward)"
                if self.strategy == 'ddp' else 'each process validates with running statistics of its own')
         self.say(f"the model has {bn} BatchNorm layer{'s' * (bn > 1)} and trains on {self.world} processes without sync_bn: each process "
-                 f"normalises by the statistics of its own batch of {self.cfg.batch_size}, not of the global batch, so the curve differs from "
-                 f"one process', and {val}; sync_bn=true (CUDA) normalises over the global batch", 'warning')
+                 f"normalises by its own batch of {self.cfg.batch_size}, not the global batch, so the curve differs from one process's; "
+                 f"{val}; set sync_bn=true (CUDA) to normalise over the global batch", 'warning')
 
     def _new_epoch_acc(self):
         # Per-epoch accumulators that live on the host. Losses are kept as a list and summed with math.fsum,
