@@ -52,6 +52,7 @@ class EarlyStopConfig:
     patience: Optional[int] = opt(None, 'epochs without improvement before stopping; null turns it off', range='>= 1')
     min_delta: float = opt(0.0, 'smallest change that counts as an improvement', range='>= 0')
     metric: Optional[str] = opt(None, 'metric to watch; null means `monitor`')
+    mode: str = opt('auto', "'min', 'max', or 'auto' (`mode` when watching the monitor, else as `mode` reads a name)", ('auto', 'min', 'max'))
 
 @dataclass
 class ProfileConfig:
@@ -100,7 +101,7 @@ class Config:
     dist_timeout: float = opt(600.0, 'seconds a collective waits for every process (a rank that hangs or died) before the run fails naming this rank', range='> 0')
     nonfinite_patience: int = opt(3, 'stop after this many non-finite losses in a row', range='>= 1')
     monitor: str = opt('val_loss', 'metric that chooses best.pt')
-    mode: str = opt('auto', "'min', 'max', or 'auto' (max for acc/f1/..., min otherwise)", ('auto', 'min', 'max'))
+    mode: str = opt('auto', "'min', 'max', or 'auto': the Metric's higher_is_better, else the name's words (loss, mape: min; acc, f1: max); a name it cannot read is refused", ('auto', 'min', 'max'))
     loggers: list = opt(['jsonl'], "'jsonl' (always on), 'tensorboard', or 'module:factory'", valid=_loggers_ok)
     progress: Optional[bool] = opt(None, 'progress bar; null means only on a terminal')
     sync_bn: bool = opt(False, 'convert BatchNorm layers to SyncBatchNorm under DDP (CUDA only)')

@@ -11,15 +11,15 @@ from typing import Any, Callable, Optional, Union
 import numpy as np
 import torch
 from torch import nn
-from torch.utils.data import Dataset, DataLoader, Sampler, default_collate, TensorDataset, Subset
+from torch.utils.data import Dataset, DataLoader, IterableDataset, Sampler, default_collate, TensorDataset, Subset
 from .core import NtrainError, TaskError, ConfigError, nearest, default_num_workers
 from .metrics import default_metrics
 
 # %% auto 0
 __all__ = ['IN_MEMORY', 'default_forward', 'hf_forward', 'default_prediction', 'map_output', 'tensors_of', 'select_rows', 'Task',
-           'loss_ignore_index', 'get_task', 'task_record', 'run_name', 'is_in_memory', 'sample_seed', 'sample_rng',
-           'sample_key', 'KeyedDataset', 'EpochSampler', 'CollateError', 'sample_shape', 'KeyedCollate', 'KeyedLoader',
-           'make_loader', 'LoaderError', 'stop_signal_death', 'worker_lost', 'next_batch', 'LoaderWatch',
+           'loss_ignore_index', 'dataset_len', 'get_task', 'task_record', 'run_name', 'is_in_memory', 'sample_seed',
+           'sample_rng', 'sample_key', 'KeyedDataset', 'EpochSampler', 'CollateError', 'sample_shape', 'KeyedCollate',
+           'KeyedLoader', 'make_loader', 'LoaderError', 'stop_signal_death', 'worker_lost', 'next_batch', 'LoaderWatch',
            'close_loaders', 'kill_workers', 'check_targets', 'cheap_targets', 'check_task_targets', 'batch_target',
            'check_batch_targets']
 
@@ -99,6 +99,7 @@ class Task:
             if isinstance(d, DataLoader):
                 if self.collate_fn is None and d.collate_fn is not default_collate: self.collate_fn = d.collate_fn
                 setattr(self, split, d.dataset)
+            if isinstance(getattr(self, split), IterableDataset): dataset_len(getattr(self, split), split, f"task '{self.name}': ")
         if self.loss is None:
             if not self.num_classes: raise TaskError(f"task '{self.name}': no loss given and no num_classes to default to cross-entropy")
             self.loss = nn.CrossEntropyLoss()
@@ -132,6 +133,17 @@ def loss_ignore_index(loss)->Optional[int]:
     try: p = inspect.signature(loss).parameters.get('ignore_index')
     except (TypeError, ValueError): return None
     return p.default if p is not None and isinstance(p.default, int) else None
+
+def dataset_len(ds, split:str, where:str='')->int:
+    "The number of samples of a map-style dataset; an `IterableDataset` (sized or not) or one without `len()` is refused in one line."
+    name = type(ds).__name__
+    if isinstance(ds, IterableDataset):
+        raise TaskError(f"{where}{split} dataset {name} is an IterableDataset: ntrain needs a map-style dataset (__getitem__ and __len__), "
+                        "whose samples its sampler picks by index: to shard them over processes, shuffle them and resume mid-epoch")
+    try: n = len(ds)
+    except TypeError: raise TaskError(f"{where}{split} dataset {name} has no len(): ntrain needs a map-style dataset (__getitem__ and __len__)") from None
+    if n == 0: raise TaskError(f'{where}{split} dataset is empty')
+    return n
 
 # %% ../nbs/03_data.ipynb
 IN_MEMORY = 'in-memory:'  # config.yaml's `task` for a Task object given in memory: the marker, then its name

@@ -18,7 +18,7 @@ from .data import Task, get_task, run_name, EpochSampler, make_loader, check_tar
 from .metrics import class_dim
 from .device import resolve_device, Precision
 from .events import Events, Stopper, signals_stop, record, text_line
-from .optim import build_optimizer
+from .optim import build_optimizer, trainable_params
 from .rundir import default_run_dir
 from .loggers import JSONLLogger
 from .viewmodel import EDITABLE, same_settings
@@ -273,8 +273,8 @@ class _Bench:
         seed_all(self.cfg.seed)
         with user_code('model'): return self.task.make_model().to(self.device)
     def optimizer(self, model, lr:Optional[float]=None):
-        "A fresh optimizer on the trainable parameters (the user's, or the config's), and a fresh GradScaler."
-        params = [p for p in model.parameters() if p.requires_grad] or list(model.parameters())
+        "A fresh optimizer on the trainable parameters (the user's, or the config's), and a fresh GradScaler; a model frozen whole is refused, as `fit` refuses it."
+        params = trainable_params(model)
         o = self.user_opt
         if o is None: opt = build_optimizer(self.cfg.optim, params, self.cfg.optim.lr)
         else:

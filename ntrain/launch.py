@@ -359,13 +359,10 @@ def code_fingerprint(fn)->Optional[str]:
 
 def _task_info(cfg:Config)->dict:
     "What the pre-flight reports of `cfg`'s task imported in this process: n_train, n_valid, cpus, gpus and the function's fingerprint."
-    from ntrain.data import get_task
+    from ntrain.data import get_task, dataset_len
     from ntrain.core import cpu_count
     t = get_task(cfg.task, **cfg.task_args)
-    n = []
-    for split in ('train', 'valid'):
-        try: n.append(len(getattr(t, split)))
-        except TypeError: raise TaskError(f"task '{cfg.task}': its {split} dataset has no len(): ntrain needs a map-style dataset") from None
+    n = [dataset_len(getattr(t, split), split, f"task '{cfg.task}': its ") for split in ('train', 'valid')]
     import torch
     mod, _, fn = cfg.task.partition(':')
     cuda = cfg.device.startswith('cuda') or (cfg.device == 'auto' and torch.cuda.is_available())

@@ -12,12 +12,13 @@ from .core import TaskError
 
 # %% auto 0
 __all__ = ['Metric', 'Mean', 'class_dim', 'Accuracy', 'ConfusionMatrix', 'F1', 'MSE', 'MAE', 'reduce_states', 'compute_all',
-           'reset_all', 'update_all', 'metric_names', 'default_metrics']
+           'reset_all', 'update_all', 'metric_names', 'metric_directions', 'default_metrics']
 
 # %% ../nbs/02_metrics.ipynb
 class Metric:
     "Base class: subclasses register sum-reducible state tensors with `add_state` and implement `update` and `compute`."
     name = 'metric'
+    higher_is_better: Optional[bool] = None  # which way the metric improves: True, False, or None (read off its name)
     def __init__(self): self._names, self._init = [], {}
     def add_state(self, name:str, init:torch.Tensor):
         self._names.append(name); self._init[name] = init
@@ -73,6 +74,7 @@ class Accuracy(Metric):
     "Fraction of correct predictions (top-k for logits); targets equal to `ignore_index` do not count."
     def __init__(self, name='acc', top_k:int=1, ignore_index:Optional[int]=None):
         super().__init__(); self.name, self.top_k, self.ignore_index = name, top_k, ignore_index
+        self.higher_is_better = True
         self.add_state('correct', torch.zeros((), dtype=torch.long)); self.add_state('count', torch.zeros((), dtype=torch.long))
     def update(self, preds, target):
         if self.top_k > 1: ok = (preds.topk(self.top_k, class_dim(preds, target) or -1).indices == target.unsqueeze(-1)).any(-1)
@@ -105,7 +107,7 @@ class F1(ConfusionMatrix):
     def __init__(self, num_classes:int, average:str='macro', name:Optional[str]=None, ignore_index:Optional[int]=None):
         if average not in ('macro', 'micro', 'weighted'): raise ValueError(f"F1 average must be macro, micro or weighted, got {average!r}")
         super().__init__(num_classes, name or f'f1_{average}' if average != 'macro' else name or 'f1', ignore_index)
-        self.average = average
+        self.average, self.higher_is_better = average, True
     def compute(self):
         m = self.matrix.double()
         tp, fp, fn = m.diag(), m.sum(0) - m.diag(), m.sum(1) - m.diag()
@@ -123,7 +125,7 @@ class F1(ConfusionMatrix):
 class MSE(Metric):
     "Mean squared error over all elements."
     def __init__(self, name='mse'):
-        super().__init__(); self.name = name
+        super().__init__(); self.name, self.higher_is_better = name, False
         self.add_state('sse', torch.zeros((), dtype=torch.float64)); self.add_state('count', torch.zeros((), dtype=torch.long))
     def update(self, preds, target):
         self.sse += (preds.detach().double() - target.double()).pow(2).sum(); self.count += target.numel()
@@ -184,6 +186,17 @@ def metric_names(metrics:list)->Optional[set]:
             c = copy.deepcopy(m); c.reset(); vals = c.compute()
         except Exception: return None
         out |= {k for k, v in vals.items() if not isinstance(v, list)}
+    return out
+
+def metric_directions(metrics:list, prefix:str='')->dict:
+    "{logged name: 'max' or 'min'} of the metrics that declare `higher_is_better` (a bool); every name a metric logs takes its direction."
+    out = {}
+    for m in metrics:
+        hib = getattr(m, 'higher_is_better', None)
+        if not isinstance(hib, bool): continue
+        names = metric_names([m])
+        for k in (names if names is not None else [getattr(m, 'name', None)]):
+            if isinstance(k, str): out[prefix + k] = 'max' if hib else 'min'
     return out
 
 # %% ../nbs/02_metrics.ipynb

@@ -4,12 +4,14 @@
 
 # %% ../nbs/06b_optim.ipynb 2
 from __future__ import annotations
-import math
+import math, re
+from typing import Optional
 import torch
-from .core import ConfigError, nearest
+from .core import ConfigError, TaskError, nearest
 
 # %% auto 0
-__all__ = ['build_optimizer', 'build_scheduler', 'monitor_mode', 'scaled_lr']
+__all__ = ['MINIMISED', 'MAXIMISED', 'build_optimizer', 'build_scheduler', 'trainable_params', 'metric_direction', 'monitor_mode',
+           'scaled_lr']
 
 # %% ../nbs/06b_optim.ipynb
 _OPTIMS = dict(adamw='AdamW', adam='Adam', sgd='SGD', rmsprop='RMSprop', adagrad='Adagrad')
@@ -54,10 +56,41 @@ class _CosineAnnealingLR(_HoldAtEnd, torch.optim.lr_scheduler.CosineAnnealingLR)
     def _end(self): return self.T_max
 
 # %% ../nbs/06b_optim.ipynb
-def monitor_mode(metric:str, mode:str='auto')->str:
-    "'max' for accuracy-like metrics, 'min' for losses and errors, unless the config says."
-    if mode != 'auto': return mode
-    return 'max' if any(k in metric for k in ('acc', 'f1', 'auc', 'precision', 'recall', 'iou', 'dice', 'map', 'bleu', 'r2')) else 'min'
+def trainable_params(model:torch.nn.Module)->list:
+    "The parameters the optimizer updates (those with `requires_grad`); a model with none is refused in one line."
+    ps = list(model.parameters())
+    train = [p for p in ps if p.requires_grad]
+    if not train:
+        what = f'all {len(ps)} of its parameter tensors have requires_grad=False (frozen)' if ps else 'it has no parameters'
+        raise TaskError(f"the task's model {type(model).__name__}: {what}, so nothing can train: unfreeze what should learn "
+                        "(model.requires_grad_(True), or requires_grad_(True) on the layers to fine-tune)")
+    return train
+
+# %% ../nbs/06b_optim.ipynb
+MINIMISED = frozenset('''loss nll ce bce cross_entropy mse rmse msle rmsle mae mape smape wmape l1 l2 huber wer cer perplexity ppl
+    bpb error err kl fid lpips ece brier eer'''.split())
+MAXIMISED = frozenset('''acc accuracy f1 auc auroc ap map iou miou dice jaccard r2 bleu rouge psnr ssim precision recall mcc kappa
+    ndcg mrr spearman pearson exact_match'''.split())
+
+def _words(name:str)->set:
+    "The words of a metric's name: its parts, each without trailing digits, and each pair of neighbours."
+    parts = [p for p in re.split(r'[^0-9a-z]+', name.lower()) if p]
+    return set(parts) | {p.rstrip('0123456789') for p in parts} | {f'{a}_{b}' for a, b in zip(parts, parts[1:])}
+
+def metric_direction(name:str)->Optional[str]:
+    "'min' or 'max' from the words of a metric's name (a minimised word wins), or None when no word says."
+    w = _words(name)
+    return 'min' if w & MINIMISED else 'max' if w & MAXIMISED else None
+
+def monitor_mode(metric:str, mode:str='auto', declared:Optional[dict]=None, key:str='mode')->str:
+    "'max' or 'min' for `metric`: the config's `mode`, else its Metric's `higher_is_better` (`declared`), else its name; else refused."
+    if mode in ('min', 'max'): return mode
+    if declared and declared.get(metric) in ('min', 'max'): return declared[metric]
+    d = metric_direction(metric)
+    if d is None:
+        raise ConfigError(f"key '{key}': ntrain cannot tell from its name whether a higher or a lower '{metric}' is better: "
+                          f"set {key}=max or {key}=min (or higher_is_better on its Metric)")
+    return d
 
 # %% ../nbs/06b_optim.ipynb
 def scaled_lr(lr:float, scaling:str, global_batch:int, batch_size:int)->float:

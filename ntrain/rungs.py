@@ -397,16 +397,18 @@ def lr_find(b:_Bench, ds, start:float=1e-7, end:float=10.0, steps:int=100)->dict
 
 # %% ../nbs/10b_rungs.ipynb
 def _noise_threshold(st, e0:dict, nv:int, metric:str)->tuple:
-    "(threshold, standard error, mode, rule in words) the metric must beat, from the evaluation before training."
+    "(threshold, standard error, mode, rule in words) the metric must beat, from the evaluation before training; `mode` is `monitor_mode`'s, as for best.pt."
+    from ntrain.optim import monitor_mode
+    mode = monitor_mode(metric)  # val_acc: max, val_loss: min
     if 'acc' in e0:
         start = e0['acc']
         base = max(e0['chance'], start)
         se = math.sqrt(max(base * (1 - base), 1e-12) / nv)
-        return (base + st.noise_se * se, se, 'max',
+        return (base + st.noise_se * se, se, mode,
                 f'{metric} must exceed max(chance {e0["chance"]:.3g}, start {start:.3g}) + {st.noise_se:g} x SE {se:.3g} (binomial, n={nv})')
     start, bl = e0['loss'], e0['batch_losses']
     se = float(np.std(bl) / math.sqrt(len(bl))) if len(bl) > 1 else 0.0
-    return start - st.noise_se * se, se, 'min', f'{metric} must fall below start {start:.4g} - {st.noise_se:g} x SE {se:.3g} (of its batch means)'
+    return start - st.noise_se * se, se, mode, f'{metric} must fall below start {start:.4g} - {st.noise_se:g} x SE {se:.3g} (of its batch means)'
 
 def rung4(b:_Bench)->RungResult:
     "A few epochs on a small part of the train set must move the validation metric beyond noise."
@@ -446,7 +448,7 @@ def rung4(b:_Bench)->RungResult:
         r.series[metric].append(value(e)); r.series['val_loss_epochs'].append(e['loss'])
         b.emit('rung_eval', rung=4, epoch=ep, train_loss=sum(ls) / len(ls), val_loss=e['loss'], metric=metric, value=value(e))
     final = value(hist[-1])
-    moved = final > thr if cls else (final < thr and final < start)
+    moved = final > thr if mode == 'max' else (final < thr and final < start)
     n.update(final=final, train_loss_start=train_losses[0], train_loss_end=sum(last_epoch) / len(last_epoch), val_loss=hist[-1]['loss'])
     progress = lambda done, total: b.emit('leak_check', rung=4, done=done, total=total)
     leak = leak_check(task, st.leak_max, progress, b.stopper)
@@ -491,14 +493,18 @@ def rung4(b:_Bench)->RungResult:
 
 # %% ../nbs/10b_rungs.ipynb
 def _run_numbers(cfg, records:list)->dict:
-    "Epochs, steps, best metric and throughput of a run, from its records."
-    from ntrain.optim import monitor_mode
+    "Epochs, steps, best metric and throughput of a run, from its records; the best picked the way the run recorded (its `start` record's `mode`), as best.pt was."
+    from ntrain.optim import metric_direction
     ep = [h for h in records if h.get('kind') == 'epoch']
-    out = dict(epochs=len(ep), steps=max((h.get('step', 0) for h in records if 'step' in h), default=0), best=None, best_metric=None, samples_per_s=None)
+    out = dict(epochs=len(ep), steps=max((h.get('step', 0) for h in records if 'step' in h), default=0), best=None, best_metric=None,
+               best_mode=None, samples_per_s=None)
     if ep:
         m = cfg.monitor
-        pick = (max if monitor_mode(m, cfg.mode) == 'max' else min)(ep, key=lambda h: h.get(m, float('nan')))
-        out.update(best=pick.get(m), best_metric=m, samples_per_s=sorted(h.get('samples_per_s') or 0 for h in ep)[len(ep) // 2])
+        lay = next((r for r in reversed(records) if r.get('kind') in ('start', 'resume')), {})
+        mode = next((d for d in (lay.get('mode'), cfg.mode, metric_direction(m)) if d in ('min', 'max')), None)
+        vals = [h[m] for h in ep if isinstance(h.get(m), (int, float)) and math.isfinite(h[m])]
+        if mode and vals: out.update(best=(max if mode == 'max' else min)(vals), best_metric=m, best_mode=mode)
+        out.update(samples_per_s=sorted(h.get('samples_per_s') or 0 for h in ep)[len(ep) // 2])
     return out
 
 def free_memory()->Optional[str]:
@@ -566,7 +572,8 @@ def run_verdict(h, cfg, started:float, where:str='', custom:bool=False, reason:O
     elif res.exit_code:
         why = getattr(res, 'message', None)
         r.fail(res.status, f'the run ended {res.status}' + (f': {why}' if why else '') + f'; see {h.run_dir}/log.txt')
-    else: r.note(None, f"{res.status} after {n['epochs']} epochs; best {n['best_metric']} {_fmt(n['best'])}")
+    else: r.note(None, f"{res.status} after {n['epochs']} epochs; best {n['best_metric']} {_fmt(n['best'])}"
+                 + (f" ({'highest' if n['best_mode'] == 'max' else 'lowest'}: ckpt/best.pt)" if n['best_mode'] else ''))
     if custom: r.note(None, "the full run uses the config's optimizer and ntrain's step, not the optimizer or step function given to the ladder")
     return r.note(None, where) if where else r
 

@@ -4,7 +4,7 @@
 
 # %% ../nbs/07_train.ipynb 2
 from __future__ import annotations
-import contextlib, math, os, sys, time
+import contextlib, json, math, os, sys, time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Optional, Union
@@ -13,12 +13,12 @@ from torch import nn
 import torch.distributed as dist
 from .core import EnvProbe, NtrainError, ConfigError, TaskError, dist_env, seed_all, to_device, nearest, default_num_workers
 from .config import Config
-from .data import (Task, get_task, run_name, EpochSampler, make_loader, check_task_targets, check_batch_targets, select_rows, tensors_of,
+from .data import (Task, get_task, run_name, dataset_len, EpochSampler, make_loader, check_task_targets, check_batch_targets, select_rows, tensors_of,
                          LoaderWatch, LoaderError, kill_workers, close_loaders, worker_lost)
-from .metrics import Mean, reduce_states, compute_all, reset_all, update_all, metric_names
+from .metrics import Mean, reduce_states, compute_all, reset_all, update_all, metric_names, metric_directions
 from .events import Events, Stopper, StopWaiting, signals_stop, TextLog, ProgressLine, record, message
 from .device import resolve_device, Precision, enable_tf32, deterministic_mode, peak_memory_mib
-from .optim import build_optimizer, build_scheduler, monitor_mode, scaled_lr
+from .optim import build_optimizer, build_scheduler, monitor_mode, metric_direction, scaled_lr, trainable_params
 from .rundir import default_run_dir, read_status
 from .lifecycle import EXIT_CODES, end_state, result_status, run_state
 from .distributed import init_distributed, Agreement, wrap_ddp, shard_model, gather_floats, collective_error
@@ -62,12 +62,6 @@ class _Stopped(Exception):
     "A stop request arrived before training began (during setup)."
 
 _OOM = tuple({getattr(torch, 'OutOfMemoryError', torch.cuda.OutOfMemoryError), torch.cuda.OutOfMemoryError})
-
-def _checked_len(ds, split)->int:
-    try: n = len(ds)
-    except TypeError: raise TaskError(f"{split} dataset {type(ds).__name__} has no len(): ntrain needs a map-style dataset") from None
-    if n == 0: raise TaskError(f'{split} dataset is empty')
-    return n
 
 def _select(output, target, mask):
     "The real rows of the output (any nesting) and the target."
@@ -120,7 +114,7 @@ class _Build:
         seed_all(cfg.seed)
         if self.task is None: self.task = get_task(cfg.task, **cfg.task_args)
         task = self.task
-        self.n_train, self.n_valid = _checked_len(task.train, 'train'), _checked_len(task.valid, 'valid')
+        self.n_train, self.n_valid = dataset_len(task.train, 'train'), dataset_len(task.valid, 'valid')
         self._check_stop()
         accum = cfg.accum
         if cfg.global_batch:
@@ -160,6 +154,7 @@ class _Build:
         "The model, its DDP/FSDP2 wrapping, the optimizer, the schedule, the scaler and the metrics."
         cfg, task = self.cfg, self.task
         model = task.make_model(activation_checkpointing=cfg.activation_checkpointing).to(self.device)
+        trainable_params(model)  # a model frozen whole is refused here, before DDP or FSDP2 refuse it in their own words
         if cfg.channels_last: model = model.to(memory_format=torch.channels_last)
         self.model = model                                   # the plain module: saved, loaded, validated
         self.lr = scaled_lr(cfg.optim.lr, cfg.lr_scaling, self.global_batch, cfg.batch_size)
@@ -170,21 +165,21 @@ class _Build:
         if cfg.sync_bn:
             if self.device.type != 'cuda': raise ConfigError("key 'sync_bn': SyncBatchNorm refuses CPU tensors; it needs CUDA devices")
             if self.strategy == 'ddp': model = self.model = nn.SyncBatchNorm.convert_sync_batchnorm(model)
+        self._warn_batchnorm(model)
         if self.strategy == 'fsdp': shard_model(model, self.device, self.world)
         self.scaler = self.prec.scaler()
         fwd = torch.compile(model, backend=cfg.compile_backend) if cfg.compile else model
         self.eval_model = fwd                                # validation never goes through DDP
         self.train_model = wrap_ddp(fwd, self.device) if self.strategy == 'ddp' else fwd
         # the optimizer is built after sharding: under FSDP2 it must hold the sharded (DTensor) parameters
-        self.optimizer = build_optimizer(cfg.optim, [p for p in model.parameters() if p.requires_grad] or list(model.parameters()), self.lr)
+        self.params = trainable_params(model)
+        self.optimizer = build_optimizer(cfg.optim, self.params, self.lr)
         self.scheduler = build_scheduler(cfg.sched, self.optimizer, self.total_steps, self.lr)
-        self.params = [p for p in model.parameters() if p.requires_grad]
         self.train_metrics, self.val_metrics = task.make_metrics(), task.make_metrics()
         for m in self.train_metrics + self.val_metrics: m.to(self.device)
         self._check_monitor()
-        self.mode = monitor_mode(cfg.monitor, cfg.mode)
         self.es_metric = cfg.early_stop.metric or cfg.monitor
-        self.es_mode = monitor_mode(self.es_metric, cfg.mode if self.es_metric == cfg.monitor else 'auto')
+        self.mode, self.es_mode = self._directions()
         self.best = dict(metric=cfg.monitor, value=None, epoch=None, step=None, path=None)
         self.es = dict(metric=self.es_metric, best=None, bad_epochs=0)
 
@@ -198,6 +193,49 @@ class _Build:
         for key, name in (('monitor', cfg.monitor), ('early_stop.metric', cfg.early_stop.metric)):
             if name and name not in fields:
                 raise ConfigError(f"key '{key}': '{name}' is not a metric this task logs (it logs {', '.join(sorted(logged))}){nearest(name, logged)}")
+
+    def _directions(self)->tuple:
+        "Which way the monitor and the early-stopping metric improve ('min' or 'max'): the one answer best.pt, early stopping, the records and the card follow."
+        cfg = self.cfg
+        declared = {**metric_directions(self.train_metrics, 'train_'), **metric_directions(self.val_metrics, 'val_')}
+        rec = self._recorded_directions() if self.resume else {}
+        mode = self._direction(cfg.monitor, cfg.mode, 'mode', declared, rec.get('mode') if rec.get('monitor') == cfg.monitor else None)
+        if self.es_metric == cfg.monitor and cfg.early_stop.mode == 'auto': return mode, mode
+        es = rec.get('early_stop_mode') if rec.get('early_stop_metric') == self.es_metric else rec.get('mode') if self.es_metric == rec.get('monitor') else None
+        return mode, self._direction(self.es_metric, cfg.early_stop.mode, 'early_stop.mode', declared, es)
+
+    def _direction(self, metric:str, mode:str, key:str, declared:dict, recorded:Optional[str])->str:
+        "The config's word; else, on a resume, the direction the run recorded (kept, so that best.pt stays comparable); else `monitor_mode`."
+        if mode != 'auto' or recorded not in ('min', 'max'): return monitor_mode(metric, mode, declared, key)
+        now = declared.get(metric) or metric_direction(metric)
+        if now is not None and now != recorded:
+            self.say(f"{key}: this run recorded {key}={recorded} for {metric} when it started, and keeps it; today ntrain reads {metric} as "
+                     f"{now}: resume with {key}={now} to change it", 'warning')
+        return recorded
+
+    def _recorded_directions(self)->dict:
+        "The monitor and the directions of the run being resumed: its latest `start` or `resume` record ({} when it has none)."
+        found = {}
+        try:
+            with open(self.run_dir/'metrics.jsonl', encoding='utf-8', errors='replace') as f:
+                for line in f:
+                    if '"start"' not in line and '"resume"' not in line: continue
+                    try: r = json.loads(line)
+                    except ValueError: continue
+                    if isinstance(r, dict) and r.get('kind') in ('start', 'resume'): found = r
+        except OSError: pass
+        return {k: found.get(k) for k in ('monitor', 'mode', 'early_stop_metric', 'early_stop_mode')}
+
+    def _warn_batchnorm(self, model:nn.Module):
+        "One warning when BatchNorm layers train on several processes without SyncBatchNorm: the curve then differs from one process."
+        if not self.distributed or self.world < 2 or self.strategy not in ('ddp', 'fsdp'): return
+        bn = sum(isinstance(m, nn.modules.batchnorm._BatchNorm) and not isinstance(m, nn.SyncBatchNorm) for m in model.modules())
+        if not bn: return
+        val = ("validation uses rank 0's running statistics (DDP's default broadcast_buffers copies them to every process at each forward)"
+               if self.strategy == 'ddp' else 'each process validates with running statistics of its own')
+        self.say(f"the model has {bn} BatchNorm layer{'s' * (bn > 1)} and trains on {self.world} processes without sync_bn: each process "
+                 f"normalises by its own batch of {self.cfg.batch_size}, not the global batch, so the curve differs from one process's; "
+                 f"{val}; set sync_bn=true (CUDA) to normalise over the global batch", 'warning')
 
     def _new_epoch_acc(self):
         # Per-epoch accumulators that live on the host. Losses are kept as a list and summed with math.fsum,
@@ -372,7 +410,8 @@ class _Records:
                       steps_per_epoch=self.steps_per_epoch, batches_per_epoch=self.batches_per_epoch, total_steps=self.total_steps,
                       global_batch=self.global_batch, batch_size=cfg.batch_size, accum=self.accum, world_size=self.world,
                       lr=self.lr, lr_scaling=cfg.lr_scaling, sched=cfg.sched.name, precision=self.prec.name, device=str(self.device),
-                      strategy=self.strategy, monitor=cfg.monitor, mode=self.mode, generation=self.generation, run_id=self.run_id, **extra)
+                      strategy=self.strategy, monitor=cfg.monitor, mode=self.mode, early_stop_metric=self.es_metric, early_stop_mode=self.es_mode,
+                      generation=self.generation, run_id=self.run_id, **extra)
 
     def _on_saved(self, path:Path, state:dict):
         "Called by the checkpoint writer (maybe on its own thread) once a file is durable."

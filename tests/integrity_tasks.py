@@ -3,6 +3,7 @@
 variable that names it is set, so that the resume of a failed run finishes."""
 import os, signal, time
 import torch
+import ntrain
 from tasks_for_tests import tiny, Pairs
 
 
@@ -77,4 +78,50 @@ def crash_on_rank(rank: int = 1, how: str = 'raise', **kw):
                 raise RuntimeError(f'rank {rank} cannot read sample {i}')
             return self.x[i], self.y[i]
     t.train = Crashing(t.train.x, t.train.y)
+    return t
+
+
+def frozen(**kw):
+    "The tiny task with a model frozen whole (requires_grad=False everywhere): nothing can train."
+    t = tiny(hook=False, **kw)
+    make = t.model
+    t.model = lambda: make().requires_grad_(False)
+    return t
+
+
+class Stream(torch.utils.data.IterableDataset):
+    "The tiny pairs as an IterableDataset, with a len() when `sized`."
+    def __init__(self, x, y, sized: bool): self.x, self.y, self.sized = x, y, sized
+    def __iter__(self): return iter(zip(self.x, self.y))
+    def __len__(self):
+        if not self.sized: raise TypeError('no len')
+        return len(self.x)
+
+
+def stream(sized: bool = True, **kw):
+    "The tiny task whose train set is an IterableDataset (set after the Task was made, as `fit` then sees it)."
+    t = tiny(hook=False, **kw)
+    t.train = Stream(t.train.x, t.train.y, sized)
+    return t
+
+
+def stream_task(sized: bool = False):
+    "A Task made with an IterableDataset: refused when the Task is made."
+    t = tiny(hook=False)
+    return ntrain.Task(model=t.model, train=Stream(t.train.x, t.train.y, sized), valid=t.valid, num_classes=t.num_classes)
+
+
+class Score(ntrain.Metric):
+    "Accuracy under a name that says nothing of its direction, and no higher_is_better."
+    name = 'score'
+    def __init__(self):
+        super().__init__(); self.add_state('ok', torch.zeros(())); self.add_state('n', torch.zeros(()))
+    def update(self, preds, target): self.ok += (preds.argmax(-1) == target).sum(); self.n += target.numel()
+    def compute(self): return {'score': (self.ok / self.n).item() if self.n > 0 else float('nan')}
+
+
+def scored(**kw):
+    "The tiny task whose only metric is `score`."
+    t = tiny(hook=False, **kw)
+    t.metrics = [Score()]
     return t

@@ -143,6 +143,24 @@ def test_token_val_loss_is_per_token_on_two_processes(tmp_path):
     loss, acc, _ = by_hand(model, token_lm().valid)
     assert ep['val_loss'] == pytest.approx(loss, rel=1e-5) and ep['val_acc'] == pytest.approx(acc, rel=1e-6)
     assert yaml.safe_load((rd/'config.yaml').read_text())['task'] == 'ntrain.user_tasks:token_lm'
+    assert 'BatchNorm' not in r.stdout + r.stderr + (rd/'log.txt').read_text()  # no BatchNorm, no warning about it
+    assert not [m for m in read_metrics(rd, 'message') if m.get('level') == 'warning'], read_metrics(rd, 'message')
+
+
+def test_batchnorm_on_two_processes_says_why_the_curve_differs(tmp_path):
+    "ntrain launch --nproc 2 of a model with BatchNorm and no sync_bn: one warning at setup, naming sync_bn=true and rank 0's statistics."
+    rd = tmp_path/'run'
+    (tmp_path/'bn.yaml').write_text(yaml.safe_dump(dict(name='bn', task='ntrain.user_tasks:batchnorm', epochs=1, batch_size=32,
+                                                        num_workers=0, run_dir=str(rd))))
+    r = run_cli('launch', tmp_path/'bn.yaml', '--nproc', '2', env=dict(NTRAIN_DIST_TIMEOUT='60'), timeout=240)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    warn = [m['text'] for m in read_metrics(rd, 'message') if m.get('level') == 'warning']
+    assert len(warn) == 1 and '\n' not in warn[0], warn
+    w = warn[0]
+    assert 'the model has 1 BatchNorm layer and trains on 2 processes without sync_bn' in w and 'sync_bn=true (CUDA)' in w, w
+    assert "validation uses rank 0's running statistics" in w and 'broadcast_buffers' in w, w
+    assert [l for l in (rd/'log.txt').read_text().splitlines() if 'BatchNorm' in l] == [f'warning: {w}']
+    assert read_metrics(rd, 'epoch')[-1]['epoch'] == 0  # a warning, not a refusal: the run trained
 
 
 # ============================================================ defaults, monitor, names
