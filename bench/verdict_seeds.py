@@ -2,8 +2,9 @@
 
     OMP_NUM_THREADS=1 python bench/verdict_seeds.py [SEEDS] [OUT.json]
 
-Each judgement has broken cases (the cause must be named: a miss is a false pass) and healthy ones (the cause must not
-be named, and the rung must not fail: a false fail). Writes every run's verdict, causes and the loss curve's ratios."""
+Each judgement has broken cases (the cause must be named: a miss is a false pass), healthy ones (the cause must not be
+named: a false fail) and borderline ones (`None`: a learning rate that fails some seeds; when the rung fails, the cause
+must be named). Writes every run's verdict, causes, and whether `loss_rose` would flag its whole curve."""
 import json, math, sys, tempfile, time
 import torch
 torch.set_num_threads(1)
@@ -19,7 +20,7 @@ M9 = 'optim.kwargs={momentum: 0.9}'
 CASES = {
     'lr_high': [('sgd m0.9 lr 10', True, dict(overrides=['optim.name=sgd', 'optim.lr=10', M9]), '3', 3),
                 ('adam lr 10', True, dict(overrides=['optim.name=adam', 'optim.lr=10']), '3', 3),
-                ('sgd m0.9 lr 1', True, dict(overrides=['optim.name=sgd', 'optim.lr=1', M9]), '3', 3),
+                ('sgd m0.9 lr 1 (borderline)', None, dict(overrides=['optim.name=sgd', 'optim.lr=1', M9]), '3', 3),
                 ('digits (adamw 3e-3)', False, {}, '3', 3),
                 ('sgd m0.9 lr 0.1 (noisy)', False, dict(overrides=['optim.name=sgd', 'optim.lr=0.1', M9]), '3', 3),
                 ('adamw lr 0.03 (spiky)', False, dict(overrides=['optim.lr=0.03']), '3', 3),
@@ -44,7 +45,9 @@ for steps in (100, 300):
     CASES[f'table rows at overfit_steps={steps}'] = [
         ('zero_grad', True, dict(step=g.step_no_zero_grad, settings=dict(overfit_steps=steps)), '3', 3, 'zero_grad'),
         ('frozen', True, dict(overrides=['task=ntrain.gallery:frozen'], settings=dict(overfit_steps=steps)), '3', 3, 'frozen'),
-        ('lr 1e-7', True, dict(overrides=['optim.lr=1e-7'], settings=dict(overfit_steps=steps)), '3', 3, 'lr_low')]
+        ('lr 1e-7', True, dict(overrides=['optim.lr=1e-7'], settings=dict(overfit_steps=steps)), '3', 3, 'lr_low'),
+        ('sgd m0.9 lr 10', True, dict(overrides=['optim.name=sgd', 'optim.lr=10', M9], settings=dict(overfit_steps=steps)), '3', 3, 'lr_high'),
+        ('adam lr 10', True, dict(overrides=['optim.name=adam', 'optim.lr=10'], settings=dict(overfit_steps=steps)), '3', 3, 'lr_high')]
 
 def run(kw, seed, rungs):
     kw = dict(kw); ov = list(kw.pop('overrides', [])) + [f'seed={seed}']
@@ -58,7 +61,8 @@ for judgement, cases in CASES.items():
     for case in cases:
         name, broken, kw, rungs, k = case[:5]
         cause = case[5] if len(case) > 5 else judgement
-        s = summary.setdefault(judgement, dict(broken_runs=0, false_pass=0, healthy_runs=0, false_fail=0, healthy_curve_flagged=0))
+        s = summary.setdefault(judgement, dict(broken_runs=0, false_pass=0, healthy_runs=0, false_fail=0, healthy_curve_flagged=0,
+                                               borderline_runs=0, borderline_failed=0, borderline_failed_unnamed=0))
         for seed in SEEDS:
             t = time.time(); res = run(kw, seed, rungs); r = res.rung(k)
             named = cause in r.causes
@@ -67,7 +71,10 @@ for judgement, cases in CASES.items():
                        seconds=round(time.time() - t, 2), steps=r.numbers.get('steps'), repeat=r.numbers.get('repeat'),
                        keeps_gradients=r.numbers.get('keeps_gradients'), suggested_lr=r.numbers.get('suggested_lr'),
                        rose_on_whole_curve=loss_rose(loss) if loss else None, too_low_said='too low' in r.diagnosis)
-            if broken:
+            if broken is None:
+                s['borderline_runs'] += 1
+                if r.verdict == 'fail': s['borderline_failed'] += 1; s['borderline_failed_unnamed'] += not named
+            elif broken:
                 s['broken_runs'] += 1; s['false_pass'] += not named
             else:
                 s['healthy_runs'] += 1; s['false_fail'] += named

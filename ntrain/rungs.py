@@ -292,11 +292,11 @@ def keeps_gradients(b:_Bench, batch)->Optional[float]:
         num += float((x - y).pow(2).sum()); den += float(x.pow(2).sum() + y.pow(2).sum())
     return math.sqrt(num / den) if den else 0.0
 
-def _own_grads(b:_Bench, model, batch)->Optional[dict]:
-    "`grad_report` after ntrain's own backward pass on a copy of `model`: a user's step may leave no gradient to read."
+def _own_grads(b:_Bench, init:dict, batch)->Optional[dict]:
+    "`grad_report` after ntrain's own backward pass from the weights `init`: a user's step may leave no gradient to read."
     with _rng_kept():
         try:
-            m = copy.deepcopy(model); m.zero_grad(set_to_none=True)
+            m = b.model().train(); m.load_state_dict(init)
             loss, _, _ = b.forward_loss(m, batch)
             with user_code('backward'): loss.backward()
         except (UserCodeError, RuntimeError, TypeError): return None
@@ -453,7 +453,7 @@ def rung3(b:_Bench)->RungResult:
         if kept and kept > KEEPS: r.note('zero_grad', '  ' + ZERO_GRAD)
         return done()
     if b.step_fn is not None and not any(p.grad is not None and bool(p.grad.any()) for p in model.parameters() if p.requires_grad):
-        grads = _own_grads(b, model, batch) or grads  # the user's step leaves no gradient to read (it zeroes them after its step)
+        grads = _own_grads(b, init, batch) or grads  # the user's step leaves no gradient to read (it zeroes them after its step)
     if grads['frozen']: r.note('frozen', '  ' + words)
     if grads['no_grad']: r.note('detached', f"  {len(grads['no_grad'])} parameter tensors get no gradient although they require one: {names_list(grads['no_grad'])}; they are not in the graph (a .detach(), .data or torch.no_grad() in the forward pass, or an unused layer)")
     if grads['zero_grad']: r.note('dead_grad', f"  {len(grads['zero_grad'])} parameter tensors get an exactly zero gradient: {names_list(grads['zero_grad'])} (dead ReLUs, a branch multiplied by zero, or a detached path)")
