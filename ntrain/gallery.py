@@ -11,8 +11,9 @@ from .data import Task
 from .examples import digits, Digits, DigitsCNN, load_digits_arrays
 
 # %% auto 0
-__all__ = ['BROKEN', 'frozen', 'big_init', 'SoftmaxOut', 'softmax', 'random_labels', 'SqrtScale', 'NaNOnSome', 'nan_outputs',
-           'FloatTargets', 'float_targets', 'leak']
+__all__ = ['BROKEN', 'DEBUG_TABLE', 'frozen', 'big_init', 'SoftmaxOut', 'softmax', 'random_labels', 'SqrtScale', 'NaNOnSome',
+           'nan_outputs', 'FloatTargets', 'float_targets', 'leak', 'DropoutCNN', 'EvalIgnored', 'UnseededNoise',
+           'dropout', 'eval_ignored', 'unseeded', 'step_ok', 'step_zero_grad_after', 'step_no_zero_grad']
 
 # %% ../nbs/10a_gallery.ipynb
 def _digits_model(fix=None):
@@ -94,4 +95,73 @@ BROKEN = {  # name: (config overrides, rung that must catch it, its verdict ther
     'nan_outputs':   (['task=ntrain.gallery:nan_outputs'], 1, 'fail', 'nan_forward', "module 'scale'"),
     'float_targets': (['task=ntrain.gallery:float_targets'], 1, 'fail', 'target_dtype', 'int64'),
     'leak':          (['task=ntrain.gallery:leak'], 4, 'fail', 'leakage', 'leakage'),
+}
+
+# %% ../nbs/10a_gallery.ipynb
+import numpy as np
+
+class DropoutCNN(nn.Module):
+    "The digits CNN with dropout (`p`) before its head: in training only."
+    def __init__(self, p:float=0.3): super().__init__(); self.net = DigitsCNN(32, 10); self.p = p
+    def features(self, x): return self.net.features(x).flatten(1)
+    def forward(self, x): return self.net.head(F.dropout(self.features(x), self.p, training=self.training))
+
+class EvalIgnored(DropoutCNN):
+    "Dropout that ignores model.eval(), as a hand-written layer calling `F.dropout(x, training=True)` does."
+    def forward(self, x): return self.net.head(F.dropout(self.features(x), self.p, training=True))
+
+class UnseededNoise(nn.Module):
+    "The digits CNN with input noise in training, drawn from `np.random.default_rng()` without a seed: every run differs."
+    def __init__(self, std:float=0.05): super().__init__(); self.net = DigitsCNN(32, 10); self.std = std; self.rng = np.random.default_rng()
+    def forward(self, x):
+        if self.training: x = x + torch.as_tensor(self.rng.normal(0, self.std, tuple(x.shape)), dtype=x.dtype, device=x.device)
+        return self.net(x)
+
+def dropout()->Task:
+    "Healthy: digits with dropout before the head (validation, without dropout, does better than training)."
+    t = digits(); t.model = DropoutCNN; t.name = 'dropout'; return t
+
+def eval_ignored()->Task:
+    "Dropout that stays on in eval mode: two validation passes differ."
+    t = digits(); t.model = EvalIgnored; t.name = 'eval_ignored'; return t
+
+def unseeded()->Task:
+    "Input noise from an unseeded numpy generator: the same config gives a different curve on every run."
+    t = digits(); t.model = UnseededNoise; t.name = 'unseeded'; return t
+
+def step_ok(model, batch, opt):
+    "A user's training step for digits, as the ladder's `step` argument: zero_grad, forward, loss, backward, step."
+    opt.zero_grad(); loss = F.cross_entropy(model(batch[0]), batch[1]); loss.backward(); opt.step(); return loss.detach()
+
+def step_zero_grad_after(model, batch, opt):
+    "Healthy too: the gradients are zeroed after the step instead of before the backward pass."
+    loss = F.cross_entropy(model(batch[0]), batch[1]); loss.backward(); opt.step(); opt.zero_grad(); return loss.detach()
+
+def step_no_zero_grad(model, batch, opt):
+    "Broken: no optimizer.zero_grad(), so every step applies the sum of all the gradients so far."
+    loss = F.cross_entropy(model(batch[0]), batch[1]); loss.backward(); opt.step(); return loss.detach()
+
+# %% ../nbs/10a_gallery.ipynb
+DEBUG_TABLE = {  # symptom: the broken case and its healthy control (keyword arguments of ladder('digits', ...)), the rung that
+    # must name it, its verdict there, the cause key, a word of the diagnosis, and the rungs the tests run
+    'non-finite loss': dict(broken=dict(overrides=['task=ntrain.gallery:nan_outputs']), control={}, rung=1, verdict='fail',
+                            cause='nan_forward', word="module 'scale'", rungs='1'),
+    'flat: zero_grad missing': dict(broken=dict(step=step_no_zero_grad), control=dict(step=step_ok), rung=3, verdict='fail',
+                                    cause='zero_grad', word='optimizer.zero_grad()', rungs='1-3'),
+    'flat: frozen parameters': dict(broken=dict(overrides=['task=ntrain.gallery:frozen']), control={}, rung=3, verdict='fail',
+                                    cause='frozen', word='requires_grad=False', rungs='1-3'),
+    'flat: wrong target dtype': dict(broken=dict(overrides=['task=ntrain.gallery:float_targets']), control={}, rung=1, verdict='fail',
+                                     cause='target_dtype', word='float32[64]', rungs='1'),
+    'flat: lr far too low': dict(broken=dict(overrides=['optim.lr=1e-7']), control={}, rung=3, verdict='fail',
+                                 cause='lr_low', word='far too low', rungs='1-3'),
+    'train improves, val does not': dict(broken=dict(overrides=['task=ntrain.gallery:random_labels']), control={}, rung=4,
+                                         verdict='fail', cause='labels', word='labels', rungs='1-4'),
+    'val better than train': dict(broken=dict(overrides=['task=ntrain.gallery:dropout']), control={}, rung=4, verdict='pass',
+                                  cause='val_better', word='validation loss', rungs='1-4', info=True),
+    'results differ every run': dict(broken=dict(overrides=['task=ntrain.gallery:unseeded']),
+                                     control=dict(overrides=['task=ntrain.gallery:dropout']), rung=3, verdict='warn',
+                                     cause='nondeterministic', word='the step', rungs='1-3'),
+    'model.eval() ignored': dict(broken=dict(overrides=['task=ntrain.gallery:eval_ignored']),
+                                 control=dict(overrides=['task=ntrain.gallery:dropout']), rung=1, verdict='warn',
+                                 cause='eval_mode', word='model.eval()', rungs='1-4'),
 }

@@ -144,6 +144,7 @@ class LadderSettings:
     init_tol: float = field(default=0.15, metadata=dict(help='rung 2: largest relative gap between the initial loss and theory'))
     overfit_steps: int = field(default=300, metadata=dict(help='rung 3: most optimizer steps to overfit one batch'))
     overfit_ratio: float = field(default=0.02, metadata=dict(help='rung 3: pass once the loss is below this fraction of its first value'))
+    repeat_steps: int = field(default=20, metadata=dict(help='rung 3: its first steps run again from the same seed; the losses must be bit-equal (0: off)'))
     small_frac: float = field(default=0.01, metadata=dict(help='rung 4: fraction of the train set'))
     small_min: int = field(default=512, metadata=dict(help='rung 4: but at least this many samples (so 1% of a small set is still a test)'))
     small_epochs: int = field(default=5, metadata=dict(help='rung 4: epochs over that subset'))

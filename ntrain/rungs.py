@@ -17,11 +17,25 @@ from .diagnose import describe, batch_inputs, batch_targets, names_list, nan_dia
 from .metrics import class_dim
 
 # %% auto 0
-__all__ = ['LEAK_CHUNK', 'IN_KERNEL', 'RUNGS', 'rung1', 'rung2', 'rung3', 'digest', 'leak_check', 'lr_find', 'rung4',
-           'free_memory', 'importable_task', 'start_run', 'follow_run', 'run_verdict', 'rung5']
+__all__ = ['EVAL_TOL', 'KEEPS', 'ZERO_GRAD', 'NONDETERMINISTIC', 'LEAK_CHUNK', 'IN_KERNEL', 'RUNGS', 'eval_gap', 'rung1', 'rung2',
+           'loss_rose', 'keeps_gradients', 'deterministic_steps', 'repeat_check', 'rung3', 'digest', 'leak_check',
+           'lr_find', 'rung4', 'free_memory', 'importable_task', 'start_run', 'follow_run', 'run_verdict', 'rung5']
 
 # %% ../nbs/10b_rungs.ipynb
 def _nbytes(ts)->int: return sum(t.numel() * t.element_size() for t in ts if torch.is_tensor(t))
+
+EVAL_TOL = 0.01  # eval_gap above this: two passes in eval mode differ (dropout left on: 0.5 on digits; bf16 rounding: under 0.004)
+
+def eval_gap(a, b)->float:
+    "The largest difference between two outputs (trees of tensors), relative to the largest finite output; 0 when they agree."
+    from ntrain.data import tensors_of
+    gap = 0.0
+    for x, y in zip(tensors_of(a), tensors_of(b)):
+        if x.shape != y.shape: return math.inf
+        x, y = x.detach().float(), y.detach().float()
+        ok = torch.isfinite(x) & torch.isfinite(y)  # NaN or inf outputs: the non-finite check speaks about them
+        if bool(ok.any()): gap = max(gap, float((x - y).abs()[ok].max()) / max(float(x.abs()[ok].max()), 1e-12))
+    return gap
 
 def _check_targets(b:_Bench, n:dict, cpu, idx):
     "The host-side target checks of fit: every target cheap to reach, and this CPU batch; BadTargets names the sample."
@@ -43,6 +57,8 @@ def _first_step(b:_Bench, r:RungResult, model, ps:list, batch, cpu, idx):
     if b.is_ce and torch.is_tensor(target) and torch.is_tensor(preds) and target.dtype.is_floating_point and target.shape != preds.shape:
         r.fail('target_dtype', f"the targets are {describe(target)} but cross-entropy needs int64 class indices "
                f"(or float class probabilities shaped like the outputs {describe(preds)}): convert them with .long()"); return None
+    if b.is_ce and torch.is_tensor(target) and not target.dtype.is_floating_point and target.dtype not in (torch.int64, torch.uint8):
+        r.fail('target_dtype', f"the targets are {describe(target)} but cross-entropy needs int64 class indices: convert them with .long()"); return None
     if b.is_ce and not b.classes and torch.is_tensor(target) and torch.is_tensor(preds) and not target.dtype.is_floating_point:
         d = class_dim(preds, target)  # no num_classes: the output's class dimension says how many, before the loss sees a target
         b.classes = preds.shape[d] if d is not None and preds.shape[d] > 1 else None
@@ -118,7 +134,12 @@ def rung1(b:_Bench)->RungResult:
         model.eval()
         with torch.inference_mode(): vl, vp, _ = b.forward_loss(model, vb)
         n['val_loss'] = float(vl); n['val_outputs'] = describe(vp)
+        with torch.inference_mode(): _, vp2, _ = b.forward_loss(model, vb)  # again: eval mode must give the same outputs
     except UserCodeError as e: return r.fail('valid', f'the validation batch: {e}')
+    if (gap := eval_gap(vp, vp2)) > EVAL_TOL:
+        r.warn('eval_mode', f'two forward passes of one validation batch in eval mode differ (by {gap:.3g} of the outputs\' scale): '
+               'something ignores model.eval() (F.dropout(x, training=True), noise added in forward, a layer with its own flag); '
+               'validation and predictions are then noisy')
     if not math.isfinite(n['val_loss']):
         def rerun():
             m = b.model().train(); b.train_step(m, b.optimizer(m), batch)
@@ -221,8 +242,147 @@ def rung2(b:_Bench)->RungResult:
     return r
 
 # %% ../nbs/10b_rungs.ipynb
+import contextlib, os, re
+
+def loss_rose(losses:list)->Optional[str]:
+    "How a finite, positive loss curve rose (the learning rate is too high), in words; None if it did not, or if ratios mean nothing for it."
+    if len(losses) < 2 or not all(map(math.isfinite, losses)) or min(losses) <= 0: return None
+    first, last, hi, lo = losses[0], losses[-1], max(losses), min(losses)
+    if last > 1.5 * first: return f'from {first:.4g} to {last:.4g}' + (f', peak {hi:.4g}' if hi > last else '')
+    if hi > 10 * first: return f'to a peak of {hi:.4g}, {hi / first:.0f} x its first value {first:.4g}'
+    if last > 5 * lo: return f'back from its lowest {lo:.4g} to {last:.4g}'
+    return None
+
+class _Quiet:
+    "The bench, sending no `lr_find` records: rung 3's range test is part of its diagnosis, not rung 4's live plot."
+    def __init__(self, b): self._b = b
+    def __getattr__(self, k): return getattr(self._b, k)
+    def emit(self, kind:str, **fields): return None if kind == 'lr_find' else self._b.emit(kind, **fields)
+
+# %% ../nbs/10b_rungs.ipynb
+@contextlib.contextmanager
+def _rng_kept():
+    "Every RNG state as it was before the block: a check inside it changes nothing that follows."
+    s = ckpt.rng_state()
+    try: yield
+    finally: ckpt.set_rng_state(s)
+
+KEEPS = 0.1  # keeps_gradients above this: the step adds to the gradients it finds
+ZERO_GRAD = ("your step function adds to the gradients it finds: it does not call optimizer.zero_grad() (or model.zero_grad()) "
+             "before loss.backward(), so every step applies the sum of all the gradients so far; call optimizer.zero_grad() first "
+             "in the step (the ladder calls the step once per optimizer step, so gradients accumulated over calls read the same)")
+
+def keeps_gradients(b:_Bench, batch)->Optional[float]:
+    "With a user step: how much the gradients it leaves depend on those it found (0: it zeroes them, about 1: no zero_grad); None without one."
+    if b.step_fn is None: return None
+    def leaves(fill:int)->list:
+        m = b.model().train(); o = b.optimizer(m, lr=0.0)  # b.model() seeds: both calls start from the same weights and RNG state
+        g = torch.Generator().manual_seed(fill)
+        ps = [p for p in m.parameters() if p.requires_grad]
+        for p in ps: p.grad = torch.randn(p.shape, generator=g).to(p.device, p.dtype)
+        b.train_step(m, o, batch)
+        return [None if p.grad is None else p.grad.detach().float() for p in ps]
+    with _rng_kept():
+        try: g1, g2 = leaves(1), leaves(2)
+        except UserCodeError: return None  # the step raised: rung 3's own steps say so
+    num = den = 0.0
+    for x, y in zip(g1, g2):
+        if x is None and y is None: continue
+        x = torch.zeros_like(y) if x is None else x; y = torch.zeros_like(x) if y is None else y
+        num += float((x - y).pow(2).sum()); den += float(x.pow(2).sum() + y.pow(2).sum())
+    return math.sqrt(num / den) if den else 0.0
+
+def _own_grads(b:_Bench, init:dict, batch)->Optional[dict]:
+    "`grad_report` after ntrain's own backward pass from the weights `init`: a user's step may leave no gradient to read."
+    with _rng_kept():
+        try:
+            m = b.model().train(); m.load_state_dict(init)
+            loss, _, _ = b.forward_loss(m, batch)
+            with user_code('backward'): loss.backward()
+        except (UserCodeError, RuntimeError, TypeError): return None
+    return grad_report(m)
+
+# %% ../nbs/10b_rungs.ipynb
+NONDETERMINISTIC = r'.*(does not have a deterministic implementation|not deterministic because it uses CuBLAS)'  # torch's warnings
+
+@contextlib.contextmanager
+def deterministic_steps(quiet:bool=False # hide torch's warning for an op without a deterministic implementation
+                       ):
+    "Deterministic algorithms (an op without one warns instead of raising) and no cudnn benchmark inside the block."
+    prev = (torch.are_deterministic_algorithms_enabled(), torch.is_deterministic_algorithms_warn_only_enabled(),
+            torch.backends.cudnn.benchmark, torch.backends.cudnn.deterministic)
+    os.environ.setdefault('CUBLAS_WORKSPACE_CONFIG', ':4096:8')  # read when CUDA starts: too late once it has (torch then warns)
+    torch.use_deterministic_algorithms(True, warn_only=True); torch.backends.cudnn.benchmark = False; torch.backends.cudnn.deterministic = True
+    try:
+        with warnings.catch_warnings():
+            if quiet: warnings.filterwarnings('ignore', message=NONDETERMINISTIC)
+            yield
+    finally:
+        torch.use_deterministic_algorithms(prev[0], warn_only=prev[1])
+        torch.backends.cudnn.benchmark, torch.backends.cudnn.deterministic = prev[2:]
+
+def _same(x, y)->bool:
+    "Bit-equal trees of tensors and plain values (NaN equals NaN)."
+    if torch.nn.parameter.is_lazy(x) or torch.nn.parameter.is_lazy(y): return True  # a lazy module's unset weights: nothing to compare
+    if torch.is_tensor(x) or torch.is_tensor(y):
+        if not (torch.is_tensor(x) and torch.is_tensor(y)) or x.shape != y.shape or x.dtype != y.dtype: return False
+        return torch.equal(x, y) or bool(((x == y) | (x.isnan() & y.isnan())).all()) if x.dtype.is_floating_point else torch.equal(x, y)
+    if isinstance(x, dict): return isinstance(y, dict) and x.keys() == y.keys() and all(_same(x[k], y[k]) for k in x)
+    if isinstance(x, (list, tuple)): return isinstance(y, (list, tuple)) and len(x) == len(y) and all(map(_same, x, y))
+    try: return bool(x == y)
+    except Exception: return False
+
+def _nondeterministic_ops(caught)->list:
+    "The ops torch warned have no deterministic implementation."
+    ops = [('cuBLAS (CUBLAS_WORKSPACE_CONFIG=:4096:8 must be set before CUDA starts)' if 'CuBLAS' in str(w.message) else
+            str(w.message).split(' does not have')[0].strip()) for w in caught if re.match(NONDETERMINISTIC, str(w.message), re.S)]
+    return list(dict.fromkeys(ops))
+
+def repeat_check(b:_Bench, init:dict, # the model's state before rung 3's first step
+                 rng:dict, # every RNG state then (`checkpoint.rng_state()`)
+                 batch, # rung 3's batch, on the device
+                 losses:list, # the losses of rung 3's first steps, which ran under `deterministic_steps`
+                )->dict:
+    "Rung 3's first steps again from a fresh model with the same seed, batch and RNG state: same (bit-equal), sources (in words), summary."
+    out = dict(same=True, steps=len(losses), sources=[])
+    with _rng_kept():
+        m = b.model().train()
+        if not _same(m.state_dict(), init):
+            out['sources'].append("the model's initial weights: two builds with the same seed differ, so the model factory (Task.model) "
+                                  "draws from a source ntrain does not seed (a generator seeded from the clock, np.random.default_rng() "
+                                  "without a seed, torch.empty() left unfilled); draw from torch's global RNG, which ntrain seeds")
+            m.load_state_dict(init)  # the steps below start from rung 3's own weights: a difference there is the step's
+        o = b.optimizer(m)
+        ckpt.set_rng_state(rng)
+        again = []
+        with deterministic_steps(), warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter('always')
+            for _ in losses:
+                b.check_stop(); again.append(b.train_step(m, o, batch))
+        again = torch.stack([l.float() for l in again]).cpu().tolist()
+        def load():
+            ckpt.set_rng_state(rng)
+            for bt, _, _ in b.batches(b.loader(b.task.train, min(b.cfg.batch_size, len(b.task.train)))): return bt
+        if not _same(load(), load()):
+            out['sources'].append("the data: two loads of the first batch under the same RNG state differ, so the dataset or its collate_fn "
+                                  "draws from a source ntrain does not seed (np.random.default_rng() without a seed, say); draw from "
+                                  "ntrain.data.sample_rng() (keyed on seed, epoch and sample), or set Task.seed_globals")
+    diff = [i for i, (x, y) in enumerate(zip(losses, again)) if not _same(x, y)]
+    if diff:
+        i, ops = diff[0], _nondeterministic_ops(caught)
+        out['sources'].append(f'the step: from the same weights, batch and RNG state the losses differ from step {i + 1} on '
+                              f'({losses[i]!r} then {again[i]!r})' + (
+            f'; these ops have no deterministic implementation: {names_list(ops)}' if ops else
+            ': the forward or backward pass draws from a source ntrain does not seed (a generator seeded from the clock, '
+            'np.random.default_rng() without a seed, torch.empty() read before it is written)'))
+    out['same'] = not out['sources']
+    out['summary'] = (f'bit-equal over {len(losses)} steps' if out['same'] else
+                      'differs: ' + ', '.join(s.split(':')[0] for s in out['sources']))
+    return out
+
+# %% ../nbs/10b_rungs.ipynb
 def rung3(b:_Bench)->RungResult:
-    "Overfit one batch to near-zero loss; on failure, find out why."
+    "Overfit one batch to near-zero loss; on failure, find out why. Its first steps run twice: their losses must be bit-equal."
     r = b.rung_result(3)
     st, n = b.st, r.numbers
     model = b.model().train()
@@ -239,31 +399,49 @@ def rung3(b:_Bench)->RungResult:
         for v in new:
             losses.append(v); b.emit('rung_step', rung=3, step=len(losses), loss=v, target=target)
         read_at = time.monotonic()
-    for s in range(st.overfit_steps):
-        if b.stop_requested():
-            if pend: read_back()
-            n.update(samples=len(idx), steps=len(losses), start_loss=losses[0] if losses else None,
-                     final_loss=losses[-1] if losses else None, threshold=target)
-            b.check_stop()
-        if s % 10 == 0: snap = (copy.deepcopy(model.state_dict()), copy.deepcopy(opt.state_dict()), s)
-        try: pend.append(b.train_step(model, opt, batch))
-        except UserCodeError as e: return r.fail('step', f'step {s}: {e}')
-        if grads is None: grads = grad_report(model)
-        decide = (s + 1) % 10 == 0 or s == st.overfit_steps - 1
-        if decide or s == 0 or time.monotonic() - read_at > 1.0: read_back()
-        if decide and (not all(map(math.isfinite, losses[-10:])) or losses[-1] <= target): break
+    reps = max(0, min(st.repeat_steps, st.overfit_steps))  # the first `reps` steps run deterministically, to be run again
+    rng0, init = (ckpt.rng_state() if reps else None), None
+    with contextlib.ExitStack() as det:
+        if reps: det.enter_context(deterministic_steps(quiet=True))
+        for s in range(st.overfit_steps):
+            if s == reps: det.close()
+            if b.stop_requested():
+                if pend: read_back()
+                n.update(samples=len(idx), steps=len(losses), start_loss=losses[0] if losses else None,
+                         final_loss=losses[-1] if losses else None, threshold=target)
+                b.check_stop()
+            if s % 10 == 0:
+                snap = (copy.deepcopy(model.state_dict()), copy.deepcopy(opt.state_dict()), s)
+                if s == 0: init = snap[0]
+            try: pend.append(b.train_step(model, opt, batch))
+            except UserCodeError as e: return r.fail('step', f'step {s}: {e}')
+            if grads is None: grads = grad_report(model)
+            decide = (s + 1) % 10 == 0 or s == st.overfit_steps - 1
+            if decide or s == 0 or time.monotonic() - read_at > 1.0: read_back()
+            if decide and (not all(map(math.isfinite, losses[-10:])) or losses[-1] <= target): break
     first, last = losses[0], losses[-1]
     lr = opt.param_groups[0]['lr']
     moved = math.sqrt(sum(float((p.detach() - q).pow(2).sum()) for p, q in zip(model.parameters(), p0)))
     n.update(samples=len(idx), steps=len(losses), start_loss=first, final_loss=last, threshold=target, lr=lr, param_change=moved,
              frozen=len(grads['frozen']), no_grad=len(grads['no_grad']), zero_grad=len(grads['zero_grad']))
+    k = min(reps, len(losses))
+    rep = repeat_check(b, init, rng0, batch, losses[:k]) if k and all(map(math.isfinite, losses[:k])) else None
+    kept = keeps_gradients(b, batch)  # None without a user step
+    if rep is not None: n['repeat'] = rep['summary']
+    if kept is not None: n['keeps_gradients'] = round(kept, 3)
+    def done()->RungResult:  # the repeat check's verdict, after the rest of the diagnosis
+        if rep is not None and not rep['same']:
+            (r.fail if b.cfg.deterministic else r.warn)('nondeterministic', '  results differ on every run: ' + '; '.join(rep['sources']) + (
+                ' (the config asks for deterministic=true, whose runs must repeat)' if b.cfg.deterministic else ''))
+        return r
     # checks that are worth a warning even when the batch was memorised
     if grads['frozen']:
         words = f"{len(grads['frozen'])} of {len(list(model.parameters()))} parameter tensors are frozen (requires_grad=False): {names_list(grads['frozen'])}"
     if math.isfinite(last) and last <= target:
         r.note(None, f'loss {first:.4g} -> {last:.4g} in {len(losses)} steps (target {target:.3g})')
         if grads['frozen']: r.warn('frozen', words + ' (intended, when fine-tuning?)')
-        return r
+        if kept and kept > KEEPS: r.warn('zero_grad', '  ' + ZERO_GRAD)
+        return done()
     r.fail(None, f"could not overfit one batch of {len(idx)} samples: loss {first:.4g} -> {last:.4g} in {len(losses)} steps (target {target:.3g}). "
            "The bug is in the model, loss, labels or optimizer, not the data size:")
     if not all(math.isfinite(l) for l in losses):
@@ -277,19 +455,28 @@ def rung3(b:_Bench)->RungResult:
         cs, ws = nan_diagnosis(b, m, batch, idx, losses[:k], rerun)
         r.note('nan', f'  the loss became non-finite at step {k}:')
         for c, w in zip(cs + [None] * len(ws), ws): r.note(c, '    ' + w)
-        return r
+        if kept and kept > KEEPS: r.note('zero_grad', '  ' + ZERO_GRAD)
+        return done()
+    if b.step_fn is not None and not any(p.grad is not None and bool(p.grad.any()) for p in model.parameters() if p.requires_grad):
+        grads = _own_grads(b, init, batch) or grads  # the user's step leaves no gradient to read (it zeroes them after its step)
     if grads['frozen']: r.note('frozen', '  ' + words)
     if grads['no_grad']: r.note('detached', f"  {len(grads['no_grad'])} parameter tensors get no gradient although they require one: {names_list(grads['no_grad'])}; they are not in the graph (a .detach(), .data or torch.no_grad() in the forward pass, or an unused layer)")
-    if grads['zero_grad']: r.note('zero_grad', f"  {len(grads['zero_grad'])} parameter tensors get an exactly zero gradient: {names_list(grads['zero_grad'])} (dead ReLUs, a branch multiplied by zero, or a detached path)")
+    if grads['zero_grad']: r.note('dead_grad', f"  {len(grads['zero_grad'])} parameter tensors get an exactly zero gradient: {names_list(grads['zero_grad'])} (dead ReLUs, a branch multiplied by zero, or a detached path)")
+    if kept and kept > KEEPS: r.note('zero_grad', '  ' + ZERO_GRAD)
+    elif (rose := loss_rose(losses)) is not None:
+        lf = lr_find(_Quiet(b), Subset(b.task.train, [int(i) for i in idx]))  # the LR range test on this batch's samples
+        r.series.update(lr_find_lr=lf['lrs'], lr_find_loss=lf['losses']); n['suggested_lr'] = s = lf['suggested_lr']
+        r.note('lr_high', f'  the loss rose ({rose}) at learning rate {lr:.3g}: the learning rate is too high; ' + (
+            f'the LR range test on this batch suggests a max LR of {s:.3g}' + (' (not below it: look at the loss and the step too)' if s >= lr else '')
+            if math.isfinite(s) else 'the LR range test on this batch found no finite loss'))
     flat = abs(first - last) <= 0.01 * abs(first)
     if flat:
         r.note('flat', f'  the loss is flat from step 0 ({first:.4g} -> {last:.4g})')
         if lr == 0: r.note('lr_zero', '  the learning rate is 0: nothing can move (optim.lr=0)')
-        elif lr < 1e-6: r.note('lr_low', f'  the learning rate {lr:.2g} is far too low')
+        elif lr < 1e-6 and 'lr_high' not in r.causes: r.note('lr_low', f'  the learning rate {lr:.2g} is far too low')
         if moved == 0 and lr != 0: r.note('no_update', '  the parameters did not change at all')
-        if b.step_fn is not None: r.note('step_fn', '  your step function: does it call loss.backward(), optimizer.step() and optimizer.zero_grad() every step?')
-    elif b.step_fn is not None and any(b2 > a * 1.5 for a, b2 in zip(losses, losses[1:])):
-        r.note('zero_grad_missing', '  the loss jumps up during training with your own step function: a missing optimizer.zero_grad() accumulates gradients')
+        if b.step_fn is not None and 'zero_grad' not in r.causes:
+            r.note('step_fn', '  your step function: does it call loss.backward(), optimizer.step() and optimizer.zero_grad() every step?')
     t = batch_targets(batch)
     if torch.is_tensor(t):
         if b.is_ce and t.dtype.is_floating_point: r.note('target_dtype', f'  the targets are {describe(t)}: cross-entropy needs int64 class indices')
@@ -300,9 +487,13 @@ def rung3(b:_Bench)->RungResult:
     if b.is_ce and torch.is_tensor(preds) and bool((preds >= 0).all()) and preds.ndim > 1 and d is not None and bool(((preds.sum(d) - 1).abs() < 1e-3).all()):
         r.note('softmax', '  the outputs are probabilities: softmax applied before cross-entropy keeps the loss from reaching zero')
     if len(r.causes) == 0:
-        r.note('slow', f'  the loss falls but too slowly: the learning rate {lr:.2g} may be too low, or the model too small or too '
-               f'regularised; a longer try: overfit_steps={2 * st.overfit_steps}')
-    return r
+        if last < first:
+            r.note('slow', f'  the loss falls but too slowly: the learning rate {lr:.2g} may be too low, or the model too small or too '
+                   f'regularised; a longer try: overfit_steps={2 * st.overfit_steps}')
+        else:  # it rose, but less than lr_high's rules ask: never blame a low learning rate
+            r.note('not_falling', f'  the loss ended above where it started ({first:.4g} -> {last:.4g}, lowest {min(losses):.4g}): not a learning '
+                   f'rate too low; a learning rate too high for this model (lr {lr:.2g}: try the LR range test, lr_find=True), or a step that does not descend')
+    return done()
 
 # %% ../nbs/10b_rungs.ipynb
 def digest(x)->str:
