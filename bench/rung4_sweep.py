@@ -55,7 +55,8 @@ def one(name:str, seed:int, work:Path)->dict:
     return dict(seed=seed, verdict=r4.verdict, causes=r4.causes, rung3=r3.verdict, metric=n.get('metric'), start=n.get('start'),
                 final=n.get('final'), threshold=n.get('threshold'), val_loss=n.get('val_loss'), loss_threshold=n.get('loss_threshold'),
                 constant=n.get('constant'), judged=n.get('judged'), no_control=n.get('no_control'), seconds=r4.seconds,
-                wall=time.perf_counter() - t0)
+                wall=time.perf_counter() - t0, control=n.get('control'), main=dict(val_loss=r4.series.get('val_loss_epochs'),
+                **({n['metric']: r4.series.get(n['metric'])} if n.get('metric') != 'val_loss' else {})))
 
 
 def summarize(name:str, runs:list)->dict:
@@ -111,8 +112,9 @@ def render(res:dict)->str:
          f"load {tuple(round(x, 2) for x in res['load_start'])} -> {tuple(round(x, 2) for x in res['load_end'])}; "
          f"{res['machine']['cpus']} CPUs, torch {res['versions']['torch']}, OMP_NUM_THREADS={res['omp_threads']}*", '',
          "Rung 4 trains a control fit of the same samples with their targets permuted, from the same initial weights, and passes only "
-         "when the validation loss and the metric both beat the control's best by its largest epoch-to-epoch swing (for BCE and MSE the "
-         "loss must also beat the constant predictor at the training prior); it fails when neither does, and warns (inconclusive) between. "
+         "when the validation loss and the metric both beat the control's best by its largest epoch-to-epoch swing after its first epoch (for BCE "
+         "and MSE the loss must also beat the constant predictor at the training prior); it fails when neither does or the loss is no better than "
+         "the control's best (unless the control's loss fell every epoch), and warns (inconclusive) between. "
          "Seed s: the row's data seed and the run's seed; rungs 3-4 through `ntrain.ladder`, `leak_max=0`. "
          "Error: the verdict that is wrong for the row (a pass on shuffled labels; a fail on a healthy task), with its Wilson 95% interval; "
          "target at most 5% at the point estimate.", '',

@@ -377,7 +377,7 @@ def _takes_probs(loss)->bool: return isinstance(loss, torch.nn.BCELoss) or getat
 
 def _constant_loss(b:_Bench, prior, target, batch)->float:
     "The task's loss for predicting the training prior for every sample: BCE its logit (a probability for BCELoss), MSE the mean."
-    c = prior.to(target.device, torch.float64)
+    c = prior.to(target.device, torch.float32)  # (no float64 on every device)
     if not (target.ndim == 2 and c.numel() == target.shape[1]): c = c.mean()  # per label for (N, L) targets, else one number
     if b.is_bce and not _takes_probs(b.task.loss): c = torch.logit(c.clamp(1e-6, 1 - 1e-6))
     with user_code('loss'): l = b.task.loss(c.to(target.dtype).expand(target.shape), target)
@@ -392,7 +392,8 @@ def train_prior(b:_Bench, model, ds)->Optional[torch.Tensor]:
             b.check_stop()
             t = b.forward(model, to_device(batch, b.device))[1]
             if not torch.is_tensor(t): return None
-            t = t.double() if t.ndim == 2 else t.double().reshape(-1, 1)
+            t = t.detach().cpu().double()
+            t = t if t.ndim == 2 else t.reshape(-1, 1)
             s, n = s + t.sum(0), n + len(t)
     return (s / n).float().cpu() if n else None
 
@@ -558,8 +559,9 @@ def _noise_threshold(st, e0:dict, nv:int, metric:str)->tuple:
     return start - st.noise_se * se, se, 'min', f'{metric} must fall below start {start:.4g} - {st.noise_se:g} x SE {se:.3g} (of its batch means)'
 
 def swing(xs:list)->float:
-    "The largest change between two consecutive epochs of a series."
-    return max((abs(b - a) for a, b in zip(xs, xs[1:])), default=0.0)
+    "The largest change between two consecutive epochs of a control's series, after its first such change (when it has more)."
+    d = [abs(b - a) for a, b in zip(xs, xs[1:])]
+    return max(d[1:] or d, default=0.0)  # the first step still carries the move from the initial weights towards the prior
 
 def judge(val_loss:float, control_loss:list, final:Optional[float]=None, control_metric:Optional[list]=None,
           constant:Optional[float]=None)->dict:
@@ -664,14 +666,15 @@ def rung4(b:_Bench)->RungResult:
     else:
         n['judged'] = zones = judge(fl, cl, final if up else None, cv if up else None, const)
         beats = [z == 'beats' for z in zones.values()]
-        verdict = 'pass' if all(beats) else 'warn' if any(beats) else 'fail'
+        settled = not all(y < x for x, y in zip(cl, cl[1:]))  # a control whose val_loss fell every epoch has not shown its best
+        verdict = 'pass' if all(beats) else 'fail' if settled and (not any(beats) or zones['val_loss'] == 'within') else 'warn'
     if verdict == 'pass': r.note(None, f'{moved}: beyond noise ({rule})')
     elif verdict == 'warn':
         words = _verdict_words(zones, metric, final, fl, cmax, cmin, ls, vs, const)
         r.warn('inconclusive', f"inconclusive: {moved}; {'; '.join(words)} ({rule}). More epochs (small_epochs) or samples (small_min) settle it")
-        if len(cl) > 2 and all(y < x for x, y in zip(cl, cl[1:])):
+        if not settled:
             r.note(None, f"  the control's val_loss fell every epoch ({cl[0]:.4g} -> {cl[-1]:.4g}): it was still learning the targets' prior, "
-                   "which widens its swing; on an imbalanced task, start the last layer's bias at the prior's logit")
+                   "so it has not shown how far permuted targets go; on an imbalanced task, start the last layer's bias at the prior's logit")
     else:
         if ctrl is None: r.fail(None, f'{metric} did not move beyond noise: {moved}; {rule}:')
         else: r.fail(None, f"{moved}: no better than with the targets permuted ({rule}):")
