@@ -82,10 +82,11 @@ def load_before(commit:str):
 
 
 def cost(pairs:int, before:str, work:Path, log)->dict:
-    "Rung 4 on digits before and after, in alternating pairs: seconds each, ratio now / before per pair."
+    "Rung 4 on digits before and after, in alternating pairs after one warm-up call of each: seconds each, ratio now / before per pair."
     from ntrain.ladder import bench
     from ntrain import rungs as now
     old = load_before(before)
+    for side in (old, now): side.rung4(bench('digits', run_dir=work/'cost-warm'))  # first calls pay one-off costs: not counted
     rows = []
     for i in range(pairs):
         row = {}
@@ -107,7 +108,8 @@ def pct(x:float)->str: return f'{100 * x:.1f}%'
 
 
 def render(res:dict)->str:
-    L = [f"## Rung 4 against a null: verdicts over {res['seeds']} seeds per row, and the control's cost", '',
+    first = res.get('seed0', 0)
+    L = [f"## Rung 4 against a null: verdicts over {res['seeds']} seeds per row (seeds {first}-{first + res['seeds'] - 1}), and the control's cost", '',
          f"*`{res['command']}` at commit {res['commit']}, {res['when']} (wall {res['wall_s'] / 60:.1f} min); "
          f"load {tuple(round(x, 2) for x in res['load_start'])} -> {tuple(round(x, 2) for x in res['load_end'])}; "
          f"{res['machine']['cpus']} CPUs, torch {res['versions']['torch']}, OMP_NUM_THREADS={res['omp_threads']}*", '',
@@ -146,6 +148,7 @@ def main(argv=None):
     from ntrain.user_tasks import RUNG4_ROWS
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument('--seeds', type=int, default=60, help='seeds per row')
+    p.add_argument('--seed0', type=int, default=0, help='the first seed (a held-out range: --seed0 60)')
     p.add_argument('--rows', nargs='*', default=list(RUNG4_ROWS), choices=list(RUNG4_ROWS))
     p.add_argument('--pairs', type=int, default=10, help='cost pairs (0: no cost part)')
     p.add_argument('--before', default='b99b3d3', help='the commit whose rung 4 the cost part compares with')
@@ -160,10 +163,10 @@ def main(argv=None):
                dirty=bool(git('status', '--porcelain', 'ntrain', 'nbs', 'bench')), when=time.strftime('%Y-%m-%d %H:%M:%S'),
                machine=dict(cpu=platform.processor() or platform.machine(), cpus=os.cpu_count(), platform=platform.platform()),
                versions=dict(python=platform.python_version(), torch=torch.__version__, ntrain=getattr(ntrain, '__version__', '?')),
-               omp_threads=os.environ.get('OMP_NUM_THREADS'), load_start=os.getloadavg(), seeds=a.seeds, runs={}, rows={})
+               omp_threads=os.environ.get('OMP_NUM_THREADS'), load_start=os.getloadavg(), seeds=a.seeds, seed0=a.seed0, runs={}, rows={})
     for name in a.rows:
         runs = []
-        for s in range(a.seeds):
+        for s in range(a.seed0, a.seed0 + a.seeds):
             runs.append(one(name, s, work))
             r = runs[-1]
             log(f"{name} seed {s}: {r['verdict']} {r['causes']} {r['metric']} {r['final']:.4g} (threshold {r['threshold']:.4g}) "

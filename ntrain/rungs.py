@@ -17,9 +17,10 @@ from .diagnose import describe, batch_inputs, batch_targets, names_list, nan_dia
 from .metrics import class_dim
 
 # %% auto 0
-__all__ = ['LEAK_CHUNK', 'AUROC_MAX', 'IN_KERNEL', 'RUNGS', 'rung1', 'rung2', 'rung3', 'digest', 'leak_check', 'auroc',
-           'train_prior', 'lr_find', 'control_seed', 'target_slot', 'Permuted', 'rng_kept', 'control_fit', 'swing',
-           'judge', 'rung4', 'free_memory', 'importable_task', 'start_run', 'follow_run', 'run_verdict', 'rung5']
+__all__ = ['LEAK_CHUNK', 'AUROC_MAX', 'PERMUTED_CACHE', 'IN_KERNEL', 'RUNGS', 'rung1', 'rung2', 'rung3', 'digest', 'leak_check',
+           'auroc', 'train_prior', 'lr_find', 'control_seed', 'target_slot', 'Permuted', 'rng_kept', 'control_fit',
+           'swing', 'judge', 'rung4', 'free_memory', 'importable_task', 'start_run', 'follow_run', 'run_verdict',
+           'rung5']
 
 # %% ../nbs/10b_rungs.ipynb
 def _nbytes(ts)->int: return sum(t.numel() * t.element_size() for t in ts if torch.is_tensor(t))
@@ -353,7 +354,8 @@ import contextlib, functools, random
 from collections.abc import Mapping
 from torch.utils.data import Dataset
 from .core import seed_all
-from .data import hf_forward, _mix
+from torch.utils._pytree import tree_flatten
+from .data import hf_forward, default_forward, _mix
 
 AUROC_MAX = 1 << 22  # scores kept per evaluation for the AUROC (the first ones, in loader order)
 
@@ -472,17 +474,26 @@ def target_slot(task, sample):
     if isinstance(sample, (tuple, list)) and len(sample) > 1: return 1
     return None
 
+PERMUTED_CACHE = 64 * 2**20  # bytes of donor targets a Permuted dataset keeps, so that later epochs load each sample once
+
 class Permuted(Dataset):
     "The samples of `ds` with their targets permuted among them: sample i keeps its inputs and takes the target of sample perm[i]."
-    def __init__(self, ds, perm:list, slot): self.ds, self.perm, self.slot = ds, perm, slot
+    def __init__(self, ds, perm:list, slot): self.ds, self.perm, self.slot, self.kept, self.bytes = ds, perm, slot, {}, 0
     def __len__(self): return len(self.ds)
+    def target(self, j):
+        "The target of sample j: loaded with it the first time, then kept (up to PERMUTED_CACHE bytes)."
+        if j in self.kept: return self.kept[j]
+        t = self.ds[j][self.slot]
+        n = sum(x.numel() * x.element_size() for x in tree_flatten(t)[0] if torch.is_tensor(x))
+        if self.bytes + n <= PERMUTED_CACHE: self.kept[j] = t; self.bytes += n
+        return t
     def __getitem__(self, i):
-        s, donor = self.ds[i], self.ds[self.perm[i]]
+        s, t = self.ds[i], self.target(self.perm[i])
         if isinstance(s, Mapping):
-            d = {**s, self.slot: donor[self.slot]}
+            d = {**s, self.slot: t}
             try: return d if type(s) is dict else type(s)(d)
             except Exception: return d
-        out = list(s); out[self.slot] = donor[self.slot]
+        out = list(s); out[self.slot] = t
         if isinstance(s, list): return out
         return type(s)(*out) if hasattr(s, '_fields') else tuple(out)  # a namedtuple stays one
 
@@ -505,6 +516,8 @@ def _same(a, b)->bool:
 
 def _sees_permutation(b:_Bench, model, sub, ds:Permuted, n:int)->Optional[str]:
     "None when the forward pass takes its targets where `ds` permutes them; else why not, in words."
+    f = b.task.forward
+    if b.task.collate_fn is None and (f is default_forward or isinstance(f, functools.partial) and f.func is hf_forward): return None  # ntrain's own
     pb, ob = (next(b.batches(b.loader(d, n, shuffle=False)))[0] for d in (ds, sub))
     model.eval()
     with torch.inference_mode(): tp, to = (b.forward(model, to_device(x, b.device))[1] for x in (pb, ob))
