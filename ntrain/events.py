@@ -31,7 +31,8 @@ LADDER_KINDS = {
     'ladder_start': 'the ladder begins', 'rung_start': 'a rung begins',
     'rung_step': "rung 3: one optimizer step's loss, and the target once known",
     'rung_eval': 'rung 4: the evaluation before training and after each epoch',
-    'rung_threshold': 'rung 4: the noise threshold the metric must beat',
+    'rung_control': "rung 4: the control fit's evaluation after each epoch (the same samples, targets permuted)",
+    'rung_threshold': 'rung 4: the thresholds the metric and the validation loss must beat',
     'lr_find': 'the LR range test: a point, then the suggested LR', 'leak_check': "the leakage check's progress",
     'rung_end': "a rung's result", 'ladder_end': "the ladder's result",
 }

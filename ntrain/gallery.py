@@ -12,8 +12,9 @@ from .examples import digits, Digits, DigitsCNN, load_digits_arrays
 
 # %% auto 0
 __all__ = ['BROKEN', 'DEBUG_TABLE', 'frozen', 'big_init', 'SoftmaxOut', 'softmax', 'random_labels', 'SqrtScale', 'NaNOnSome',
-           'nan_outputs', 'FloatTargets', 'float_targets', 'leak', 'DropoutCNN', 'EvalIgnored', 'UnseededNoise',
-           'dropout', 'eval_ignored', 'unseeded', 'step_ok', 'step_zero_grad_after', 'step_no_zero_grad']
+           'nan_outputs', 'FloatTargets', 'float_targets', 'leak', 'shuffled_labels', 'noisy_labels', 'DropoutCNN',
+           'EvalIgnored', 'UnseededNoise', 'dropout', 'eval_ignored', 'unseeded', 'step_ok', 'step_zero_grad_after',
+           'step_no_zero_grad']
 
 # %% ../nbs/10a_gallery.ipynb
 def _digits_model(fix=None):
@@ -96,6 +97,25 @@ BROKEN = {  # name: (config overrides, rung that must catch it, its verdict ther
     'float_targets': (['task=ntrain.gallery:float_targets'], 1, 'fail', 'target_dtype', 'int64'),
     'leak':          (['task=ntrain.gallery:leak'], 4, 'fail', 'leakage', 'leakage'),
 }
+
+# %% ../nbs/10a_gallery.ipynb
+def shuffled_labels(seed:int=1)->Task:
+    "Every train label permuted among the train samples (each class keeps its count; valid keeps the true labels)."
+    t = digits()
+    g = torch.Generator(); g.manual_seed(seed)
+    y, vy = t.train.y[torch.randperm(len(t.train.y), generator=g)], t.valid.y
+    t.train.y = y; t.targets = lambda split: y if split == 'train' else vy
+    t.name = 'shuffled_labels'; return t
+
+def noisy_labels(frac:float=0.2, seed:int=1)->Task:
+    "Symmetric label noise: a `frac` of the train labels replaced by a class drawn uniformly (valid keeps the true labels)."
+    t = digits()
+    g = torch.Generator(); g.manual_seed(seed)
+    y, vy = t.train.y.clone(), t.valid.y
+    pick = torch.randperm(len(y), generator=g)[:round(frac * len(y))]
+    y[pick] = torch.randint(0, 10, (len(pick),), generator=g)
+    t.train.y = y; t.targets = lambda split: y if split == 'train' else vy
+    t.name = 'noisy_labels'; return t
 
 # %% ../nbs/10a_gallery.ipynb
 import numpy as np

@@ -149,7 +149,7 @@ class LadderSettings:
     small_min: int = field(default=512, metadata=dict(help='rung 4: but at least this many samples (so 1% of a small set is still a test)'))
     small_epochs: int = field(default=5, metadata=dict(help='rung 4: epochs over that subset'))
     val_max: int = field(default=2000, metadata=dict(help='rung 4: validation samples used, at most'))
-    noise_se: float = field(default=3.0, metadata=dict(help='rung 4: the metric must move by more than this many standard errors'))
+    noise_se: float = field(default=3.0, metadata=dict(help='rung 4 without a control fit: the metric must move by more than this many standard errors'))
     leak_max: int = field(default=50000, metadata=dict(help='rung 4: samples per split hashed for the leakage check, at most'))
     lr_find: bool = field(default=False, metadata=dict(help='rung 4: also run an LR range test and suggest a max LR'))
     num_workers: int = field(default=0, metadata=dict(help='DataLoader workers for the rungs 1-4 (0: fastest for small batches)'))
@@ -676,6 +676,7 @@ class ConsoleProgress:
         elif k == 'rung_step' and rec['step'] % self.every == 0: w(f"  step {rec['step']}  loss {rec['loss']:.4g}  target {rec['target']:.3g}\n")
         elif k == 'rung_threshold': w(f"  {rec['metric']} starts at {rec['start']:.4g}; it must {'rise above' if rec['mode'] == 'max' else 'fall below'} {rec['threshold']:.4g}\n")
         elif k == 'rung_eval' and rec['epoch'] >= 0: w(f"  epoch {rec['epoch'] + 1}  train_loss {rec['train_loss']:.4g}  val_loss {rec['val_loss']:.4g}  {rec['metric']} {rec['value']:.4g}\n")
+        elif k == 'rung_control': w(f"  control (targets permuted) epoch {rec['epoch'] + 1}  train_loss {rec['train_loss']:.4g}  val_loss {rec['val_loss']:.4g}  {rec['metric']} {rec['value']:.4g}\n")
         elif k == 'lr_find' and rec.get('done'): w(f"  LR range test: suggested max LR {rec['suggested_lr']:.3g}\n")
         elif k == 'rung_end': w(f"rung {rec['rung']}: {rec['result']['verdict'].upper()} ({rec['result']['seconds']:.1f}s)\n")
         elif k not in ('rung_step', 'rung_eval', 'lr_find') and (line := text_line(rec)) is not None: w('  ' + line + '\n')  # rung 5's epochs, messages

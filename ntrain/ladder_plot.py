@@ -31,6 +31,7 @@ def plot_rung(r:RungResult, path)->Path:
     if two and r.numbers.get('metric') in r.series:
         m = r.numbers['metric']; ax2 = fig.add_subplot(1, 2, 2)
         ax2.plot(range(len(r.series[m])), r.series[m], 'o-', label=m)
+        if r.series.get(f'control_{m}'): ax2.plot(range(len(r.series[f'control_{m}'])), r.series[f'control_{m}'], 's--', color='0.5', label='control (targets permuted)')
         if isinstance(r.numbers.get('threshold'), float): ax2.axhline(r.numbers['threshold'], ls='--', color='0.5', label='beyond noise')
         ax2.set_xlabel('epoch'); ax2.grid(alpha=.3); ax2.legend(fontsize=8)
     fig.suptitle(f'rung {r.rung}: {r.name} ({r.verdict})', fontsize=9); fig.tight_layout()

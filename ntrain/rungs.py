@@ -17,9 +17,11 @@ from .diagnose import describe, batch_inputs, batch_targets, names_list, nan_dia
 from .metrics import class_dim
 
 # %% auto 0
-__all__ = ['EVAL_TOL', 'KEEPS', 'ZERO_GRAD', 'NONDETERMINISTIC', 'LEAK_CHUNK', 'IN_KERNEL', 'RUNGS', 'eval_gap', 'rung1', 'rung2',
-           'loss_rose', 'keeps_gradients', 'deterministic_steps', 'repeat_check', 'rung3', 'digest', 'leak_check',
-           'lr_find', 'rung4', 'free_memory', 'importable_task', 'start_run', 'follow_run', 'run_verdict', 'rung5']
+__all__ = ['EVAL_TOL', 'KEEPS', 'ZERO_GRAD', 'NONDETERMINISTIC', 'LEAK_CHUNK', 'AUROC_MAX', 'PERMUTED_CACHE', 'IN_KERNEL',
+           'RUNGS', 'eval_gap', 'rung1', 'rung2', 'loss_rose', 'keeps_gradients', 'deterministic_steps', 'repeat_check',
+           'rung3', 'digest', 'leak_check', 'auroc', 'train_prior', 'lr_find', 'control_seed', 'target_slot',
+           'Permuted', 'rng_kept', 'control_fit', 'swing', 'judge', 'rung4', 'free_memory', 'importable_task',
+           'start_run', 'follow_run', 'run_verdict', 'rung5']
 
 # %% ../nbs/10b_rungs.ipynb
 def _nbytes(ts)->int: return sum(t.numel() * t.element_size() for t in ts if torch.is_tensor(t))
@@ -539,10 +541,62 @@ def leak_check(task, max_n:int=50000,
     return dict(overlap=len(pairs), checked_train=nt, checked_valid=nv, how=how, examples=pairs[:5])
 
 # %% ../nbs/10b_rungs.ipynb
-def _evaluate(b:_Bench, model, loader, within=None)->dict:
-    "Validation loss (per item under loss_norm='items'), batch losses, accuracy (where there are classes) and the targets seen."
+import contextlib, functools, random
+from collections.abc import Mapping
+from torch.utils.data import Dataset
+from .core import seed_all
+from torch.utils._pytree import tree_flatten
+from .data import hf_forward, default_forward, _mix
+
+AUROC_MAX = 1 << 22  # scores kept per evaluation for the AUROC (the first ones, in loader order)
+
+def auroc(scores, labels)->float:
+    "The area under the ROC curve: the chance that a positive scores above a negative (ties count half); NaN without both."
+    s, y = scores.double().reshape(-1), labels.bool().reshape(-1)
+    n, npos = len(s), int(y.sum())
+    if npos in (0, n): return math.nan
+    order = s.argsort()
+    _, inv, cnt = torch.unique_consecutive(s[order], return_inverse=True, return_counts=True)
+    ranks = torch.empty(n, dtype=torch.float64)
+    ranks[order] = (cnt.cumsum(0).double() - (cnt.double() - 1) / 2)[inv]  # ties share their mean rank
+    return float((ranks[y].sum() - npos * (npos + 1) / 2) / (npos * (n - npos)))
+
+def _label_columns(p, t)->tuple:
+    "Scores and targets as (rows, labels): an (N, L) output keeps its L labels; any other shape is one label."
+    t = t.reshape(p.shape)
+    return (p, t) if p.ndim == 2 else (p.reshape(-1, 1), t.reshape(-1, 1))
+
+def _takes_probs(loss)->bool: return isinstance(loss, torch.nn.BCELoss) or getattr(loss, '__name__', '') == 'binary_cross_entropy'
+
+def _constant_loss(b:_Bench, prior, target, batch)->float:
+    "The task's loss for predicting the training prior for every sample: BCE its logit (a probability for BCELoss), MSE the mean."
+    c = prior.to(target.device, torch.float32)  # (no float64 on every device)
+    if not (target.ndim == 2 and c.numel() == target.shape[1]): c = c.mean()  # per label for (N, L) targets, else one number
+    if b.is_bce and not _takes_probs(b.task.loss): c = torch.logit(c.clamp(1e-6, 1 - 1e-6))
+    with user_code('loss'): l = b.task.loss(c.to(target.dtype).expand(target.shape), target)
+    return float(l) / (max(b.count(batch), 1) if b.items else 1)
+
+def train_prior(b:_Bench, model, ds)->Optional[torch.Tensor]:
+    "The mean target of `ds` as the forward pass returns it (per label for (N, L) targets); None when they are not tensors."
+    s, n = 0.0, 0
+    model.eval()
+    with torch.inference_mode():
+        for batch, idx, real in b.batches(b.loader(ds, min(b.cfg.batch_size, len(ds)), shuffle=False)):
+            b.check_stop()
+            t = b.forward(model, to_device(batch, b.device))[1]
+            if not torch.is_tensor(t): return None
+            t = t.detach().cpu().double()
+            t = t if t.ndim == 2 else t.reshape(-1, 1)
+            s, n = s + t.sum(0), n + len(t)
+    return (s / n).float().cpu() if n else None
+
+# %% ../nbs/10b_rungs.ipynb
+def _evaluate(b:_Bench, model, loader, within=None, prior=None)->dict:
+    """Validation loss (per item under loss_norm='items'), batch losses, accuracy and chance (classes) or AUROC (binary
+    cross-entropy), and with the training `prior` the loss of the constant predictor (`constant`)."""
     from ntrain.metrics import Accuracy
     model.eval(); acc = Accuracy(ignore_index=b.task.ignore_index); ls, ns, ts, C = [], [], [], None
+    scores, labels, const, kept = [], [], [], 0
     with torch.inference_mode():
         for batch, idx, real in b.batches(loader):
             b.check_stop()
@@ -550,17 +604,29 @@ def _evaluate(b:_Bench, model, loader, within=None)->dict:
             batch = to_device(batch, b.device)
             loss, out, target = b.forward_loss(model, batch)
             ls.append(float(loss)); ns.append(b.count(batch) if b.items else len(idx))
-            if b.is_ce or b.is_bce or b.task.num_classes:
+            if prior is not None and torch.is_tensor(target): const.append(_constant_loss(b, prior, target, batch))
+            if b.is_bce:
+                if kept < AUROC_MAX and torch.is_tensor(target):
+                    try: p, t = _label_columns(b.prediction(out).float(), target.float())
+                    except RuntimeError: continue  # shapes that do not match: no AUROC (rung 1 names them)
+                    scores.append(p.cpu()); labels.append(t.cpu() > 0.5); kept += p.numel()
+            elif b.is_ce or b.task.num_classes:
                 preds = b.prediction(out).float()
                 acc.update(preds, target); t = target.reshape(-1).cpu()
                 ts.append(t if b.task.ignore_index is None else t[t != b.task.ignore_index])
                 d = class_dim(preds, target)
                 C = preds.shape[d] if d is not None and preds.shape[d] > 1 else 2
-    out = dict(loss=sum(l * k for l, k in zip(ls, ns)) / max(sum(ns), 1), batch_losses=ls)
+    w = max(sum(ns), 1)
+    out = dict(loss=sum(l * k for l, k in zip(ls, ns)) / w, batch_losses=ls)
+    if const and len(const) == len(ns): out['constant'] = sum(l * k for l, k in zip(const, ns)) / w
     if ts and sum(map(len, ts)):
         out['acc'] = acc.compute()['acc']
         t = torch.cat(ts).long()
         out['chance'] = max(1 / C, float(torch.bincount(t - t.min()).max()) / len(t))
+    if scores:
+        p, y = torch.cat(scores), torch.cat(labels)
+        a = [v for v in (auroc(p[:, j], y[:, j]) for j in range(p.shape[1])) if math.isfinite(v)]
+        if a: out['auroc'] = sum(a) / len(a)
     return out
 
 def lr_find(b:_Bench, ds, start:float=1e-7, end:float=10.0, steps:int=100)->dict:
@@ -587,10 +653,105 @@ def lr_find(b:_Bench, ds, start:float=1e-7, end:float=10.0, steps:int=100)->dict
     return out
 
 # %% ../nbs/10b_rungs.ipynb
+def control_seed(seed:int)->int:
+    "The seed of rung 4's control, derived from the run's: it permutes the targets and drives dropout in the control."
+    return _mix(seed, 0xC0417) >> 1
+
+def target_slot(task, sample):
+    "Where a loaded sample keeps its target: 1 in a tuple or list, the task's target key in a dict; None when it has neither."
+    f, key = task.forward, 'labels'
+    if isinstance(f, functools.partial) and f.func is hf_forward: key = f.keywords.get('target_key', key)
+    if isinstance(sample, Mapping): return key if key in sample else None
+    if isinstance(sample, (tuple, list)) and len(sample) > 1: return 1
+    return None
+
+PERMUTED_CACHE = 64 * 2**20  # bytes of donor targets a Permuted dataset keeps, so that later epochs load each sample once
+
+class Permuted(Dataset):
+    "The samples of `ds` with their targets permuted among them: sample i keeps its inputs and takes the target of sample perm[i]."
+    def __init__(self, ds, perm:list, slot): self.ds, self.perm, self.slot, self.kept, self.bytes = ds, perm, slot, {}, 0
+    def __len__(self): return len(self.ds)
+    def target(self, j):
+        "The target of sample j: loaded with it the first time, then kept (up to PERMUTED_CACHE bytes)."
+        if j in self.kept: return self.kept[j]
+        t = self.ds[j][self.slot]
+        n = sum(x.numel() * x.element_size() for x in tree_flatten(t)[0] if torch.is_tensor(x))
+        if self.bytes + n <= PERMUTED_CACHE: self.kept[j] = t; self.bytes += n
+        return t
+    def __getitem__(self, i):
+        s, t = self.ds[i], self.target(self.perm[i])
+        if isinstance(s, Mapping):
+            d = {**s, self.slot: t}
+            try: return d if type(s) is dict else type(s)(d)
+            except Exception: return d
+        out = list(s); out[self.slot] = t
+        if isinstance(s, list): return out
+        return type(s)(*out) if hasattr(s, '_fields') else tuple(out)  # a namedtuple stays one
+
+@contextlib.contextmanager
+def rng_kept():
+    "Run a block and put the global generators (Python, numpy, torch, CUDA) back as they were."
+    st = random.getstate(), np.random.get_state(), torch.get_rng_state(), torch.cuda.get_rng_state_all() if torch.cuda.is_available() else None
+    try: yield
+    finally:
+        random.setstate(st[0]); np.random.set_state(st[1]); torch.set_rng_state(st[2])
+        if st[3] is not None: torch.cuda.set_rng_state_all(st[3])
+
+def _same(a, b)->bool:
+    "Two targets (tensors, or trees of them) are equal."
+    if torch.is_tensor(a) or torch.is_tensor(b): return torch.is_tensor(a) and torch.is_tensor(b) and a.shape == b.shape and bool(torch.equal(a, b))
+    if isinstance(a, Mapping): return isinstance(b, Mapping) and a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, (tuple, list)): return isinstance(b, (tuple, list)) and len(a) == len(b) and all(map(_same, a, b))
+    try: return bool(a == b)
+    except Exception: return False
+
+def _sees_permutation(b:_Bench, model, sub, ds:Permuted, n:int)->Optional[str]:
+    "None when the forward pass takes its targets where `ds` permutes them; else why not, in words."
+    f = b.task.forward
+    if b.task.collate_fn is None and (f is default_forward or isinstance(f, functools.partial) and f.func is hf_forward): return None  # ntrain's own
+    pb, ob = (next(b.batches(b.loader(d, n, shuffle=False)))[0] for d in (ds, sub))
+    model.eval()
+    with torch.inference_mode(): tp, to = (b.forward(model, to_device(x, b.device))[1] for x in (pb, ob))
+    if not _same(tp, to): return None
+    if all(_same(sub[i][ds.slot], sub[ds.perm[i]][ds.slot]) for i in range(n)): return None  # targets all alike here: nothing to see
+    return (f"the forward pass does not take its targets from the samples' {ds.slot!r} (Task.forward builds them otherwise, "
+            "from the inputs?), so they cannot be permuted")
+
+def control_fit(b:_Bench, sub, init:dict, vl, within, value:Callable, bs:int, drop_last:bool, metric:str='')->tuple:
+    """The null of rung 4: the samples of `sub` with their targets permuted, trained from the weights `init` over the rung's
+    epochs and batches and evaluated after each epoch: (evaluations, None), or (None, why there is no control)."""
+    seed = control_seed(b.cfg.seed)
+    try:
+        with user_code('data'): first = sub[0]
+        slot = target_slot(b.task, first)
+        if slot is None:
+            return None, (f"a train sample is a {type(first).__name__} with no target of its own to permute (the second item of a tuple, or "
+                          "the target key of a dict: 'labels', or functools.partial(hf_forward, target_key=...) as Task.forward)")
+        g = torch.Generator(); g.manual_seed(seed)
+        ds = Permuted(sub, torch.randperm(len(sub), generator=g).tolist(), slot)
+        with rng_kept():
+            model = b.model()
+            with user_code('model'): model.load_state_dict(init)
+            seed_all(seed)
+            opt = b.optimizer(model)
+            if (why := _sees_permutation(b, model, sub, ds, min(bs, len(sub)))): return None, why
+            hist = []
+            for ep in range(b.st.small_epochs):
+                model.train(); pend = []
+                for batch, idx, real in b.batches(b.loader(ds, bs, epoch=ep, drop_last=drop_last)):
+                    b.check_stop()
+                    pend.append(b.train_step(model, opt, to_device(batch, b.device)))
+                ls = torch.stack([l.float() for l in pend]).cpu().tolist()
+                e = _evaluate(b, model, vl, within); e['train_loss'] = sum(ls) / len(ls); hist.append(e)
+                b.emit('rung_control', rung=4, epoch=ep, train_loss=e['train_loss'], val_loss=e['loss'], metric=metric, value=value(e))
+    except UserCodeError as e: return None, f'the control fit on permuted targets failed: {e}'
+    if not all(math.isfinite(x) for e in hist for x in (e['loss'], e['train_loss'], value(e))):
+        return None, 'the control fit on permuted targets gave non-finite values'
+    return hist, None
+
+# %% ../nbs/10b_rungs.ipynb
 def _noise_threshold(st, e0:dict, nv:int, metric:str)->tuple:
-    "(threshold, standard error, mode, rule in words) the metric must beat, from the evaluation before training; `mode` is `monitor_mode`'s, as for best.pt."
-    from ntrain.optim import monitor_mode
-    mode = monitor_mode(metric)  # val_acc: max, val_loss: min
+    "(threshold, standard error, mode, rule in words) the metric must beat without a control, from the evaluation before training."
     if 'acc' in e0:
         start = e0['acc']
         base = max(e0['chance'], start)
@@ -601,8 +762,39 @@ def _noise_threshold(st, e0:dict, nv:int, metric:str)->tuple:
     se = float(np.std(bl) / math.sqrt(len(bl))) if len(bl) > 1 else 0.0
     return start - st.noise_se * se, se, mode, f'{metric} must fall below start {start:.4g} - {st.noise_se:g} x SE {se:.3g} (of its batch means)'
 
+def swing(xs:list)->float:
+    "The largest change between two consecutive epochs of a control's series, after its first such change (when it has more)."
+    d = [abs(b - a) for a, b in zip(xs, xs[1:])]
+    return max(d[1:] or d, default=0.0)  # the first step still carries the move from the initial weights towards the prior
+
+def judge(val_loss:float, control_loss:list, final:Optional[float]=None, control_metric:Optional[list]=None,
+          constant:Optional[float]=None)->dict:
+    """Where the final validation loss (and the final metric, higher is better) stand against the control's epochs: each
+    'beats', 'overlaps' or 'within'; the loss beats only below the `constant` predictor's loss too."""
+    def zone(x, xs, sign):  # sign 1: lower is better
+        best = min(xs) if sign > 0 else max(xs)
+        if not sign * x < sign * best: return 'within'
+        return 'beats' if sign * x < sign * best - swing(xs) else 'overlaps'
+    out = dict(val_loss=zone(val_loss, control_loss, 1))
+    if out['val_loss'] == 'beats' and constant is not None and not val_loss < constant: out['val_loss'] = 'overlaps'
+    if control_metric is not None: out['metric'] = zone(final, control_metric, -1)
+    return out
+
+def _verdict_words(zones:dict, metric:str, final, fl, cmax, cmin, ls, vs, const)->list:
+    "What keeps each criterion from beating the control, in words."
+    words = []
+    z = zones['val_loss']
+    if z == 'within': words.append(f"val_loss {fl:.4g} is no lower than the control's best {cmin:.4g}")
+    elif z == 'overlaps' and fl < cmin - ls: words.append(f"val_loss {fl:.4g} is not below the constant predictor at the training prior {const:.4g}: "
+                                                          "the model has learned no more than the targets' average")
+    elif z == 'overlaps': words.append(f"val_loss {fl:.4g} is below the control's best {cmin:.4g} but not by its swing {ls:.3g}")
+    z = zones.get('metric')
+    if z == 'within': words.append(f"{metric} {final:.4g} is no higher than the control's best {cmax:.4g}")
+    elif z == 'overlaps': words.append(f"{metric} {final:.4g} is above the control's best {cmax:.4g} but not by its swing {vs:.3g}")
+    return words
+
 def rung4(b:_Bench)->RungResult:
-    "A few epochs on a small part of the train set must move the validation metric beyond noise."
+    "A few epochs on a small part of the train set must move the validation metric beyond a control fit on permuted targets."
     r = b.rung_result(4)
     st, n, cfg, task = b.st, r.numbers, b.cfg, b.task
     N = len(task.train)
@@ -613,34 +805,55 @@ def rung4(b:_Bench)->RungResult:
     val = task.valid if nv == len(task.valid) else Subset(task.valid, torch.randperm(len(task.valid), generator=g)[:nv].tolist())
     vl = b.loader(val, min(cfg.val_batch_size or 2 * cfg.batch_size, nv), shuffle=False)
     within = val.indices if isinstance(val, Subset) else None
-    model = b.model(); opt = b.optimizer(model)
-    e0 = _evaluate(b, model, vl, within)
-    cls = 'acc' in e0
-    metric = 'val_acc' if cls else 'val_loss'
-    value = lambda e: e['acc'] if cls else e['loss']
-    start = value(e0)
+    model = b.model()
+    init = copy.deepcopy(model.state_dict())  # the control starts from these weights
+    prior = train_prior(b, model, sub) if b.is_bce or b.is_mse else None
+    e0 = _evaluate(b, model, vl, within, prior)
+    const, E = e0.get('constant'), st.small_epochs
+    key = 'auroc' if 'auroc' in e0 else 'acc' if 'acc' in e0 else 'loss'
+    value = lambda e: e.get(key, math.nan)
+    bs = min(cfg.batch_size, k); drop = k % bs == 1  # no batch of one (BatchNorm)
+    ctrl, why = control_fit(b, sub, init, vl, within, value, bs, drop, f'val_{key}')
+    if ctrl is None and key == 'auroc': key = 'loss'  # without a control: the loss, judged by the formula
+    metric, up, start = f'val_{key}', key != 'loss', value(e0)
     b.emit('rung_eval', rung=4, epoch=-1, val_loss=e0['loss'], metric=metric, value=start)
-    thr, se, mode, rule = _noise_threshold(st, e0, nv, metric)
-    n.update(samples=k, of=N, val_samples=nv, epochs=st.small_epochs, metric=metric, start=start, threshold=thr)
-    b.emit('rung_threshold', rung=4, metric=metric, start=start, threshold=thr, mode=mode, se=se, rule=rule)
+    n.update(samples=k, of=N, val_samples=nv, epochs=E, metric=metric, start=start)
+    if const is not None: n['constant'] = const
+    if ctrl is not None:
+        cl, cv = [e['loss'] for e in ctrl], [value(e) for e in ctrl]
+        cmin, cmax, ls, vs = min(cl), max(cv), swing(cl), swing(cv)
+        loss_thr = min(cmin - ls, const) if const is not None else cmin - ls
+        thr = cmax + vs if up else loss_thr
+        rule = (f"the control, the same samples with their targets permuted, reached val_loss {cmin:.4g} at best (swing {ls:.3g})"
+                + (f" and {metric} {cmax:.4g} (swing {vs:.3g})" if up else '')
+                + (f"; the constant predictor at the training prior scores val_loss {const:.4g}" if const is not None else ''))
+        n.update(threshold=thr, loss_threshold=loss_thr, control=dict(seed=control_seed(cfg.seed), val_loss=cl, **({metric: cv} if up else {}),
+                 swing=dict(val_loss=ls, **({metric: vs} if up else {})), train_loss_end=ctrl[-1]['train_loss']))
+        r.series.update(control_val_loss=[e0['loss']] + cl, **({f'control_{metric}': [start] + cv} if up else {}))
+        b.emit('rung_threshold', rung=4, metric=metric, start=start, threshold=thr, mode='max' if up else 'min', loss_threshold=loss_thr,
+               control=True, rule=rule)
+    else:
+        thr, se, mode, rule = _noise_threshold(st, e0, nv, metric)
+        if const is not None: rule += f', and below the constant predictor at the training prior {const:.4g}'
+        n.update(threshold=thr, no_control=why)
+        b.emit('rung_threshold', rung=4, metric=metric, start=start, threshold=thr, mode=mode, se=se, control=False, rule=rule)
+    opt = b.optimizer(model)
     hist, train_losses, last_epoch = [e0], [], []
     r.series.update(train_loss=train_losses, **{metric: [start]}, val_loss_epochs=[e0['loss']])
-    for ep in range(st.small_epochs):
+    for ep in range(E):
         model.train(); pend = []
-        bs = min(cfg.batch_size, k)
-        for batch, idx, real in b.batches(b.loader(sub, bs, epoch=ep, drop_last=k % bs == 1)):  # no batch of one (BatchNorm)
+        for batch, idx, real in b.batches(b.loader(sub, bs, epoch=ep, drop_last=drop)):
             if b.stop_requested() and pend: train_losses += torch.stack([l.float() for l in pend]).cpu().tolist(); pend = []
             b.check_stop()
             b.check_batch(batch, idx, 'train', sub.indices)
             pend.append(b.train_step(model, opt, to_device(batch, b.device)))
-        ls = torch.stack([l.float() for l in pend]).cpu().tolist()
-        train_losses += ls; last_epoch = ls
+        ls_ = torch.stack([l.float() for l in pend]).cpu().tolist()
+        train_losses += ls_; last_epoch = ls_
         e = _evaluate(b, model, vl, within); hist.append(e)
         r.series[metric].append(value(e)); r.series['val_loss_epochs'].append(e['loss'])
-        b.emit('rung_eval', rung=4, epoch=ep, train_loss=sum(ls) / len(ls), val_loss=e['loss'], metric=metric, value=value(e))
-    final = value(hist[-1])
-    moved = final > thr if mode == 'max' else (final < thr and final < start)
-    n.update(final=final, train_loss_start=train_losses[0], train_loss_end=sum(last_epoch) / len(last_epoch), val_loss=hist[-1]['loss'])
+        b.emit('rung_eval', rung=4, epoch=ep, train_loss=sum(ls_) / len(ls_), val_loss=e['loss'], metric=metric, value=value(e))
+    final, fl, l0 = value(hist[-1]), hist[-1]['loss'], e0['loss']
+    n.update(final=final, train_loss_start=train_losses[0], train_loss_end=sum(last_epoch) / len(last_epoch), val_loss=fl)
     progress = lambda done, total: b.emit('leak_check', rung=4, done=done, total=total)
     leak = leak_check(task, st.leak_max, progress, b.stopper)
     n['overlap'] = leak['overlap']; n['leak_check'] = leak['how']
@@ -650,20 +863,37 @@ def rung4(b:_Bench)->RungResult:
     b.emit('leak_check', rung=4, done=total, total=total, overlap=leak['overlap'], how=leak['how'])
     if st.lr_find:
         lf = lr_find(b, sub); r.series.update(lr_find_lr=lf['lrs'], lr_find_loss=lf['losses']); n['suggested_lr'] = lf['suggested_lr']
-    if moved: r.note(None, f'{metric} {start:.4g} -> {final:.4g} on {k} samples in {st.small_epochs} epochs ({rule})')
+    moved = f'{metric} {start:.4g} -> {final:.4g}' + (f', val_loss {l0:.4g} -> {fl:.4g}' if up else '') + f' on {k} of {N} samples in {E} epochs'
+    if ctrl is None:
+        r.warn('no_control', f'no control fit: {why}; judged by a formula instead ({rule})')
+        verdict = 'pass' if (final > thr if up else (final < thr and final < start)) and (const is None or fl < const) else 'fail'
     else:
-        r.fail(None, f'{metric} did not move beyond noise: {start:.4g} -> {final:.4g} on {k} of {N} samples in {st.small_epochs} epochs; {rule}:')
+        n['judged'] = zones = judge(fl, cl, final if up else None, cv if up else None, const)
+        beats = [z == 'beats' for z in zones.values()]
+        settled = not all(y < x for x, y in zip(cl, cl[1:]))  # a control whose val_loss fell every epoch has not shown its best
+        verdict = 'pass' if all(beats) else 'fail' if settled and (not any(beats) or zones['val_loss'] == 'within') else 'warn'
+    if verdict == 'pass': r.note(None, f'{moved}: beyond noise ({rule})')
+    elif verdict == 'warn':
+        words = _verdict_words(zones, metric, final, fl, cmax, cmin, ls, vs, const)
+        r.warn('inconclusive', f"inconclusive: {moved}; {'; '.join(words)} ({rule}). More epochs (small_epochs) or samples (small_min) settle it")
+        if not settled:
+            r.note(None, f"  the control's val_loss fell every epoch ({cl[0]:.4g} -> {cl[-1]:.4g}): it was still learning the targets' prior, "
+                   "so it has not shown how far permuted targets go; on an imbalanced task, start the last layer's bias at the prior's logit")
+    else:
+        if ctrl is None: r.fail(None, f'{metric} did not move beyond noise: {moved}; {rule}:')
+        else: r.fail(None, f"{moved}: no better than with the targets permuted ({rule}):")
         tl0, tl1 = train_losses[0], n['train_loss_end']
+        tc = f'; with permuted targets {ctrl[-1]["train_loss"]:.3g}' if ctrl else ''
         if tl1 < 0.7 * tl0:
-            r.note('labels', f'  the model fits the training subset (train loss {tl0:.3g} -> {tl1:.3g}) but nothing carries over to validation: '
+            r.note('labels', f'  the model fits the training subset (train loss {tl0:.3g} -> {tl1:.3g}{tc}) but nothing carries over to validation: '
                    'train labels that do not follow from the inputs (random, shuffled or misaligned labels), or train and '
                    'validation inputs prepared differently')
         elif getattr(b.results.get(3), 'ok', False):
-            r.note('labels', f'  the training loss hardly fell either ({tl0:.3g} -> {tl1:.3g}), yet rung 3 memorised one batch, so the model, '
+            r.note('labels', f'  the training loss hardly fell either ({tl0:.3g} -> {tl1:.3g}{tc}), yet rung 3 memorised one batch, so the model, '
                    f'loss and optimizer work: with {k} samples there is nothing to learn, which points at the labels (random, shuffled or '
                    'misaligned with the inputs); if they are right, raise small_epochs')
         else:
-            r.note('no_learning', f'  the training loss hardly fell either ({tl0:.3g} -> {tl1:.3g}): too few steps, too low a learning rate '
+            r.note('no_learning', f'  the training loss hardly fell either ({tl0:.3g} -> {tl1:.3g}{tc}): too few steps, too low a learning rate '
                    f'(lr {b.lr:.3g}; raise small_epochs or small_min), or labels that do not follow from the inputs')
         model.eval()
         vb = next(b.batches(vl))[0]; vb = to_device(vb, b.device)
@@ -671,8 +901,8 @@ def rung4(b:_Bench)->RungResult:
         if not torch.equal(o1, o2):
             r.note('eval_mode', '  two passes in eval mode give different outputs: something ignores model.eval() '
                    '(F.dropout(training=True), or a layer that reads a global flag); validation is then noisy')
-    if cls and hist[-1]['loss'] < n['train_loss_end'] and hist[-1]['loss'] < 0.8 * n['train_loss_end']:
-        r.note('val_better', f"  validation loss {hist[-1]['loss']:.3g} is below the training loss {n['train_loss_end']:.3g}: expected when "
+    if key == 'acc' and fl < 0.8 * n['train_loss_end']:
+        r.note('val_better', f"  validation loss {fl:.3g} is below the training loss {n['train_loss_end']:.3g}: expected when "
                "dropout or augmentation act only in training mode; ntrain's validation calls model.eval()")
     if leak['overlap']:
         words = (f"  {leak['overlap']} of {leak['checked_valid']} validation samples also appear in the train set ({leak['how']}; "

@@ -14,9 +14,10 @@ from torch.utils.data import Dataset, TensorDataset
 from .data import Task
 
 # %% auto 0
-__all__ = ['PAD', 'D', 'C', 'USER_TASKS', 'USER_BROKEN', 'TokenSeqs', 'TinyLM', 'TokenCE', 'count_tokens', 'token_lm',
-           'regression', 'DictSamples', 'ClassifierOutput', 'DictModel', 'dict_batch', 'TwoOutputs', 'loss_with_aux',
-           'tuple_aux', 'batchnorm', 'off_by_one']
+__all__ = ['PAD', 'D', 'C', 'USER_TASKS', 'RUNG4_ROWS', 'USER_BROKEN', 'TokenSeqs', 'TinyLM', 'TokenCE', 'count_tokens',
+           'token_lm', 'regression', 'DictSamples', 'ClassifierOutput', 'DictModel', 'dict_batch', 'TwoOutputs',
+           'loss_with_aux', 'tuple_aux', 'batchnorm', 'off_by_one', 'imbalanced', 'multilabel', 'PixelNet',
+           'segmentation']
 
 # %% ../nbs/10e_user_tasks.ipynb
 PAD = -100  # the target of a prompt or padding position: cross-entropy, accuracy and F1 skip it
@@ -57,9 +58,9 @@ def token_lm(n_train:int=512, n_valid:int=67, seq:int=12, vocab:int=16)->Task:
                 loss=TokenCE(), num_classes=vocab, count_items=count_tokens, name='token_lm')
 
 # %% ../nbs/10e_user_tasks.ipynb
-def regression(n_train:int=512, n_valid:int=128, flat_targets:bool=False)->Task:
-    "y = x w + noise on 8 features, an MLP, MSE; `flat_targets`: targets (N,) against outputs (N, 1), broken on purpose."
-    g = torch.Generator().manual_seed(0)
+def regression(n_train:int=512, n_valid:int=128, flat_targets:bool=False, seed:int=0)->Task:
+    "y = x w + noise on 8 features, an MLP, MSE; `flat_targets`: targets (N,) against outputs (N, 1), broken on purpose; `seed`: the data's."
+    g = torch.Generator().manual_seed(seed)
     w = torch.randn(8, 1, generator=g)
     x = torch.randn(n_train + n_valid, 8, generator=g)
     y = x @ w + 0.1 * torch.randn(n_train + n_valid, 1, generator=g)
@@ -136,12 +137,79 @@ def off_by_one(n:int=2000, bad_index:int=1234)->dict:
     return dict(model=nn.Sequential(nn.Linear(12, 32), nn.ReLU(), nn.Linear(32, 10)), train=TensorDataset(x, y), loss=nn.CrossEntropyLoss())
 
 # %% ../nbs/10e_user_tasks.ipynb
+def _mlp(d:int, h:int, out:int): return lambda: nn.Sequential(nn.Linear(d, h), nn.ReLU(), nn.Linear(h, out))
+
+def _top(score, frac:float):
+    "1.0 where a score is in the top `frac` of its column, else 0.0."
+    return (score > torch.quantile(score, 1 - frac, dim=0)).float()
+
+def imbalanced(pos:float=0.05, n_train:int=2048, n_valid:int=1024, seed:int=0)->Task:
+    "One binary label, positive for the top `pos` of a noisy linear score of 16 features; an MLP and BCEWithLogitsLoss."
+    g = torch.Generator().manual_seed(seed)
+    w = torch.randn(D, 1, generator=g)
+    x = torch.randn(n_train + n_valid, D, generator=g)
+    y = _top(x @ (w / w.norm()) + 0.3 * torch.randn(n_train + n_valid, 1, generator=g), pos)
+    return Task(model=_mlp(D, 256, 1), train=TensorDataset(x[:n_train], y[:n_train]), valid=TensorDataset(x[n_train:], y[n_train:]),
+                loss=nn.BCEWithLogitsLoss(), name='imbalanced')
+
+def multilabel(labels:int=8, pos:float=0.25, n_train:int=2048, n_valid:int=1024, seed:int=0)->Task:
+    "`labels` binary labels of 16 features, each positive for the top `pos` of its own noisy linear score; BCEWithLogitsLoss."
+    g = torch.Generator().manual_seed(seed)
+    w = torch.randn(D, labels, generator=g)
+    x = torch.randn(n_train + n_valid, D, generator=g)
+    y = _top(x @ w + 0.5 * torch.randn(n_train + n_valid, labels, generator=g), pos)
+    return Task(model=_mlp(D, 64, labels), train=TensorDataset(x[:n_train], y[:n_train]), valid=TensorDataset(x[n_train:], y[n_train:]),
+                loss=nn.BCEWithLogitsLoss(), name='multilabel')
+
+class PixelNet(nn.Module):
+    "Three convolutions: a class score per pixel, (B, 2, H, W)."
+    def __init__(self, c:int=8):
+        super().__init__()
+        self.net = nn.Sequential(nn.Conv2d(1, c, 3, padding=1), nn.ReLU(), nn.Conv2d(c, c, 3, padding=1), nn.ReLU(), nn.Conv2d(c, 2, 1))
+    def forward(self, x): return self.net(x)
+
+def segmentation(n_train:int=1024, n_valid:int=256, size:int=12, seed:int=0)->Task:
+    "Find a bright rectangle (2 to 5 pixels a side) in noise, pixel by pixel: (B, 1, H, W) images, (B, H, W) class targets."
+    g = torch.Generator().manual_seed(seed)
+    n = n_train + n_valid
+    m = torch.zeros(n, size, size, dtype=torch.long)
+    for i in range(n):
+        h, w = torch.randint(2, 6, (2,), generator=g).tolist()
+        r, c = int(torch.randint(0, size - h + 1, (1,), generator=g)), int(torch.randint(0, size - w + 1, (1,), generator=g))
+        m[i, r:r + h, c:c + w] = 1
+    x = (1.5 * m.float() + torch.randn(n, size, size, generator=g))[:, None]
+    return Task(model=PixelNet, train=TensorDataset(x[:n_train], m[:n_train]), valid=TensorDataset(x[n_train:], m[n_train:]),
+                num_classes=2, name='segmentation')
+
+# %% ../nbs/10e_user_tasks.ipynb
 USER_TASKS = {  # name: (task factory, config keys it trains with)
     'token_lm':   (token_lm, dict(loss_norm='items')),
     'regression': (regression, {}),
     'dict_batch': (dict_batch, {}),
     'tuple_aux':  (tuple_aux, {}),
     'batchnorm':  (batchnorm, {}),
+}
+
+def _shuffled(seed:int)->Task:
+    from ntrain.gallery import shuffled_labels
+    return shuffled_labels(seed=seed)
+
+def _noisy(seed:int)->Task:
+    from ntrain.gallery import noisy_labels
+    return noisy_labels(0.2, seed=seed)
+
+def _digits(seed:int)->Task:
+    from ntrain.examples import digits
+    return digits(split_seed=seed)
+
+RUNG4_ROWS = {  # name: (task of a seed, base config, the verdicts that are right, the verdict that is an error)
+    'shuffled_labels': (_shuffled, 'digits', ('fail',), 'pass'),
+    'noisy_labels_20': (_noisy, 'digits', ('pass',), 'fail'),
+    'imbalanced_5':    (lambda seed: imbalanced(seed=seed), None, ('pass',), 'fail'),
+    'multilabel_8':    (lambda seed: multilabel(seed=seed), None, ('pass',), 'fail'),
+    'regression':      (lambda seed: regression(seed=seed), None, ('pass',), 'fail'),
+    'segmentation':    (lambda seed: segmentation(seed=seed), None, ('pass', 'warn'), 'fail'),
+    'digits':          (_digits, 'digits', ('pass',), 'fail'),
 }
 
 USER_BROKEN = {  # name: (task factory, its arguments, config keys, rung that must catch it, its verdict, a cause key, a word of the diagnosis)
