@@ -756,11 +756,11 @@ def _noise_threshold(st, e0:dict, nv:int, metric:str)->tuple:
         start = e0['acc']
         base = max(e0['chance'], start)
         se = math.sqrt(max(base * (1 - base), 1e-12) / nv)
-        return (base + st.noise_se * se, se, mode,
+        return (base + st.noise_se * se, se, 'max',
                 f'{metric} must exceed max(chance {e0["chance"]:.3g}, start {start:.3g}) + {st.noise_se:g} x SE {se:.3g} (binomial, n={nv})')
     start, bl = e0['loss'], e0['batch_losses']
     se = float(np.std(bl) / math.sqrt(len(bl))) if len(bl) > 1 else 0.0
-    return start - st.noise_se * se, se, mode, f'{metric} must fall below start {start:.4g} - {st.noise_se:g} x SE {se:.3g} (of its batch means)'
+    return start - st.noise_se * se, se, 'min', f'{metric} must fall below start {start:.4g} - {st.noise_se:g} x SE {se:.3g} (of its batch means)'
 
 def swing(xs:list)->float:
     "The largest change between two consecutive epochs of a control's series, after its first such change (when it has more)."
