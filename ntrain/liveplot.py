@@ -237,6 +237,7 @@ class LivePlot:
         with self._lock:
             t0, w0, now = time.thread_time(), time.perf_counter(), time.monotonic() if now is None else now
             sig = self._signature(f)
+            first = self.sig is not None and self.sig[0] == 'waiting' and sig[0] != 'waiting'  # the plot's first picture of data
             full = full or self.bg is None or sig != self.sig
             if sig in self._waiting:  # drawn before: the same picture
                 self.png, self.bg, self.sig = self._waiting[sig], None, sig
@@ -244,7 +245,9 @@ class LivePlot:
             else: self._paint(f, sig, full)
             if sig[0] == 'waiting': self._waiting[sig] = self.png
             self.cost_s, self.wall_s = time.thread_time() - t0, time.perf_counter() - w0
-            self.clock.drew(self.wall_s if self.charge == 'wall' else self.cost_s, now, full)
+            # the first picture of a plot's data is not charged: it lays out new axes (the dearest redraw, and dearer still on
+            # a busy machine), and charging it would leave a short rung with no redraw after its first step
+            self.clock.drew(0.0 if first else self.wall_s if self.charge == 'wall' else self.cost_s, now, full)
             self.redraws += 1; self.full_redraws += full
             if full: self.full_cost_s = self.cost_s
             self.drawn = [(len(xs), (xs[0], ys[0]) if xs else None) for xs, ys in f['lines']]

@@ -186,7 +186,7 @@ class Dashboard:
         self.fresh, self._fresh_sig, self._saved_at, self._saved = Freshness(f'ntrain-k-{id(self)}', gone=self._GONE), None, 0.0, None
         self.view, self._lock = RunView(stale_s), threading.Lock()
         self.widget, self.w, self.notice, self.png, self.card = None, {}, '', None, None
-        self._logs_at, self._display_id, self._final_shown, self._errors = 0.0, None, False, None
+        self._logs_at, self._display_id, self._final_shown, self._errors, self._shown_state = 0.0, None, False, None, None
         self.plot = LivePlot(budget=plot_budget, every=plot_every)  # redrawing takes under `plot_budget` of a core from the run it shows
         self._build()
         self.pump = Pump(self._tick, interval).start()
@@ -219,7 +219,7 @@ class Dashboard:
         w['bar'] = W.FloatProgress(min=0, max=1, value=0, layout=W.Layout(width='50%'))
         w['bar_text'] = W.HTML()
         w['stats'] = W.HTML()
-        w['plot'] = W.Image(format='png', layout=W.Layout(max_width='100%'))
+        w['plot'] = W.Image(value=self.plot.png, format='png', layout=W.Layout(max_width='100%'))  # "waiting for the first step" until drawn
         w['logs'] = W.HTML()
         w['stop'] = W.Button(description='Stop', tooltip='graceful: every rank stops after its step and saves last.pt', icon='stop')
         w['resume'] = W.Button(description='Resume', tooltip='continue from the newest checkpoint', icon='play', disabled=True)
@@ -251,7 +251,9 @@ class Dashboard:
         why = d.get('reason') if d['state'] in ('stopping', 'stopped', 'finished', 'killed', 'lost') and d.get('reason') != 'epochs' else None
         reason = f" <span class='ntrain-reason'>{html.escape(textwrap.shorten(str(why), 120, placeholder=' …'))}</span>" if why else ''
         stale = f" &middot; <span class='ntrain-stale'>no progress for {d['stale_for']} s</span>" if d.get('stale_for') else ''
-        plot = self.plot.update(d, key=str(self.run_dir), final=final, now=now)
+        # a new state shows first: a redraw (tens of ms, more on a busy machine) would hold back 'stopping' after a click
+        moved, self._shown_state = d['state'] != self._shown_state, d['state']
+        plot = None if moved and not final else self.plot.update(d, key=str(self.run_dir), final=final, now=now)
         if plot is not None: self.png = plot
         p = self.plot.state
         logs = None
