@@ -114,9 +114,10 @@ def render(res:dict)->str:
          f"load {tuple(round(x, 2) for x in res['load_start'])} -> {tuple(round(x, 2) for x in res['load_end'])}; "
          f"{res['machine']['cpus']} CPUs, torch {res['versions']['torch']}, OMP_NUM_THREADS={res['omp_threads']}*", '',
          "Rung 4 trains a control fit of the same samples with their targets permuted, from the same initial weights, and passes only "
-         "when the validation loss and the metric both beat the control's best by its largest epoch-to-epoch swing after its first epoch (for BCE "
-         "and MSE the loss must also beat the constant predictor at the training prior); it fails when neither does or the loss is no better than "
-         "the control's best (unless the control's loss fell every epoch), and warns (inconclusive) between. "
+         "when the validation loss and the metric both beat the control's best by its swing (its largest epoch-to-epoch change once it stops "
+         "improving); the metric must also beat chance, and for BCE and MSE the loss must beat the constant predictor at the training prior. "
+         "It fails when the loss is no better than the control's (or the constant predictor's), or when nothing beats a control that has "
+         "settled, and warns (inconclusive) between. "
          "Seed s: the row's data seed and the run's seed; rungs 3-4 through `ntrain.ladder`, `leak_max=0`. "
          "Error: the verdict that is wrong for the row (a pass on shuffled labels; a fail on a healthy task), with its Wilson 95% interval; "
          "target at most 5% at the point estimate.", '',

@@ -762,21 +762,25 @@ def _noise_threshold(st, e0:dict, nv:int, metric:str)->tuple:
     se = float(np.std(bl) / math.sqrt(len(bl))) if len(bl) > 1 else 0.0
     return start - st.noise_se * se, se, 'min', f'{metric} must fall below start {start:.4g} - {st.noise_se:g} x SE {se:.3g} (of its batch means)'
 
-def swing(xs:list)->float:
-    "The largest change between two consecutive epochs of a control's series, after its first such change (when it has more)."
-    d = [abs(b - a) for a, b in zip(xs, xs[1:])]
-    return max(d[1:] or d, default=0.0)  # the first step still carries the move from the initial weights towards the prior
+def swing(xs:list, lower_is_better:bool=True)->float:
+    """The largest change between two consecutive epochs of a control's series once it stops improving; its last change
+    when it improves in every epoch. Its first epochs, each better than the last, are a trend, not noise."""
+    s, k = 1 if lower_is_better else -1, 0
+    while k + 1 < len(xs) and s * xs[k + 1] < s * xs[k]: k += 1  # the leading run of improvements
+    d = [abs(b - a) for a, b in zip(xs[k:], xs[k + 1:])]
+    return max(d) if d else abs(xs[-1] - xs[-2]) if len(xs) > 1 else 0.0
 
 def judge(val_loss:float, control_loss:list, final:Optional[float]=None, control_metric:Optional[list]=None,
-          constant:Optional[float]=None)->dict:
+          constant:Optional[float]=None, chance:Optional[float]=None)->dict:
     """Where the final validation loss (and the final metric, higher is better) stand against the control's epochs: each
-    'beats', 'overlaps' or 'within'; the loss beats only below the `constant` predictor's loss too."""
+    'beats', 'overlaps' or 'within'. A loss not below the `constant` predictor's is 'within'; the metric is held to at
+    least `chance` (the control's best is never below it)."""
     def zone(x, xs, sign):  # sign 1: lower is better
-        best = min(xs) if sign > 0 else max(xs)
+        best = min(xs) if sign > 0 else max(xs + ([chance] if chance is not None else []))
         if not sign * x < sign * best: return 'within'
-        return 'beats' if sign * x < sign * best - swing(xs) else 'overlaps'
+        return 'beats' if sign * x < sign * best - swing(xs, sign > 0) else 'overlaps'
     out = dict(val_loss=zone(val_loss, control_loss, 1))
-    if out['val_loss'] == 'beats' and constant is not None and not val_loss < constant: out['val_loss'] = 'overlaps'
+    if constant is not None and not val_loss < constant: out['val_loss'] = 'within'  # no better than predicting the prior
     if control_metric is not None: out['metric'] = zone(final, control_metric, -1)
     return out
 
@@ -784,13 +788,13 @@ def _verdict_words(zones:dict, metric:str, final, fl, cmax, cmin, ls, vs, const)
     "What keeps each criterion from beating the control, in words."
     words = []
     z = zones['val_loss']
-    if z == 'within': words.append(f"val_loss {fl:.4g} is no lower than the control's best {cmin:.4g}")
-    elif z == 'overlaps' and fl < cmin - ls: words.append(f"val_loss {fl:.4g} is not below the constant predictor at the training prior {const:.4g}: "
-                                                          "the model has learned no more than the targets' average")
+    if z == 'within' and fl < cmin: words.append(f"val_loss {fl:.4g} is not below the constant predictor at the training prior {const:.4g}: "
+                                                 "the model has learned no more than the targets' average")
+    elif z == 'within': words.append(f"val_loss {fl:.4g} is no lower than the control's best {cmin:.4g}")
     elif z == 'overlaps': words.append(f"val_loss {fl:.4g} is below the control's best {cmin:.4g} but not by its swing {ls:.3g}")
     z = zones.get('metric')
-    if z == 'within': words.append(f"{metric} {final:.4g} is no higher than the control's best {cmax:.4g}")
-    elif z == 'overlaps': words.append(f"{metric} {final:.4g} is above the control's best {cmax:.4g} but not by its swing {vs:.3g}")
+    if z == 'within': words.append(f"{metric} {final:.4g} is no higher than the control's best (or chance) {cmax:.4g}")
+    elif z == 'overlaps': words.append(f"{metric} {final:.4g} is above the control's best (or chance) {cmax:.4g} but not by its swing {vs:.3g}")
     return words
 
 def rung4(b:_Bench)->RungResult:
@@ -821,11 +825,12 @@ def rung4(b:_Bench)->RungResult:
     if const is not None: n['constant'] = const
     if ctrl is not None:
         cl, cv = [e['loss'] for e in ctrl], [value(e) for e in ctrl]
-        cmin, cmax, ls, vs = min(cl), max(cv), swing(cl), swing(cv)
+        chance = 0.5 if key == 'auroc' else e0.get('chance') if key == 'acc' else None  # the metric of no skill
+        cmin, cmax, ls, vs = min(cl), max(cv + ([chance] if chance is not None else [])), swing(cl), swing(cv, False)
         loss_thr = min(cmin - ls, const) if const is not None else cmin - ls
         thr = cmax + vs if up else loss_thr
         rule = (f"the control, the same samples with their targets permuted, reached val_loss {cmin:.4g} at best (swing {ls:.3g})"
-                + (f" and {metric} {cmax:.4g} (swing {vs:.3g})" if up else '')
+                + (f" and {metric} {max(cv):.4g} (swing {vs:.3g}; chance is {chance:.4g})" if up else '')
                 + (f"; the constant predictor at the training prior scores val_loss {const:.4g}" if const is not None else ''))
         n.update(threshold=thr, loss_threshold=loss_thr, control=dict(seed=control_seed(cfg.seed), val_loss=cl, **({metric: cv} if up else {}),
                  swing=dict(val_loss=ls, **({metric: vs} if up else {})), train_loss_end=ctrl[-1]['train_loss']))
@@ -868,10 +873,10 @@ def rung4(b:_Bench)->RungResult:
         r.warn('no_control', f'no control fit: {why}; judged by a formula instead ({rule})')
         verdict = 'pass' if (final > thr if up else (final < thr and final < start)) and (const is None or fl < const) else 'fail'
     else:
-        n['judged'] = zones = judge(fl, cl, final if up else None, cv if up else None, const)
+        n['judged'] = zones = judge(fl, cl, final if up else None, cv if up else None, const, chance if up else None)
         beats = [z == 'beats' for z in zones.values()]
         settled = not all(y < x for x, y in zip(cl, cl[1:]))  # a control whose val_loss fell every epoch has not shown its best
-        verdict = 'pass' if all(beats) else 'fail' if settled and (not any(beats) or zones['val_loss'] == 'within') else 'warn'
+        verdict = 'pass' if all(beats) else 'fail' if zones['val_loss'] == 'within' or (settled and not any(beats)) else 'warn'
     if verdict == 'pass': r.note(None, f'{moved}: beyond noise ({rule})')
     elif verdict == 'warn':
         words = _verdict_words(zones, metric, final, fl, cmax, cmin, ls, vs, const)
@@ -883,8 +888,17 @@ def rung4(b:_Bench)->RungResult:
         if ctrl is None: r.fail(None, f'{metric} did not move beyond noise: {moved}; {rule}:')
         else: r.fail(None, f"{moved}: no better than with the targets permuted ({rule}):")
         tl0, tl1 = train_losses[0], n['train_loss_end']
-        tc = f'; with permuted targets {ctrl[-1]["train_loss"]:.3g}' if ctrl else ''
-        if tl1 < 0.7 * tl0:
+        ct = ctrl[-1]['train_loss'] if ctrl else None
+        tc = f'; with permuted targets {ct:.3g}' if ctrl else ''
+        if ct is not None and tl1 < 0.9 * ct:
+            r.note('labels', f'  the model fits its training targets better than permuted ones (train loss {tl0:.3g} -> {tl1:.3g}{tc}), yet '
+                   'validation is no better: train and validation that differ (labels from another source or scheme, inputs '
+                   'prepared differently), or targets that leak into the train inputs')
+        elif ct is not None and tl1 < 0.95 * tl0:
+            r.note('labels', f'  the model learns (train loss {tl0:.3g} -> {tl1:.3g}) but no better on the true targets than on permuted '
+                   f'ones ({ct:.3g}): labels that do not follow from the inputs (random, shuffled or misaligned), or a model that '
+                   'cannot see what links them')
+        elif tl1 < 0.7 * tl0:
             r.note('labels', f'  the model fits the training subset (train loss {tl0:.3g} -> {tl1:.3g}{tc}) but nothing carries over to validation: '
                    'train labels that do not follow from the inputs (random, shuffled or misaligned labels), or train and '
                    'validation inputs prepared differently')

@@ -198,6 +198,13 @@ def _noisy(seed:int)->Task:
     from ntrain.gallery import noisy_labels
     return noisy_labels(0.2, seed=seed)
 
+def _shuffled_multilabel(seed:int)->Task:
+    "`multilabel` with its train label rows permuted among the samples: nothing links the features to the labels."
+    t = multilabel(seed=seed)
+    x, y = t.train.tensors
+    t.train = TensorDataset(x, y[torch.randperm(len(y), generator=torch.Generator().manual_seed(seed))])
+    t.name = 'shuffled_multilabel'; return t
+
 def _digits(seed:int)->Task:
     from ntrain.examples import digits
     return digits(split_seed=seed)
@@ -207,6 +214,7 @@ RUNG4_ROWS = {  # name: (task of a seed, base config, the verdicts that are righ
     'noisy_labels_20': (_noisy, 'digits', ('pass',), 'fail'),
     'imbalanced_5':    (lambda seed: imbalanced(seed=seed), None, ('pass',), 'fail'),
     'multilabel_8':    (lambda seed: multilabel(seed=seed), None, ('pass',), 'fail'),
+    'shuffled_multilabel_8': (_shuffled_multilabel, None, ('fail',), 'pass'),
     'regression':      (lambda seed: regression(seed=seed), None, ('pass',), 'fail'),
     'segmentation':    (lambda seed: segmentation(seed=seed), None, ('pass', 'warn'), 'fail'),
     'digits':          (_digits, 'digits', ('pass',), 'fail'),
