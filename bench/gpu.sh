@@ -13,13 +13,15 @@
 #   saves        the background checkpoint saver on CUDA tensors against saving in the loop, and the snapshot check
 #   ddp          NCCL DDP on one GPU under torchrun, against the single-process curve
 #   compile      ntrain's compile=true (inductor) on the digits example
+#   sync_bn      a BatchNorm model (ntrain.user_tasks:batchnorm) with sync_bn=true on 1 and on 2 processes (NCCL): the
+#                validation curves' gap (2 processes need 2 GPUs: NCCL refuses two ranks on one device; skipped, saying so)
 # SECTIONS="throughput sync" runs only those. EPOCHS (default 2) sets the digits runs' epochs.
 # On a machine without CUDA (a rehearsal: EPOCHS=1 OUT=/tmp/r bash bench/gpu.sh) the CUDA-only parts skip cleanly
 # and the rest runs tiny versions of itself, so the script exits 0.
 set -uo pipefail
 OUT=${OUT:-/tmp/ntrain-gpu}; mkdir -p "$OUT"
 T0=$(date +%s); DEADLINE=$((T0 + 900))
-SECTIONS=${SECTIONS:-"throughput sync resnet_loop digits saves ddp compile"}
+SECTIONS=${SECTIONS:-"throughput sync resnet_loop digits saves ddp compile sync_bn"}
 exec 3>&1   # the console: log lines go there and to summary.txt, never into a section's redirected output
 log() { echo "$@" | tee -a "$OUT/summary.txt" >&3; }
 want() { [[ " $SECTIONS " == *" $1 "* ]]; }
@@ -115,6 +117,15 @@ fi
 if want compile; then
   if [ "$CUDA" = 1 ]; then run compile precision=bf16 compile=true; else cuda_only compile "inductor compiles too slowly on a few CPU cores"; fi
 fi
+if want sync_bn; then
+  NGPU=$(python -c "import torch; print(torch.cuda.device_count())" 2>/dev/null || echo 0)
+  if (( NGPU >= 2 )); then
+    printf 'name: bn\ntask: ntrain.user_tasks:batchnorm\nepochs: 3\nbatch_size: 32\nsync_bn: true\nseed: 0\n' >"$OUT/bn.yaml"
+    for n in 1 2; do
+      guard "sync_bn$n" 60 python -m ntrain launch "$OUT/bn.yaml" run_dir="$OUT/bn$n" --nproc $n >"$OUT/bn$n.log" 2>&1
+    done
+  else log "== sync_bn: skipped: 1 against 2 processes needs 2 GPUs ($NGPU here)"; fi
+fi
 python - "$OUT" <<'PY' | tee -a "$OUT/summary.txt"
 import json, sys
 from pathlib import Path
@@ -124,6 +135,10 @@ a, b = ep('bf16'), ep('ddp1')
 if a and b:
     gaps = [abs(x['val_loss'] - y['val_loss']) / abs(x['val_loss']) for x, y in zip(a, b)]
     print(f"DDP(1 GPU, NCCL) vs single process, val_loss relative gaps per epoch: {', '.join(f'{g:.1e}' for g in gaps)}")
+a, b = ep('bn1'), ep('bn2')
+if a and b:
+    gaps = [abs(x['val_loss'] - y['val_loss']) / abs(x['val_loss']) for x, y in zip(a, b)]
+    print(f"BatchNorm, sync_bn=true: 2 processes vs 1, val_loss relative gaps per epoch: {', '.join(f'{g:.1e}' for g in gaps)}")
 for d in ('bf16', 'fp16', 'fp32', 'compile', 'save_async', 'save_sync', 'ddp1'):
     r = ep(d)
     if r: print(f"{d:14s} samples/s (median epoch) {sorted(x['samples_per_s'] for x in r)[len(r)//2]:,.0f}  final val_acc {r[-1]['val_acc']:.4f}"
