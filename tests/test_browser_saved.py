@@ -79,6 +79,7 @@ def test_freshness_and_the_saved_notebook(tmp_path):
     with cpu_hog(), lab(tmp_path, [nb], env=env) as lb:
         plugin = tmp_path/'settings'/'@jupyter-widgets'/'jupyterlab-manager'; plugin.mkdir(parents=True)
         (plugin/'plugin.jupyterlab-settings').write_text(json.dumps(dict(saveState=True)))
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout  # (installed: lab() has checked)
         page = lb.page()
         try:
             open_notebook(lb, page, nb.name)
@@ -127,7 +128,12 @@ def test_freshness_and_the_saved_notebook(tmp_path):
                 n = nbformat.from_dict(content); nbformat.sign.NotebookNotary().sign(n); nbformat.write(n, lb.work/name)
             reopen(lb, page, 'bare.ipynb')
             b0, b1 = cell(page, 0), cell(page, 1)
-            b1.locator('.ntrain-saved-line').wait_for(timeout=60_000)
+            try: b1.locator('.ntrain-saved-line').wait_for(timeout=30_000)
+            except PlaywrightTimeout:  # once (1 run of 7) JupyterLab showed the reopened file with no output at all (the widget
+                figures['bare: reloaded'] = True  # errors missing too: not ntrain's outputs); the page loaded again reads it again
+                page.reload(); reopen(lb, page, 'bare.ipynb')
+                b0, b1 = cell(page, 0), cell(page, 1)
+                b1.locator('.ntrain-saved-line').wait_for(timeout=60_000)
             page.wait_for_function("() => [...window.jupyterapp.shell.currentWidget.node.querySelectorAll('.jp-OutputArea-output')].filter(n => n.textContent.includes('model not found')).length == 2",
                                    timeout=60_000, polling=250)
             img = b0.locator('.ntrain-saved img')
