@@ -81,8 +81,12 @@ class Freshness:
 
 # %% ../nbs/13a_run_panel.ipynb
 def hide_saved_css(key:str)->str:
-    "The style a live panel carries: its sibling output (`saved_bundle(..., key)`) is hidden while the widget is rendered."
-    return f"<style>.jp-OutputArea-child:has(.ntrain-saved-{key}),.ntrain-saved-{key}{{display:none!important}}</style>"
+    """The style a live panel carries (its root has the class `ntrain-shows-{key}`): its sibling output (`saved_bundle(...,
+    key)`) is hidden in the output area that holds the rendered widget, and only there: a copy of the notebook open in
+    another tab (the same display ids, no live widget) keeps its siblings. A frontend without JupyterLab's output areas
+    hides the sibling wherever it is."""
+    return (f"<style>.jp-OutputArea:has(.ntrain-shows-{key}) .jp-OutputArea-child:has(.ntrain-saved-{key}),"
+            f"body:not(:has(.jp-OutputArea)) .ntrain-saved-{key}{{display:none!important}}</style>")
 
 def saved_bundle(static:dict, # 'text/plain': one line; 'image/png': base64 PNG; 'text/markdown': the card
                  key:str, when:Optional[float]=None)->dict:
@@ -106,7 +110,8 @@ def saved_bundle(static:dict, # 'text/plain': one line; 'image/png': base64 PNG;
 def _key(display_id:Optional[str])->str: return re.sub(r'[^\w-]', '-', str(display_id))
 
 def _carry_style(widget, key:str):
-    "The widget carries `hide_saved_css(key)` (in a child added once, not displayed: a <style> applies wherever it is)."
+    """The widget carries `hide_saved_css(key)` (in a child added once, not displayed: a <style> applies wherever it is),
+    and the class `ntrain-shows-{key}` that scopes it."""
     holder = getattr(widget, '_ntrain_saved_style', None)
     if holder is None:
         import ipywidgets as W
@@ -114,6 +119,7 @@ def _carry_style(widget, key:str):
         holder.add_class('ntrain-saved-style'); holder._keys = set()
         widget.children = (*widget.children, holder)
     if key not in holder._keys:
+        widget.add_class(f'ntrain-shows-{key}')
         holder._keys.add(key); holder.value = ''.join(hide_saved_css(k) for k in sorted(holder._keys))
 
 def publish_panel(widget, static:dict, display_id:Optional[str], update:bool=False):

@@ -81,7 +81,7 @@ def lab(tmp_path:Path, notebooks:list, env:dict=None):
 def open_notebook(lb:Lab, page, name:str):
     "Open `name` in JupyterLab and wait until its kernel is idle; the news question, if asked, is answered No."
     page.goto(f'{lb.url}/lab/tree/{name}?token={TOKEN}')
-    page.wait_for_selector('.jp-Notebook .jp-Cell')
+    page.locator('.jp-Notebook .jp-Cell:visible').first.wait_for()  # (a tab JupyterLab restored may hold hidden ones)
     page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell.currentWidget && window.jupyterapp.shell.currentWidget.sessionContext")
     page.evaluate("async () => { const nb = window.jupyterapp.shell.currentWidget; await nb.sessionContext.ready; }")
     page.wait_for_function("() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.status === 'idle'")
