@@ -9,6 +9,19 @@ ROOT = Path(__file__).resolve().parents[1]
 import matplotlib; matplotlib.use('Agg')
 import matplotlib.figure, matplotlib.backends.backend_agg
 
+# tests/run.sh runs the suite in two processes (pytest-xdist, each file kept in one), then these files alone: their
+# figures are latencies (a click to its state, a plot's lag, a stop) that a second test's load would distort, and the
+# browser tests bring their own load (a process holding one core).
+SERIAL = {'test_browser.py', 'test_browser_runs.py', 'test_browser_saved.py', 'test_notebooks_kernel.py', 'test_widgets.py',
+          'test_events.py'}
+
+def pytest_configure(config):
+    config.addinivalue_line('markers', 'serial: run alone, after the others (tests/run.sh)')
+
+def pytest_collection_modifyitems(config, items):
+    for it in items:
+        if it.path.name in SERIAL: it.add_marker(pytest.mark.serial)
+
 def run_cli(*args, cwd=None, env=None, timeout=300, check=None):
     "Run `python -m ntrain ARGS` in a subprocess, as a user would, with a timeout."
     e = dict(os.environ, OMP_NUM_THREADS='1', PYTHONUNBUFFERED='1', **(env or {}))

@@ -21,5 +21,11 @@ if [ "${CI:-}" = "true" ]; then git diff --exit-code --stat -- ntrain nbs; fi
 echo "== nbdev_test: every notebook is a test"
 nbdev_test --n_workers 2
 
-echo "== pytest"
-python -m pytest tests "$@"
+# Two processes, each test file kept in one (its module fixtures made once), then the latency-bound files alone (their
+# list: tests/conftest.py SERIAL). Both parts always run; the script fails if either does. Exit 5 is "nothing selected".
+echo "== pytest: ${NTRAIN_TEST_WORKERS:-2} processes"
+rc1=0; python -m pytest tests -n "${NTRAIN_TEST_WORKERS:-2}" --dist loadfile -m "not serial" "$@" || rc1=$?
+echo "== pytest: the latency tests, alone"
+rc2=0; python -m pytest tests -p no:xdist -m serial "$@" || rc2=$?
+for rc in $rc1 $rc2; do if [ "$rc" != 0 ] && [ "$rc" != 5 ]; then exit "$rc"; fi; done
+if [ "$rc1" = 5 ] && [ "$rc2" = 5 ]; then echo "FAIL: no test selected" >&2; exit 5; fi
