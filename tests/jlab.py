@@ -82,9 +82,11 @@ def open_notebook(lb:Lab, page, name:str):
     "Open `name` in JupyterLab and wait until its kernel is idle; the news question, if asked, is answered No."
     page.goto(f'{lb.url}/lab/tree/{name}?token={TOKEN}')
     page.locator('.jp-Notebook .jp-Cell:visible').first.wait_for()  # (a tab JupyterLab restored may hold hidden ones)
-    page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell.currentWidget && window.jupyterapp.shell.currentWidget.sessionContext")
+    # (JupyterLab may restore other tabs first: the one in front changes until `name` is)
+    mine = f"window.jupyterapp?.shell.currentWidget?.context?.path === {json.dumps(name)}"
+    page.wait_for_function(f"() => {mine} && !!window.jupyterapp.shell.currentWidget.sessionContext", polling=250)
     page.evaluate("async () => { const nb = window.jupyterapp.shell.currentWidget; await nb.sessionContext.ready; }")
-    page.wait_for_function("() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.status === 'idle'")
+    page.wait_for_function(f"() => {mine} && window.jupyterapp.shell.currentWidget.sessionContext.session?.kernel?.status === 'idle'", polling=250)
     for b in page.locator('.jp-Notification-Toast button:has-text("No")').all(): b.click()
     page.evaluate("() => { window.jupyterapp.shell.currentWidget.content.activeCellIndex = 0; }")
 
