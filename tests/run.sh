@@ -18,8 +18,12 @@ if [ "$before" != "$after" ]; then
 fi
 if [ "${CI:-}" = "true" ]; then git diff --exit-code --stat -- ntrain nbs; fi
 
-echo "== nbdev_test: every notebook is a test"
-nbdev_test --n_workers 2
+python tools/readme.py --check  # README.md is made from nbs/index.ipynb
+
+# Every notebook is a test: each executed as nbdev_test runs it (two at a time), then the docs site built from the
+# executed notebooks into _docs/, and its internal links checked. A failing notebook or a broken link fails here.
+echo "== the notebooks, executed; the docs site built from them (tools/docs.py)"
+python tools/docs.py --out _docs --workers 2
 
 # Two processes, each test file kept in one (its module fixtures made once), then the latency-bound files alone (their
 # list: tests/conftest.py SERIAL). Both parts always run; the script fails if either does. Exit 5 is "nothing selected".
