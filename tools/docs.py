@@ -54,18 +54,23 @@ def execute(fn:Path, out:Path, flags:set)->dict:
     return dict(ok=err is None, seconds=round(time.time() - t0, 1), error=err)
 
 def worker(flags:set):
-    "Read `NB OUT RESULT` lines on stdin; execute each notebook; write its result (JSON) to RESULT when done."
+    """Read `NB OUT RESULT SITE PAGES` lines on stdin; execute each notebook and, when it passed and SITE is given, write
+    its page there (the chapters' list: the JSON file PAGES); write its result (JSON) to RESULT when done."""
     sys.path.insert(0, str(ROOT))
     for line in sys.stdin:
-        nb, out, res = line.rstrip('\n').split('\t')
+        nb, out, res, site, pages = line.rstrip('\n').split('\t')
         r = execute(Path(nb), Path(out), flags)
+        if r['ok'] and site:
+            t0 = time.time()
+            r['wanted'] = write_page(Path(nb), json.loads(Path(out).read_text(encoding='utf-8')), Path(site), json.loads(Path(pages).read_text()))
+            r['render_s'] = round(time.time() - t0, 1)
         Path(res + '.tmp').write_text(json.dumps(r)); os.replace(res + '.tmp', res)
 
 
 class Worker:
     "One worker process; `run(nb)` waits at most `timeout` s for it, and a worker that ran over is killed and replaced."
-    def __init__(self, tmp:Path, k:int):
-        self.tmp, self.k, self.p, self.n = tmp, k, None, 0
+    def __init__(self, tmp:Path, k:int, site:str='', pages:str=''):
+        self.tmp, self.k, self.p, self.n, self.site, self.pages = tmp, k, None, 0, site, pages
     def start(self):
         env = dict(os.environ, OMP_NUM_THREADS=os.environ.get('OMP_NUM_THREADS', '1'), MPLBACKEND='Agg', PYTHONDONTWRITEBYTECODE='1')
         self.log = open(self.tmp/f'worker{self.k}.log', 'ab')
@@ -75,7 +80,7 @@ class Worker:
         if self.p is None or self.p.poll() is not None: self.start()
         self.n += 1
         out, res = self.tmp/f'{self.k}-{self.n}.ipynb', self.tmp/f'{self.k}-{self.n}.json'
-        self.p.stdin.write(f'{nb}\t{out}\t{res}\n'); self.p.stdin.flush()
+        self.p.stdin.write(f'{nb}\t{out}\t{res}\t{self.site}\t{self.pages}\n'); self.p.stdin.flush()
         t0 = time.monotonic()
         while not res.exists():
             if self.p.poll() is not None:
@@ -103,13 +108,13 @@ def shown(p:Path)->str:
     try: return str(p.relative_to(ROOT))
     except ValueError: return str(p)
 
-def execute_all(nbs:list, tmp:Path, workers:int, timeout:float)->dict:
-    "Each notebook on the first free worker; {notebook: (result, executed copy)}."
+def execute_all(nbs:list, tmp:Path, workers:int, timeout:float, site:str='', pages:str='')->dict:
+    "Each notebook on the first free worker (which writes its page into `site`, if given); {notebook: (result, executed copy)}."
     import threading, queue
     todo, done, lock = queue.Queue(), {}, threading.Lock()
     for nb in sorted(nbs, key=lambda p: -p.stat().st_size): todo.put(nb)  # (the big ones first: a shorter tail)
     def loop(k):
-        w = Worker(tmp, k)
+        w = Worker(tmp, k, site, pages)
         try:
             while True:
                 try: nb = todo.get_nowait()
@@ -228,6 +233,18 @@ def relink(page_html:str, src_dir:Path, here:str, wanted:set)->str:
     return LINK.sub(fix, page_html)
 
 
+def write_page(nb:Path, executed:dict, site_root:Path, pages:list)->list:
+    "Write notebook `nb`'s page (from its executed copy) into the site; the repository files it links to."
+    site = site_path(str(nb.relative_to(ROOT)))
+    title = dict(map(tuple, pages)).get(site, nb.stem)
+    src_dir = ROOT if nb.name == 'index.ipynb' else nb.parent  # (index is the README's source: its links are the README's)
+    wanted = set()
+    page = relink(_github_ids(render(executed, title)), src_dir, site, wanted)
+    page = re.sub(r'(<body[^>]*>)', lambda m: m.group(1) + sidebar(pages, site), page, count=1)
+    (site_root/site).parent.mkdir(parents=True, exist_ok=True); (site_root/site).write_text(page, encoding='utf-8')
+    return sorted(wanted)
+
+
 def markdown_page(md_path:Path, title:str)->str:
     import mistune
     body = mistune.html(md_path.read_text(encoding='utf-8'))
@@ -304,10 +321,13 @@ def build(out:Path, workers:int, timeout:float, only:str=None, execute_nbs:bool=
     out.mkdir(parents=True)
     figures = dict(notebooks={}, failed=[])
     with tempfile.TemporaryDirectory(prefix='ntrain-docs-') as tmp:
+        pages = [(site_path(str(nb.relative_to(ROOT))), title_of(json.loads(nb.read_text(encoding='utf-8')), nb.stem)) for nb in nbs]
+        (Path(tmp)/'pages.json').write_text(json.dumps(pages))
         if execute_nbs:
-            print(f'== executing {len(nbs)} notebooks ({workers} workers, {timeout:g} s each)', flush=True)
-            done = execute_all(nbs, Path(tmp), workers, timeout)
-        else: done = {nb: (dict(ok=True, seconds=0.0, error=None), nb) for nb in nbs}
+            print(f'== executing {len(nbs)} notebooks and writing their pages ({workers} workers, {timeout:g} s each)', flush=True)
+            done = execute_all(nbs, Path(tmp), workers, timeout, str(out), str(Path(tmp)/'pages.json'))
+        else:
+            done = {nb: (dict(ok=True, seconds=0.0, error=None, wanted=write_page(nb, json.loads(nb.read_text(encoding='utf-8')), out, pages)), nb) for nb in nbs}
         for nb in nbs:
             r, path = done[nb]
             figures['notebooks'][str(nb.relative_to(ROOT))] = r['seconds']
@@ -315,16 +335,8 @@ def build(out:Path, workers:int, timeout:float, only:str=None, execute_nbs:bool=
         if figures['failed']:
             print(f"\nnotebooks failed: {', '.join(figures['failed'])}", file=sys.stderr)
             (out/'build.json').write_text(json.dumps(figures, indent=1)); return 1
-        print('== rendering', flush=True)
-        loaded = {nb: json.loads(Path(done[nb][1]).read_text(encoding='utf-8')) for nb in nbs}
-        pages = [(site_path(str(nb.relative_to(ROOT))), title_of(loaded[nb], nb.stem)) for nb in nbs]
-        wanted = set()
-        for (site, title), nb in zip(pages, nbs):
-            src_dir = ROOT if nb.name == 'index.ipynb' else nb.parent  # (index is the README's source: its links are the README's)
-            page = _github_ids(render(loaded[nb], title))
-            page = relink(page, src_dir, site, wanted)
-            page = re.sub(r'(<body[^>]*>)', lambda m: m.group(1) + sidebar(pages, site), page, count=1)
-            (out/site).parent.mkdir(parents=True, exist_ok=True); (out/site).write_text(page, encoding='utf-8')
+        figures['render_s'] = round(sum(done[nb][0].get('render_s', 0) for nb in nbs), 1)
+        wanted = set().union(*(done[nb][0]['wanted'] for nb in nbs))
         done_files = set()
         while wanted - done_files:  # repository files the pages link to (a Markdown page may link to more)
             repo_rel = sorted(wanted - done_files)[0]; done_files.add(repo_rel)
