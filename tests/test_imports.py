@@ -176,8 +176,8 @@ def test_the_parser_sees_every_form_of_import(tmp_path):
     ps = problems(g, floors)
     assert ps == ['a cycle: a -> b -> c -> a',
                   'c:3 (g) imports top: upwards, from low to high',
-                  'd: a module __getattr__ (names re-exported from elsewhere: import them from their module)',
                   'd:2 (h) takes the private name c._also',
+                  'd: a module __getattr__ (names re-exported from elsewhere: import them from their module)',
                   'top:1 (top) takes the private name a._secret',
                   'top:3 (top) takes the private name b._hidden'], ps
 
