@@ -39,12 +39,12 @@ def wrap(owner, name, label=None):
             ctx = '_end_epoch' if '_end_epoch' in where else 'result' if 'result' in where else ''
             rec['calls'].append((label or name, t, time.time(), ctx, len(rec['steps'])))
     setattr(owner, name, g)
-import ntrain.train as tr, ntrain.core as core, ntrain.card as card, ntrain.data as data, ntrain.checkpoint as ck, ntrain.cli as cli
+import ntrain.train as tr, ntrain.core as core, ntrain.card as card, ntrain.plots as plots, ntrain.data as data, ntrain.checkpoint as ck, ntrain.cli as cli
 import ntrain.runstate as rs
 for n in ('_setup_process', '_claim_run_dir', '_build_model', '_open_run', 'validate', '_end_epoch', 'result', 'setup'):
     wrap(tr.Trainer, n)
 wrap(tr, 'get_task'); wrap(core, 'pip_freeze'); wrap(core, 'git_state'); wrap(rs, 'env_record'); wrap(core, 'env_record', 'env_record(core)')
-wrap(card, 'draw_curves'); wrap(card, 'write_card'); wrap(ck.Saver, 'wait', 'Saver.wait'); wrap(cli, 'parser')
+wrap(plots, 'draw_curves'); wrap(card, 'write_card'); wrap(ck.Saver, 'wait', 'Saver.wait'); wrap(cli, 'parser')
 def finish(code, fast=False):  # the command line's way out (os._exit where the engine has it): stamp, then leave as `ntrain` does
     rec['t_main_end'], rec['code'] = time.time(), code
     print('PROBE ' + json.dumps(rec), flush=True)

@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 import ntrain
 from ntrain.core import to_device
-from ntrain.data import _mix
+from ntrain.data import mix_seed
 sys.path.insert(0, str(ROOT/'bench'))
 from loop_bench import make_trainer, Bare
 
@@ -49,7 +49,7 @@ def main():
         res['loader_bare_us_per_step'] = per_call_us(bare_epoch, 3) / steps
         res['loader_gap_us_per_step'] = res['loader_ntrain_us_per_step'] - res['loader_bare_us_per_step']
         # 1a. the keyed-seed hash (splitmix64 in Python) for 64 samples, part of the loader gap
-        res['keyed_seed_mix_us_per_step'] = per_call_us(lambda: [_mix(0, 1, i) for i in range(64)], 200)
+        res['keyed_seed_mix_us_per_step'] = per_call_us(lambda: [mix_seed(0, 1, i) for i in range(64)], 200)
         # 1b. seeding a generator per sample (both sides call sample_rng(); ntrain seeds with the mix)
         g = torch.Generator()
         res['generator_manual_seed_x64_us_per_step'] = per_call_us(lambda: [g.manual_seed(12345 + i) for i in range(64)], 200)

@@ -1,4 +1,4 @@
-"""What the panels' live plot costs: ntrain.liveplot's LivePlot (lines blitted over a cached background) against the
+"""What the panels' live plot costs: ntrain.plots' LivePlot (lines blitted over a cached background) against the
 figure rebuilt at every redraw (bench/rebuilt_plots.py: PngCanvas with draw_run / draw_ladder, as the panels drew up to b99b3d3), and what it costs a rung that
 runs beside it. Run by hand:
 
@@ -90,7 +90,7 @@ def timed(fn):
 
 def costs(tmp, hogging:bool)->dict:
     "Part costs: old and new redraws of the same dicts, alternating, under load."
-    from ntrain.liveplot import LivePlot
+    from ntrain.plots import LivePlot
     from rebuilt_plots import PngCanvas, draw_run, draw_ladder  # (bench/: the figure rebuilt at each redraw, as before)
     from ntrain.viewmodel import RunView, LadderView
     h = hog() if hogging else None
@@ -132,7 +132,7 @@ def costs(tmp, hogging:bool)->dict:
 # ---------------------------------------------------------------- part rung
 def rung_once(session, steps:int, panel:bool)->dict:
     "Rung 3 on a thread, with or without the panel's plot following it; its training seconds and the plot's redraws while it ran."
-    from ntrain.liveplot import LivePlot
+    from ntrain.plots import LivePlot
     from ntrain.viewmodel import LadderView, Pump
     stamps, q, done = {}, queue.SimpleQueue(), threading.Event()
     def stamp(r):
@@ -164,7 +164,7 @@ def rung_once(session, steps:int, panel:bool)->dict:
 
 def rung(tmp, pairs:int, rung_s:float, hogging:bool, charge:str='wall')->dict:
     from ntrain.ladder import LadderSession
-    from ntrain.liveplot import LivePlot
+    from ntrain.plots import LivePlot
     from ntrain.viewmodel import LadderView
     h = hog() if hogging else None
     try:
@@ -197,7 +197,7 @@ def rung(tmp, pairs:int, rung_s:float, hogging:bool, charge:str='wall')->dict:
 def lag(tmp, epochs:int, nproc:int, hogging:bool)->dict:
     "A launched run followed as the dashboard follows it: how far its plot is behind the newest step record, and the CPU that takes."
     import ntrain
-    from ntrain.liveplot import LivePlot
+    from ntrain.plots import LivePlot
     from ntrain.viewmodel import RunView, Pump
     h = hog() if hogging else None
     try:

@@ -1,7 +1,7 @@
-"""The baseline of bench/plot_bench.py: the live plots as the panels drew them before `ntrain.liveplot` (up to b99b3d3),
+"""The baseline of bench/plot_bench.py: the live plots as the panels drew them before the blitted `LivePlot` (`ntrain.plots`, up to b99b3d3),
 the figure cleared and built again at every redraw. Kept here, out of the package, only to be measured against."""
 import io, math
-from ntrain.liveplot import log_scale
+from ntrain.plots import log_scale
 
 class PngCanvas:
     "One reused matplotlib figure on an Agg canvas: `draw(fn, *args)` clears it, calls `fn(fig, *args)` and returns PNG bytes."

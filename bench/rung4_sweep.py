@@ -83,7 +83,7 @@ def load_before(commit:str):
 
 def cost(pairs:int, before:str, work:Path, log)->dict:
     "Rung 4 on digits before and after, in alternating pairs after one warm-up call of each: seconds each, ratio now / before per pair."
-    from ntrain.ladder import bench
+    from ntrain.bench import bench
     from ntrain import rungs as now
     old = load_before(before)
     for side in (old, now): side.rung4(bench('digits', run_dir=work/'cost-warm'))  # first calls pay one-off costs: not counted

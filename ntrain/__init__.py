@@ -14,7 +14,7 @@ __all__ = ['Ladder', 'dashboard', 'runs', 'Config', 'load_config', 'apply_overri
 _WHERE = dict(config=('Config', 'load_config', 'apply_overrides', 'describe_keys'), data=('Task', 'sample_rng', 'sample_seed', 'hf_forward'),
               metrics=('Metric', 'Mean', 'Accuracy', 'F1', 'ConfusionMatrix', 'MSE', 'MAE'), train=('Trainer', 'RunResult'),
               api=('fit', 'resume', 'load'), events=('watch', 'Watcher', 'apply_record', 'Stopper'), card=('run_card',),
-              core=('NtrainError', 'env_record'), ladder=('ladder', 'LadderSession', 'LadderResult', 'RungResult'),
+              core=('NtrainError', 'env_record'), ladder=('ladder', 'LadderSession'), bench=('LadderResult', 'RungResult'),
               launch=('launch', 'attach', 'Launch', 'LaunchResult'), handle=('RunHandle', 'ThreadRun'), resume_check=('check_resume', 'ResumeCheck'),
               viewmodel=('runs',), run_panel=('dashboard',), panel=('Ladder',))
 _MODULE = {name: mod for mod, names in _WHERE.items() for name in names}
@@ -31,6 +31,13 @@ def __getattr__(name:str):
     return value
 
 def __dir__(): return sorted(set(globals()) | set(_MODULE))
+
+from . import display as _display  # (it imports nothing: `import ntrain` stays instant)
+def _load_run_view():
+    "The dashboard, imported on the first display of a run handle in a cell (`run_panel` registers it as it loads)."
+    import importlib
+    importlib.import_module('ntrain.run_panel')
+_display.register_loader('run', _load_run_view)
 
 import sys as _sys, types as _types
 class _Front(_types.ModuleType):

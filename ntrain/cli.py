@@ -12,7 +12,7 @@ from .config import load_config, describe_keys
 
 # %% auto 0
 __all__ = ['under_torchrun', 'cmd_fit', 'cmd_resume', 'cmd_report', 'cmd_env', 'cmd_keys', 'cmd_ladder', 'cmd_launch',
-           'cmd_check_resume', 'cmd_runs', 'cmd_watch', 'cmd_stop', 'parser', 'main', 'run_verb']
+           'cmd_check_resume', 'cmd_runs', 'cmd_watch', 'cmd_stop', 'parser', 'main', 'run_verb', 'rank_main']
 
 # %% ../nbs/09_cli.ipynb
 def under_torchrun()->bool:
@@ -89,7 +89,7 @@ def cmd_keys(a): print(describe_keys()); return 0
 
 # %% ../nbs/09_cli.ipynb
 def _ladder_args(p):
-    from ntrain.ladder import LadderSettings
+    from ntrain.bench import LadderSettings
     from dataclasses import fields
     p.add_argument('config', help='a built-in example name (digits) or a YAML path')
     p.add_argument('overrides', nargs='*', help='key=value config overrides (task=module:function, optim.lr=0.01)')
@@ -105,7 +105,9 @@ def _ladder_args(p):
 def cmd_ladder(a)->int:
     "`ntrain ladder`: run, print the table, the path of ladder.json and rung 5's run card; return the exit code (75 when stopped by Ctrl-C or SIGTERM)."
     from dataclasses import fields
-    from ntrain.ladder import ladder, LadderSettings, ConsoleProgress
+    from ntrain.ladder import ladder
+    from ntrain.bench import LadderSettings
+    from ntrain.console import ConsoleProgress
     from ntrain.card import run_card
     st = {f.name: getattr(a, f.name) for f in fields(LadderSettings)}
     res = ladder(a.config, a.overrides, rungs=a.rungs, force=a.force, callbacks=[] if a.quiet else [ConsoleProgress()], quiet=True, settings=st)
@@ -128,13 +130,14 @@ def _launch_args(p, nproc:Optional[int]=2):
 
 def cmd_launch(a, resume:bool=False)->int:
     "`ntrain launch` (and `ntrain resume --nproc`): start torchrun, follow its log, stop it on Ctrl-C, exit with the run's code."
-    from ntrain.launch import launch, launch_command, LogTail
+    from ntrain.launch import launch, launch_command
+    from ntrain.console import LogTail
     kw = dict(nproc=a.nproc, nnodes=a.nnodes, node_rank=a.node_rank, rdzv_endpoint=a.rdzv_endpoint, rdzv_id=a.rdzv_id,
               max_restarts=a.max_restarts, resume=resume, force_resume=resume and bool(getattr(a, 'force', False)))
     what = a.run_dir if resume else a.config
     if a.dry_run:
         c = launch_command(what, a.overrides, **kw); print(c['command']); print(c['srun']); return 0
-    h = launch(what, a.overrides, wait=False, force=bool(getattr(a, 'force', False)) and not resume, own_process=True, **kw)
+    h = launch(what, a.overrides, wait=False, force=bool(getattr(a, 'force', False)) and not resume, own_process=True, rank_main=rank_main, **kw)
     p = h.preflight  # imported in this process (a fresh one, as each rank's is), which then forked torchrun's agent
     print(f"pre-flight: the task imports; {p.get('n_train')} train and {p.get('n_valid')} valid samples", flush=True)
     print(f'run directory: {h.run_dir}  (torchrun pid {h.pid}; log {h.log_path})', flush=True)
@@ -310,7 +313,7 @@ def run_verb(argv=None, own:bool=False)->int:
     `own`: this process is the command's own (the command line, or a rank that `launch` forked), so it may fork a plotter."""
     argv = sys.argv[1:] if argv is None else list(argv)
     import threading
-    from ntrain.card import start_plotter, stop_plotter  # (no torch: a fork now copies a small process)
+    from ntrain.plots import start_plotter, stop_plotter  # (no torch: a fork now copies a small process)
     if own and _wants_plotter(argv) and threading.active_count() == 1: start_plotter()
     try:
         p = parser(argv[0] if argv else None)
@@ -326,3 +329,7 @@ def run_verb(argv=None, own:bool=False)->int:
             print('ntrain: interrupted', file=sys.stderr); code = 130
     finally: stop_plotter()  # (also when the parser leaves: a bad argument, --help)
     return code
+
+def rank_main(argv:list)->int:
+    "A rank that `ntrain launch` forked from torchrun's agent: its verb, as `python -m ntrain ARGV` runs it; the exit status (the process is left to the agent)."
+    return _finish(run_verb(list(argv), own=True), leave=False)

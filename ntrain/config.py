@@ -12,8 +12,9 @@ import yaml
 from .core import ConfigError, nearest
 
 # %% auto 0
-__all__ = ['EXAMPLES', 'opt', 'OptimConfig', 'SchedConfig', 'EarlyStopConfig', 'ProfileConfig', 'Config', 'all_keys', 'key_hint',
-           'check_value', 'apply_overrides', 'register_example', 'load_config', 'run_config', 'describe_keys']
+__all__ = ['EXAMPLES', 'IN_MEMORY', 'opt', 'OptimConfig', 'SchedConfig', 'EarlyStopConfig', 'ProfileConfig', 'Config', 'all_keys',
+           'key_hint', 'check_value', 'apply_overrides', 'register_example', 'load_config', 'run_config', 'run_name',
+           'is_in_memory', 'describe_keys']
 
 # %% ../nbs/01_config.ipynb
 def opt(default=None, help:str='', choices:tuple|None=None, range:str|None=None, valid=None):
@@ -298,6 +299,27 @@ def _flatten(d:dict, prefix='')->dict:
 def run_config(config:Union[str, Path, dict, Config, None]=None, overrides=(), task_given:bool=False)->Config:
     "The config of a run: `config` if given; else `Config()` (the documented defaults) for a task of one's own, or the digits example."
     return load_config(config if config is not None else (Config() if task_given else 'digits'), overrides)
+
+# %% ../nbs/01_config.ipynb
+IN_MEMORY = 'in-memory:'  # config.yaml's `task` for a Task object given in memory: the marker, then its name
+
+def run_name(cfg:Config, task=None)->str:
+    """The name a run directory is made from (`runs/<name>-<time>`): the `name` the user set (anything but the default
+    'run'), else the task's own `Task.name` (when it is not the default 'task'), else the function's name in the config's
+    `module:function`, else 'run'; made safe for a path."""
+    spec = cfg.task if isinstance(cfg.task, str) else ''
+    source = spec if task is None else getattr(task, '_ntrain_source', ('',))[0]  # where the task that runs came from
+    fn = source.split(':', 1)[1].split('.')[-1] if ':' in source and not is_in_memory(source) else ''
+    ex = EXAMPLES.get(cfg.name)  # an example's name on another task came with the example as a base, not from the user
+    own = cfg.name != 'run' and not (ex is not None and source != ex.get('task'))
+    for n in (cfg.name if own else '', getattr(task, 'name', '') if getattr(task, 'name', 'task') != 'task' else '', fn):
+        safe = re.sub(r'[^\w.-]+', '-', str(n)).strip('.-')[:64]
+        if safe: return safe
+    return 'run'
+
+def is_in_memory(spec)->bool:
+    "Whether a config's `task` records an in-memory Task."
+    return isinstance(spec, str) and spec.startswith(IN_MEMORY)
 
 # %% ../nbs/01_config.ipynb
 def describe_keys()->str:

@@ -13,15 +13,16 @@ import torch
 from torch import nn
 from torch.utils.data import Dataset, DataLoader, IterableDataset, Sampler, default_collate, TensorDataset, Subset
 from .core import NtrainError, TaskError, ConfigError, nearest, default_num_workers
+from .config import IN_MEMORY
 from .metrics import default_metrics
 
 # %% auto 0
-__all__ = ['IN_MEMORY', 'default_forward', 'hf_forward', 'default_prediction', 'map_output', 'tensors_of', 'select_rows', 'Task',
-           'loss_ignore_index', 'dataset_len', 'get_task', 'task_record', 'run_name', 'is_in_memory', 'sample_seed',
-           'sample_rng', 'sample_key', 'KeyedDataset', 'EpochSampler', 'CollateError', 'sample_shape', 'KeyedCollate',
-           'KeyedLoader', 'make_loader', 'LoaderError', 'stop_signal_death', 'worker_lost', 'next_batch', 'LoaderWatch',
-           'close_loaders', 'kill_workers', 'check_targets', 'cheap_targets', 'check_task_targets', 'batch_target',
-           'check_batch_targets']
+__all__ = ['default_forward', 'hf_forward', 'default_prediction', 'map_output', 'tensors_of', 'select_rows', 'Task',
+           'loss_ignore_index', 'dataset_len', 'get_task', 'task_record', 'mix_seed', 'sample_seed', 'sample_rng',
+           'sample_key', 'KeyedDataset', 'EpochSampler', 'CollateError', 'sample_shape', 'KeyedCollate', 'KeyedLoader',
+           'make_loader', 'LoaderError', 'stop_signal_death', 'worker_lost', 'next_batch', 'LoaderWatch',
+           'close_loaders', 'kill_workers', 'check_targets', 'cheap_targets', 'dataset_targets', 'check_task_targets',
+           'batch_target', 'check_batch_targets']
 
 # %% ../nbs/03_data.ipynb
 def default_forward(model, batch):
@@ -146,8 +147,6 @@ def dataset_len(ds, split:str, where:str='')->int:
     return n
 
 # %% ../nbs/03_data.ipynb
-IN_MEMORY = 'in-memory:'  # config.yaml's `task` for a Task object given in memory: the marker, then its name
-
 def get_task(spec:Union[str, Task, Callable], **kwargs)->Task:
     "A `Task` from a Task, a factory, or a 'module:function' string called with `kwargs`."
     if isinstance(spec, Task): return spec
@@ -186,31 +185,12 @@ def task_record(task:Task, spec:str, args:dict)->tuple:
     if src is not None: return src[0], dict(src[1])
     return IN_MEMORY + str(task.name), {}
 
-def run_name(cfg, task:Optional[Task]=None)->str:
-    """The name a run directory is made from (`runs/<name>-<time>`): the `name` the user set (anything but the default
-    'run'), else the task's own `Task.name` (when it is not the default 'task'), else the function's name in the config's
-    `module:function`, else 'run'; made safe for a path."""
-    from ntrain.config import EXAMPLES
-    spec = cfg.task if isinstance(cfg.task, str) else ''
-    source = spec if task is None else getattr(task, '_ntrain_source', ('',))[0]  # where the task that runs came from
-    fn = source.split(':', 1)[1].split('.')[-1] if ':' in source and not is_in_memory(source) else ''
-    ex = EXAMPLES.get(cfg.name)  # an example's name on another task came with the example as a base, not from the user
-    own = cfg.name != 'run' and not (ex is not None and source != ex.get('task'))
-    for n in (cfg.name if own else '', getattr(task, 'name', '') if getattr(task, 'name', 'task') != 'task' else '', fn):
-        safe = re.sub(r'[^\w.-]+', '-', str(n)).strip('.-')[:64]
-        if safe: return safe
-    return 'run'
-
-def is_in_memory(spec)->bool:
-    "Whether a config's `task` records an in-memory Task."
-    return isinstance(spec, str) and spec.startswith(IN_MEMORY)
-
 # %% ../nbs/03_data.ipynb
 _key = None
 _gen = None
 _M64 = (1 << 64) - 1
 
-def _mix(*xs)->int:
+def mix_seed(*xs)->int:
     "splitmix64 over a few integers: a well-spread 63-bit seed."
     h = 0x9E3779B97F4A7C15
     for x in xs:
@@ -234,7 +214,7 @@ def sample_seed()->int:
     b = _bases.get((seed, epoch))
     if b is None:  # splitmix64 of (seed, epoch) once per epoch, then a two-multiply finaliser per sample
         if len(_bases) > 64: _bases.clear()
-        b = _bases[(seed, epoch)] = _mix(seed, epoch)
+        b = _bases[(seed, epoch)] = mix_seed(seed, epoch)
     h = (b ^ (int(i) * 0x9E3779B97F4A7C15)) & _M64
     h = ((h ^ (h >> 31)) * 0xBF58476D1CE4E5B9) & _M64
     h = ((h ^ (h >> 29)) * 0x94D049BB133111EB) & _M64
@@ -263,7 +243,7 @@ class KeyedDataset(Dataset):
         _key = (self.seed, epoch, i)
         try:
             if not self.seed_globals: return self.ds[i], i, real
-            s = _mix(self.seed, epoch, i, 1)
+            s = mix_seed(self.seed, epoch, i, 1)
             state = (torch.get_rng_state(), random.getstate(), np.random.get_state())
             torch.manual_seed(s); random.seed(s); np.random.seed(s % 2**32)
             try: return self.ds[i], i, real
@@ -599,11 +579,11 @@ def check_targets(targets, num_classes:int, split:str='train', ignore_index:Opti
 def cheap_targets(task:Task, split:str):
     "All of a split's targets as one tensor, when they are cheap to reach (Task.targets, `.targets`, a TensorDataset's), else None."
     if task.targets is not None: return torch.as_tensor(task.targets(split))
-    return _dataset_targets(getattr(task, split))
+    return dataset_targets(getattr(task, split))
 
-def _dataset_targets(ds):
+def dataset_targets(ds):
     if isinstance(ds, Subset):
-        t = _dataset_targets(ds.dataset)
+        t = dataset_targets(ds.dataset)
         return None if t is None else t[torch.as_tensor(list(ds.indices), dtype=torch.long)]
     if isinstance(ds, TensorDataset) and len(ds.tensors) > 1: return ds.tensors[1]
     t = getattr(ds, 'targets', None)

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any, Callable, Optional
 import torch
 from torch import nn
-from .ladder import UserCodeError, user_code
+from .bench import UserCodeError, user_code
 from .data import tensors_of
 from .metrics import class_dim
 

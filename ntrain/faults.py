@@ -98,7 +98,7 @@ def install(t):
 def _full_disk(which:set):
     "Make writes of status.json ('status'), curves.png ('curves') and run.md ('card') fail with ENOSPC in this process."
     import errno
-    from ntrain import rundir, card
+    from ntrain import rundir, card, plots
     def failing(fn, names):
         def write(path, *a, **k):
             if os.path.basename(str(path)) in names: raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
@@ -106,8 +106,8 @@ def _full_disk(which:set):
         return write
     if 'status' in which: rundir.atomic_write_text = failing(rundir.atomic_write_text, {'status.json'})
     if 'curves' in which:
-        card.atomic_write = failing(card.atomic_write, {'curves.png'})
-        if card.plotter() is not None: _failing_plotter(card.plotter())  # its draws fail too, and the draw falls back to this process
+        plots.atomic_write = failing(plots.atomic_write, {'curves.png'})
+        if plots.plotter() is not None: _failing_plotter(plots.plotter())  # its draws fail too, and the draw falls back to this process
     if 'card' in which: card.atomic_write_text = failing(card.atomic_write_text, {'run.md'})
 
 def _failing_plotter(p):
@@ -118,8 +118,8 @@ def _failing_plotter(p):
 def _plotter_switches(which:set, t):
     "NTRAIN_TEST_PLOTTER (see the table above) on trainer `t`'s process."
     import atexit, sys
-    from ntrain import card
-    p = card.plotter()
+    from ntrain import plots
+    p = plots.plotter()
     if p is not None and 'fail' in which: _failing_plotter(p)
     sig = signal.SIGKILL if 'kill' in which else signal.SIGSTOP if 'stall' in which else None
     if p is not None and sig is not None:

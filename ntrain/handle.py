@@ -8,6 +8,7 @@ import threading, warnings
 from pathlib import Path
 from typing import Optional, Protocol, runtime_checkable
 from .core import NtrainError, ConfigError, first_line
+from . import display
 
 # %% auto 0
 __all__ = ['RunHandle', 'ThreadRun']
@@ -42,8 +43,8 @@ class ThreadRun:
     def __init__(self, config=None, overrides=(), *, task=None, # a Task (or its factory); default: the config's task
                  run_dir=None, resume:bool=False, # continue the run in `run_dir` (or `config`, a run directory) instead
                  quiet:bool=True, **keys):
-        from ntrain.config import run_config, apply_overrides
-        from ntrain.data import get_task, run_name
+        from ntrain.config import run_config, apply_overrides, run_name
+        from ntrain.data import get_task
         from ntrain.events import Watcher
         from ntrain.launch import LaunchResult
         from ntrain.rundir import default_run_dir
@@ -117,6 +118,5 @@ class ThreadRun:
         return p.read_text(errors='replace') if rank in (None, 0) and p.exists() else ''
     def __repr__(self): return f"ThreadRun({'running' if self.running else self.result.status}, {self.run_dir})"
     def _ipython_display_(self):
-        "Shown in a notebook cell, a ThreadRun is its live dashboard, as a `Launch` is."
-        from ntrain.run_panel import _display_launch
-        _display_launch(self)
+        "Shown in a notebook cell, a ThreadRun is its live dashboard, as a `Launch` is (see `display`)."
+        display.show('run', self)

@@ -4,166 +4,27 @@
 
 # %% ../nbs/10_ladder.ipynb 2
 from __future__ import annotations
-import copy, difflib, functools, importlib, importlib.util, json, math, os, threading, time, traceback
-from dataclasses import dataclass, field, asdict, fields
+import copy, difflib, functools, json, threading, time
+from dataclasses import asdict, fields
 from pathlib import Path
-from typing import Any, Callable, Iterable, Optional, Union
-import numpy as np
+from typing import Callable, Iterable, Optional, Union
 import torch
 from torch import nn
 from torch.utils.data import Subset, DataLoader
-from .core import NtrainError, ConfigError, TaskError, seed_all, atomic_write_text, nearest
-from .config import Config, load_config, apply_overrides, run_config, all_keys
-from .data import Task, get_task, run_name, EpochSampler, make_loader, check_targets, check_batch_targets, cheap_targets, _dataset_targets, batch_target
-from .metrics import class_dim
-from .device import resolve_device, Precision
-from .events import Events, Stopper, signals_stop, record, text_line
-from .optim import build_optimizer, trainable_params
+from .core import NtrainError, ConfigError, TaskError, atomic_write_text, nearest
+from .config import Config, apply_overrides, run_config, all_keys, run_name
+from .data import Task, get_task
+from .events import signals_stop, record
 from .rundir import default_run_dir
-from .loggers import JSONLLogger
 from .viewmodel import EDITABLE, same_settings
+from .bench import RUNG_NAMES, RungResult, LadderResult, LadderSettings, ladder_settings, UserCodeError, LadderStopped, Bench, bench, error_line
+from .rungs import RUNGS, rung5, start_run, run_verdict
+from .plots import plot_rung
 
 # %% auto 0
-__all__ = ['RUNG_NAMES', 'USER_CODE', 'RungResult', 'LadderResult', 'LadderSettings', 'UserCodeError', 'BadTargets',
-           'LadderStopped', 'user_code', 'batch_rows', 'bench', 'parse_rungs', 'LadderBusy', 'LadderSession', 'ladder',
-           'ConsoleProgress']
+__all__ = ['parse_rungs', 'LadderBusy', 'LadderSession', 'ladder']
 
 # %% ../nbs/10_ladder.ipynb
-RUNG_NAMES = {1: 'one step end to end', 2: 'initial loss vs theory', 3: 'overfit one batch', 4: 'small data moves val', 5: 'full run'}
-
-def _plain(x):
-    "JSON-safe numbers: non-finite floats become strings."
-    if isinstance(x, dict): return {str(k): _plain(v) for k, v in x.items()}
-    if isinstance(x, (list, tuple)): return [_plain(v) for v in x]
-    if isinstance(x, float) and not math.isfinite(x): return str(x)
-    if isinstance(x, (np.generic,)): return x.item()
-    if isinstance(x, (torch.dtype, torch.device, Path)): return str(x)
-    return x
-
-def _line(e)->str: return (str(e).strip().splitlines() or [''])[0][:200]
-
-@dataclass
-class RungResult:
-    "One rung's outcome: a verdict, the numbers it measured, series to plot and a diagnosis in words."
-    rung: int
-    name: str = ''
-    verdict: str = 'pass'                         # pass, warn, fail, refused (an earlier rung failed), stopped (on request) or killed (rung 5's run)
-    numbers: dict = field(default_factory=dict)   # what the rung measured
-    series: dict = field(default_factory=dict)    # name -> list of numbers, to plot
-    diagnosis: str = ''                           # what is wrong and the likely causes, in words
-    causes: list = field(default_factory=list)    # short cause keys, e.g. 'frozen', 'lr_zero', 'leakage'
-    seconds: float = 0.0
-    settings: dict = field(default_factory=dict)  # what it ran with: the values of lr, batch_size, epochs and precision
-    @property
-    def ok(self)->bool:
-        "Passed (perhaps with a warning): the next rung may run."
-        return self.verdict in ('pass', 'warn')
-    def fail(self, cause:Optional[str], words:str):
-        "Mark the rung failed for `cause`, adding `words` to the diagnosis."
-        self.verdict = 'fail'; return self.note(cause, words)
-    def warn(self, cause:str, words:str):
-        "Downgrade a pass to a warning for `cause`, adding `words` to the diagnosis."
-        if self.verdict == 'pass': self.verdict = 'warn'
-        return self.note(cause, words)
-    def note(self, cause:Optional[str], words:str):
-        "Add a line to the diagnosis, and `cause` (if any) to the causes."
-        if cause and cause not in self.causes: self.causes.append(cause)
-        self.diagnosis = (self.diagnosis + '\n' if self.diagnosis else '') + words
-        return self
-    def stop(self, reason:str):
-        "Mark the rung stopped on request: not a failure, it did not finish."
-        self.verdict = 'stopped'
-        return self.note(None, f'stopped ({reason}) before the rung finished: run the ladder again for a verdict')
-    def kill(self, by:str):
-        "Mark rung 5 killed (its run ended by `by`, Kill): not a failure of the model, and not finished."
-        self.verdict = 'killed'
-        return self.note(None, f'killed by {by} before the run finished: nothing after its last checkpoint was saved; Resume continues from it')
-    def to_dict(self)->dict:
-        "The result as JSON-safe plain data, with `ok`."
-        return _plain(dict(asdict(self), ok=self.ok))
-    def __repr__(self): return f"RungResult({self.rung} {self.name}: {self.verdict}{', ' + ','.join(self.causes) if self.causes else ''})"
-
-# %% ../nbs/10_ladder.ipynb
-@dataclass
-class LadderResult:
-    "The rungs that ran, in order, why the ladder stopped (if it was), and where the report was written."
-    rungs: list = field(default_factory=list)
-    run_dir: Optional[str] = None
-    settings: dict = field(default_factory=dict)
-    files: list = field(default_factory=list)
-    stopped: Optional[str] = None                 # the reason, when the ladder was stopped
-    @property
-    def ok(self)->bool:
-        "Every rung that ran passed, and the ladder was not stopped."
-        return all(r.ok for r in self.rungs) and not self.stopped
-    @property
-    def status(self)->str:
-        "failed (a rung failed or was refused), stopped, or passed."
-        if any(r.verdict in ('fail', 'refused') for r in self.rungs): return 'failed'
-        return 'stopped' if self.stopped else 'passed'
-    @property
-    def exit_code(self)->int:
-        "What `ntrain ladder` exits with: 0 passed, 1 failed, 75 stopped."
-        return dict(passed=0, failed=1, stopped=75)[self.status]
-    def rung(self, n:int)->Optional[RungResult]:
-        "The result of rung `n`, or None if it did not run."
-        return next((r for r in self.rungs if r.rung == n), None)
-    def to_dict(self)->dict:
-        "The result as JSON-safe plain data: what `ladder.json` holds."
-        return _plain(dict(ok=self.ok, status=self.status, stopped=self.stopped, run_dir=self.run_dir, settings=self.settings,
-                           files=self.files, rungs=[r.to_dict() for r in self.rungs]))
-    def table(self, width:int=110)->str:
-        "The rungs as a console table: verdict, time and key numbers, then the diagnosis of each rung."
-        import textwrap
-        head = f"{'rung':<4} {'name':<24} {'verdict':<8} {'time':>6}  "
-        lines = [head + 'numbers', '-' * width]
-        for r in self.rungs:
-            nums = '  '.join(f'{k} {_fmt(v)}' for k, v in r.numbers.items() if k in _KEY_NUMBERS)
-            wrapped = textwrap.wrap(nums, width - len(head)) or ['']
-            lines.append(f"{r.rung:<4} {r.name:<24} {r.verdict.upper():<8} {r.seconds:>5.1f}s  {wrapped[0]}")
-            lines += [' ' * len(head) + w for w in wrapped[1:]]
-            for d in r.diagnosis.splitlines():
-                ind = len(d) - len(d.lstrip())
-                lines += textwrap.wrap(d.strip(), width - 7 - ind, initial_indent=' ' * (7 + ind), subsequent_indent=' ' * (9 + ind))
-        if self.stopped: lines.append(f'stopped ({self.stopped}): the rungs after it did not run')
-        return '\n'.join(lines)
-    def __repr__(self): return f"LadderResult({', '.join(f'{r.rung}:{r.verdict}' for r in self.rungs)}{', stopped' if self.stopped else ''})"
-
-_KEY_NUMBERS = ('device', 'params', 'trainable', 'loss', 'memory_mb', 'measured', 'expected', 'start_loss', 'final_loss', 'steps',
-                'threshold', 'samples', 'metric', 'start', 'final', 'overlap', 'suggested_lr', 'status', 'epochs', 'best')
-
-def _fmt(v):
-    if isinstance(v, float): return f'{v:.4g}'
-    if isinstance(v, dict): return '{' + ', '.join(f'{k} {_fmt(x)}' for k, x in v.items()) + '}'
-    return str(v)
-
-# %% ../nbs/10_ladder.ipynb
-@dataclass
-class LadderSettings:
-    "Thresholds of the rungs; every field is a key of `ladder(settings=...)` and a `--flag` of `ntrain ladder`."
-    init_tol: float = field(default=0.15, metadata=dict(help='rung 2: largest relative gap between the initial loss and theory'))
-    overfit_steps: int = field(default=300, metadata=dict(help='rung 3: most optimizer steps to overfit one batch'))
-    overfit_ratio: float = field(default=0.02, metadata=dict(help='rung 3: pass once the loss is below this fraction of its first value'))
-    repeat_steps: int = field(default=20, metadata=dict(help='rung 3: its first steps run again from the same seed; the losses must be bit-equal (0: off)'))
-    small_frac: float = field(default=0.01, metadata=dict(help='rung 4: fraction of the train set'))
-    small_min: int = field(default=512, metadata=dict(help='rung 4: but at least this many samples (so 1% of a small set is still a test)'))
-    small_epochs: int = field(default=5, metadata=dict(help='rung 4: epochs over that subset'))
-    val_max: int = field(default=2000, metadata=dict(help='rung 4: validation samples used, at most'))
-    noise_se: float = field(default=3.0, metadata=dict(help='rung 4 without a control fit: the metric must move by more than this many standard errors'))
-    leak_max: int = field(default=50000, metadata=dict(help='rung 4: samples per split hashed for the leakage check, at most'))
-    lr_find: bool = field(default=False, metadata=dict(help='rung 4: also run an LR range test and suggest a max LR'))
-    num_workers: int = field(default=0, metadata=dict(help='DataLoader workers for the rungs 1-4 (0: fastest for small batches)'))
-    nproc: int = field(default=0, metadata=dict(help='rung 5: hand the full run to torchrun with this many processes (0: in-process)'))
-
-def _settings(settings=None)->LadderSettings:
-    "A LadderSettings from None, a LadderSettings or a dict of its fields."
-    if isinstance(settings, LadderSettings): return settings
-    names = [f.name for f in fields(LadderSettings)]
-    kw = dict(settings or {})
-    for k in kw:
-        if k not in names: raise ConfigError(f"unknown ladder setting '{k}'{nearest(k, names)}")
-    return LadderSettings(**kw)
-
 def _config_keys(keys:dict)->dict:
     "Keyword arguments as dotted config keys (`__` for the dots); a ladder setting among them is named, with where it goes."
     out, names, known = {}, [f.name for f in fields(LadderSettings)], set(all_keys())
@@ -175,224 +36,6 @@ def _config_keys(keys:dict)->dict:
             raise ConfigError(f"'{k}' is not a config key{'' if k == s else f'; the ladder setting is {s!r}'}: pass thresholds as settings=dict({s}=...)")
         out[key] = v
     return out
-
-# %% ../nbs/10_ladder.ipynb
-USER_CODE = dict(model='the model factory (Task.model)', data='loading data (the dataset, its collate_fn or the DataLoader)',
-                 forward="the forward pass (the model's forward, or Task.forward)", loss='the loss',
-                 prediction='Task.prediction (the tensor metrics see)', count_items='Task.count_items',
-                 backward='the backward pass (through the model and the loss)', step='your step function',
-                 optimizer='your optimizer', raw='Task.raw', theory='Task.expected_init_loss')
-
-_LIB_DIRS = tuple(os.path.dirname(importlib.util.find_spec(m).origin) + os.sep for m in ('torch', 'ntrain'))
-
-def _where(exc)->str:
-    "' at file:line' of the innermost frame outside torch and ntrain (the user's line), or ''."
-    frames = traceback.extract_tb(exc.__traceback__)
-    user = [f for f in frames if not f.filename.startswith(_LIB_DIRS)]
-    f = (user or frames or [None])[-1]
-    return f' at {os.path.basename(f.filename)}:{f.lineno}' if f is not None else ''
-
-class UserCodeError(Exception):
-    "An exception raised by the user's code: `what` names the call site (a key of USER_CODE), `exc` is the original."
-    def __init__(self, what:str, exc:BaseException):
-        self.what, self.exc = what, exc
-        super().__init__(f'{USER_CODE[what]} raised {type(exc).__name__}{_where(exc)}: {_line(exc)}')
-
-class BadTargets(UserCodeError):
-    "Targets outside the classes, found on the host before the loss sees them: the rung fails with cause `bad_labels`."
-    def __init__(self, exc:Exception):
-        self.what, self.exc = 'bad_labels', exc
-        Exception.__init__(self, str(exc))
-
-class LadderStopped(Exception):
-    "Raised inside a rung when the stop token is set: the ladder marks the running rung `stopped`."
-    def __init__(self, reason:str): self.reason = reason; super().__init__(reason)
-
-class user_code:
-    "Context manager around a call into user code: an exception raised inside becomes a `UserCodeError` naming `what`."
-    def __init__(self, what:str): self.what = what
-    def __enter__(self): return self
-    def __exit__(self, typ, e, tb):
-        if e is None or not isinstance(e, Exception) or isinstance(e, (UserCodeError, LadderStopped)): return False
-        raise UserCodeError(self.what, e) from e
-
-# %% ../nbs/10_ladder.ipynb
-def _is_ce(loss)->bool:
-    return isinstance(loss, nn.CrossEntropyLoss) or getattr(loss, '__name__', '') == 'cross_entropy'
-
-def _is_bce(loss)->bool:
-    return isinstance(loss, (nn.BCEWithLogitsLoss, nn.BCELoss)) or getattr(loss, '__name__', '') in ('binary_cross_entropy_with_logits', 'binary_cross_entropy')
-
-def _is_mse(loss)->bool:
-    return isinstance(loss, nn.MSELoss) or getattr(loss, '__name__', '') == 'mse_loss'
-
-class _Bench:
-    "A task, a config and the settings, with fresh models, optimizers, loaders, one training step, records and the stop token."
-    def __init__(self, cfg:Config, task:Task, st:LadderSettings, run_dir, optimizer=None, step=None,
-                 callbacks:Iterable[Callable]=(), stop=None, task_given:bool=False, jsonl:bool=False):
-        self.cfg, self.task, self.st, self.run_dir = cfg, task, st, Path(run_dir)
-        self.user_opt, self.step_fn, self.task_given = optimizer, step, task_given
-        self.device = resolve_device(cfg.device)
-        self.prec = Precision.resolve(cfg.precision, self.device)
-        self.is_ce, self.is_bce, self.is_mse = _is_ce(task.loss), _is_bce(task.loss), _is_mse(task.loss)
-        self.items = cfg.loss_norm == 'items'  # the loss is a sum over items: rungs 2-4 divide it by them, as training does
-        if self.items and task.count_items is None: raise ConfigError("key 'loss_norm' is 'items' but the task has no count_items hook")
-        # the host-side target checks that fit runs too: the classes (from num_classes, else rung 1 reads them off the
-        # output), the datasets whose targets are scanned whole (the plain-model ladder names samples in the user's own
-        # data), and what was checked so far
-        self.classes = task.num_classes if self.is_ce else None
-        self.target_sets = dict(train=task.train, valid=task.valid)
-        self.scanned, self.checked_batches = {}, 0
-        self.stopper = stop if isinstance(stop, Stopper) else Stopper(stop)
-        callbacks = [callbacks] if callable(callbacks) else list(callbacks or ())
-        self.log = None  # the JSONL sink: every record also goes to run_dir/ladder.jsonl
-        if jsonl:
-            self.run_dir.mkdir(parents=True, exist_ok=True)
-            (self.run_dir/'ladder.jsonl').unlink(missing_ok=True)  # a new file (a new inode) for a new ladder
-            self.log = JSONLLogger(self.run_dir/'ladder.jsonl')
-        self.events = Events(callbacks, [self.log.log] if self.log else [])
-        self.scaler = None       # a fresh GradScaler with each optimizer
-        self.current = None      # the RungResult of the running rung: the ladder reads it back on a stop or an error
-        self.results = {}        # rung number -> RungResult of the rungs run so far
-        self._batch = None
-    @property
-    def precision(self)->str: return self.prec.name
-    def emit(self, kind:str, **fields)->dict:
-        "Send a record of `kind` to the callbacks (and to ladder.jsonl)."
-        return self.events.emit(record(kind, **fields))
-    def stop_requested(self)->Optional[str]:
-        "Why the ladder should stop, or None."
-        return self.stopper()
-    def check_stop(self):
-        "Raise `LadderStopped` if a stop was asked for."
-        if (why := self.stopper()): raise LadderStopped(why)
-    def rung_result(self, k:int)->RungResult:
-        "A fresh result for rung `k`, which the ladder reads back if the rung is stopped or raises."
-        self.current = RungResult(k, RUNG_NAMES[k]); return self.current
-    def model(self)->nn.Module:
-        "A fresh model with the run's seed: every rung starts from the same initial weights."
-        seed_all(self.cfg.seed)
-        with user_code('model'): return self.task.make_model().to(self.device)
-    def optimizer(self, model, lr:Optional[float]=None):
-        "A fresh optimizer on the trainable parameters (the user's, or the config's), and a fresh GradScaler; a model frozen whole is refused, as `fit` refuses it."
-        params = trainable_params(model)
-        o = self.user_opt
-        if o is None: opt = build_optimizer(self.cfg.optim, params, self.cfg.optim.lr)
-        else:
-            with user_code('optimizer'): opt = type(o)(params, **o.defaults) if isinstance(o, torch.optim.Optimizer) else o(params)
-        if lr is not None:
-            for g in opt.param_groups: g['lr'] = lr
-        self.scaler = self.prec.scaler()
-        return opt
-    @property
-    def lr(self)->float:
-        "The learning rate the rungs train with (NaN when an optimizer factory hides it)."
-        o = self.user_opt
-        if isinstance(o, torch.optim.Optimizer): return o.defaults.get('lr', math.nan)
-        return math.nan if callable(o) else self.cfg.optim.lr
-    def loader(self, ds, batch_size:int, shuffle:bool=True, epoch:int=0, drop_last:bool=False):
-        "A loader over `ds` with the run's seed and keyed augmentation."
-        with user_code('data'):
-            s = EpochSampler(len(ds), batch_size, seed=self.cfg.seed, shuffle=shuffle, drop_last=drop_last)
-            s.set_epoch(epoch)
-            return make_loader(ds, s, self.cfg.seed, self.st.num_workers, False, False, self.task.collate_fn, self.task.seed_globals)
-    def batches(self, loader):
-        "Iterate `loader`: an exception while loading a batch is the data's."
-        with user_code('data'): it = iter(loader)
-        while True:
-            with user_code('data'):
-                try: item = next(it)
-                except StopIteration: return
-            yield item
-    def first_batch(self):
-        "The first train batch (and its sample indices): rungs 1-3 all use it."
-        if self._batch is None:
-            for b, idx, _ in self.batches(self.loader(self.task.train, min(self.cfg.batch_size, len(self.task.train)))):
-                self._batch = (b, idx); break
-            else: raise UserCodeError('data', TaskError('the train set gives no batch'))
-        return self._batch
-    def forward(self, model, batch):
-        "(output, targets) of a batch: the task's forward pass; the output is whatever the model returned."
-        with user_code('forward'): return self.task.forward(model, batch)
-    def compute_loss(self, output, target):
-        "The task's loss, on the model's whole output."
-        with user_code('loss'): return self.task.compute_loss(output, target)
-    def prediction(self, output):
-        "The tensor metrics see (`Task.prediction`)."
-        with user_code('prediction'): return self.task.prediction(output)
-    def count(self, batch)->int:
-        "The items of a batch (`Task.count_items`), under loss_norm='items'; else its samples."
-        if not self.items: return len(batch_rows(batch))
-        with user_code('count_items'): return int(self.task.count_items(batch))
-    def forward_loss(self, model, batch):
-        "(loss, output, targets) under the run's autocast; with loss_norm='items' the loss per item, as training reports it."
-        with self.prec.autocast():
-            output, target = self.forward(model, batch)
-            loss = self.compute_loss(output, target)
-        if self.items and torch.is_tensor(loss): loss = loss / max(self.count(batch), 1)
-        return loss, output, target
-    def scan_targets(self)->dict:
-        "Check every target that is cheap to reach (as fit does); {split: how many, or None}. Raises BadTargets."
-        ign = self.task.ignore_index
-        for split, ds in self.target_sets.items():
-            t = cheap_targets(self.task, split) if ds is getattr(self.task, split, None) else _dataset_targets(ds)
-            if t is not None and (t.dtype.is_floating_point or t.dtype == torch.bool): t = None  # rung 1 names float targets itself
-            if t is not None:
-                try: check_targets(t, self.classes, split, ign)
-                except TaskError as e: raise BadTargets(e) from None
-            self.scanned[split] = None if t is None else len(t)
-        if set(self.target_sets) == {'train'}: self.scanned['valid'] = self.scanned['train']  # valid was held out of train
-        return dict(self.scanned)
-    def check_batch(self, batch, idx, split:str='train', within=None):
-        "Check a CPU batch's targets when they were not all scanned; `within`: the indices of the Subset the loader read."
-        if not self.classes or self.scanned.get(split): return
-        t = batch_target(batch)
-        if torch.is_tensor(t) and t.dtype.is_floating_point: return  # rung 1 names float targets itself (target_dtype)
-        if within is not None: idx = torch.as_tensor([within[int(i)] for i in idx])
-        try: check_batch_targets(batch, idx, self.classes, self.task.ignore_index, split)
-        except TaskError as e: raise BadTargets(e) from None
-        self.checked_batches += 1
-    def train_step(self, model, opt, batch):
-        "One optimizer step on a device batch: ntrain's step, or the user's `step(model, batch, optimizer)`."
-        if self.step_fn is not None:
-            with user_code('step'):
-                loss = self.step_fn(model, batch, opt)
-                return loss.detach() if torch.is_tensor(loss) else torch.tensor(float(loss))
-        opt.zero_grad(set_to_none=True)
-        loss, _, _ = self.forward_loss(model, batch)
-        with user_code('backward'): self.scaler.scale(loss).backward()
-        self.scaler.unscale_(opt)
-        if self.cfg.clip_grad: torch.nn.utils.clip_grad_norm_([p for p in model.parameters() if p.requires_grad], self.cfg.clip_grad)
-        if self.user_opt is None: self.scaler.step(opt)
-        else:
-            with user_code('optimizer'): self.scaler.step(opt)
-        self.scaler.update()
-        return loss.detach()
-    def close(self):
-        "Deliver what is queued and close ladder.jsonl."
-        self.events.drain()
-        if self.log is not None: self.log.close()
-
-def batch_rows(batch):
-    "A tensor whose first dimension is the batch's: the inputs of a tuple batch, or the first tensor of a dict batch."
-    x = batch[0] if isinstance(batch, (tuple, list)) else batch
-    if isinstance(x, dict): x = next((v for v in x.values() if torch.is_tensor(v)), x)
-    return x
-
-def bench(config:Union[str, Path, dict, Config, None]=None, overrides=(), task:Optional[Task]=None, run_dir=None,
-          optimizer=None, # an optimizer instance or a factory params -> optimizer; default: the config's
-          step:Optional[Callable]=None, # your own step(model, batch, optimizer) -> loss, replacing ntrain's
-          callbacks:Iterable[Callable]=(), # callables that take each record
-          stop=None, # a threading.Event, a callable or a Stopper
-          jsonl:bool=False, # also write every record to run_dir/ladder.jsonl
-          settings=None, # thresholds: a dict or a LadderSettings
-         )->_Bench:
-    "The bench the rungs run on, from a config (none: digits, or the documented defaults for a task object) and optionally a task."
-    given = task is not None
-    cfg = run_config(config, overrides, task_given=given)
-    task = task if given else get_task(cfg.task, **cfg.task_args)
-    rd = Path(run_dir or cfg.run_dir or default_run_dir(cfg.name))
-    return _Bench(cfg, task, _settings(settings), rd, optimizer, step, callbacks, stop, given, jsonl)
 
 # %% ../nbs/10_ladder.ipynb
 def parse_rungs(spec)->list:
@@ -431,7 +74,7 @@ def _refused(k:int, why:str)->RungResult:
     r = RungResult(k, RUNG_NAMES[k], 'refused', diagnosis=f'refused: {why}')
     r.causes.append('refused'); return r
 
-def _run_rung(b:_Bench, k:int, rung_fn:Callable)->RungResult:
+def _run_rung(b:Bench, k:int, rung_fn:Callable)->RungResult:
     "Run one rung: user-code errors become a fail, a stop the verdict `stopped`; ntrain's own errors are recorded, then raised."
     b.emit('rung_start', rung=k, name=RUNG_NAMES[k])
     b.current, t0 = None, time.perf_counter()
@@ -444,8 +87,8 @@ def _run_rung(b:_Bench, k:int, rung_fn:Callable)->RungResult:
     except UserCodeError as e: return done(partial().fail(e.what, str(e)))
     except KeyboardInterrupt:
         b.stopper.request('KeyboardInterrupt'); done(partial().stop('KeyboardInterrupt')); raise
-    except NtrainError as e: done(partial().fail('error', f'{type(e).__name__}: {_line(e)}')); raise
-    except Exception as e: done(partial().fail('internal', f'ntrain raised {type(e).__name__}: {_line(e)} (a bug in ntrain: see the traceback)')); raise
+    except NtrainError as e: done(partial().fail('error', f'{type(e).__name__}: {error_line(e)}')); raise
+    except Exception as e: done(partial().fail('internal', f'ntrain raised {type(e).__name__}: {error_line(e)} (a bug in ntrain: see the traceback)')); raise
 
 
 # %% ../nbs/10_ladder.ipynb
@@ -473,7 +116,7 @@ class LadderSession:
                 cfg = apply_overrides(cfg, {'batch_size': train.batch_size})
             task = _plain_task(model, train, valid, loss, num_classes, raw, expected_init_loss, forward, cfg.name)
         elif task is not None: task = get_task(task)
-        self.base, self.task, self.optimizer, self.step, self.thresholds = cfg, task, optimizer, step, _settings(settings)
+        self.base, self.task, self.optimizer, self.step, self.thresholds = cfg, task, optimizer, step, ladder_settings(settings)
         self.settings = {k: _value(cfg, key) for k, key in EDITABLE.items()}  # what the next rung runs with (see `edit`)
         self.run_dir = Path(run_dir or cfg.run_dir or default_run_dir(run_name(cfg, task)))
         self.results, self.files, self.stopped = {}, [], None  # rung -> its latest RungResult; what save() wrote; why the last run stopped
@@ -535,7 +178,6 @@ class LadderSession:
         s = self._settings(settings)
         order = wanted if force else [k for k in range(1, max(wanted) + 1) if k in wanted or not self.fresh(k, s)]
         nproc = self.thresholds.nproc if nproc is None else nproc
-        from ntrain.rungs import RUNGS, rung5  # looked up here: the rungs import the bench from this module
         b = bench(self.config(s), task=self.task, run_dir=self.run_dir, optimizer=self.optimizer, step=self.step, callbacks=callbacks,
                   stop=stop, jsonl=write, settings=self.thresholds)
         if self.plain: b.target_sets = self.task._user_sets
@@ -566,7 +208,7 @@ class LadderSession:
             finally: b.close()
         if handover: self.rung5(nproc, s, force=force, callbacks=callbacks, quiet=quiet)
         return self.result
-    def _keep(self, b:_Bench, r:RungResult, wanted:list, settings:dict):
+    def _keep(self, b:Bench, r:RungResult, wanted:list, settings:dict):
         "Keep `r` as its rung's latest result, and say so (`rung_end`)."
         if r.rung not in wanted: r.numbers['prerequisite'] = True
         r.settings = dict(settings)
@@ -591,7 +233,6 @@ class LadderSession:
         s = self._settings(settings)
         cfg, self._to5 = self.config(s), [callbacks] if callable(callbacks) else list(callbacks)  # they get rung 5's rung_start and rung_end
         if not force and (why := self.refused(5, s)): return self._settled(_refused(5, why), s)
-        from ntrain.rungs import start_run
         self._send(record('rung_start', rung=5, name=RUNG_NAMES[5]))
         started = time.time()
         try: h, where = start_run(cfg, self.task, self._run_dir5(cfg), self.thresholds.nproc if nproc is None else nproc, quiet)
@@ -602,7 +243,6 @@ class LadderSession:
         return h
     def rung5_result(self, handle=None)->Optional[RungResult]:
         "Rung 5's result; None while its run goes on. `handle`: the run now, when another took over (the dashboard's Resume): rung 5 follows it."
-        from ntrain.rungs import run_verdict
         with self._lock:
             took = handle is not None and handle is not self.handle and self._r5 is not None
             if took: self.handle, self._r5 = handle, (time.time(), *self._r5[1:]); self.results.pop(5, None)
@@ -625,7 +265,6 @@ class LadderSession:
                                 list(self.files), self.stopped)
     def save(self)->Path:
         "Write `ladder.json` (every rung's latest result) and the plots of rungs 3 and 4 (`ladder.json` even when a plot fails); its path."
-        from ntrain.ladder_plot import plot_rung
         with self._lock:
             self.run_dir.mkdir(parents=True, exist_ok=True)
             p, self.files = self.run_dir/'ladder.json', [str(self.run_dir/'ladder.json')]
@@ -663,31 +302,3 @@ def ladder(config:Union[str, Path, dict, Config, None]=None, overrides=(), *,
                       expected_init_loss=expected_init_loss, forward=forward, optimizer=optimizer, step=step, run_dir=run_dir,
                       settings=settings, **keys)
     return s.run(rungs, force=force, stop=stop, callbacks=callbacks, quiet=quiet, write=write)
-
-# %% ../nbs/10_ladder.ipynb
-class ConsoleProgress:
-    "Renders the ladder's records as console lines: a callback like any other."
-    def __init__(self, stream=None, every:int=50):
-        import sys
-        self.stream, self.every = stream or sys.stdout, every
-    def __call__(self, rec:dict):
-        k, w = rec.get('kind'), self.stream.write
-        if k == 'rung_start': w(f"rung {rec['rung']}: {rec['name']} ...\n")
-        elif k == 'rung_step' and rec['step'] % self.every == 0: w(f"  step {rec['step']}  loss {rec['loss']:.4g}  target {rec['target']:.3g}\n")
-        elif k == 'rung_threshold': w(f"  {rec['metric']} starts at {rec['start']:.4g}; it must {'rise above' if rec['mode'] == 'max' else 'fall below'} {rec['threshold']:.4g}\n")
-        elif k == 'rung_eval' and rec['epoch'] >= 0: w(f"  epoch {rec['epoch'] + 1}  train_loss {rec['train_loss']:.4g}  val_loss {rec['val_loss']:.4g}  {rec['metric']} {rec['value']:.4g}\n")
-        elif k == 'rung_control': w(f"  control (targets permuted) epoch {rec['epoch'] + 1}  train_loss {rec['train_loss']:.4g}  val_loss {rec['val_loss']:.4g}  {rec['metric']} {rec['value']:.4g}\n")
-        elif k == 'lr_find' and rec.get('done'): w(f"  LR range test: suggested max LR {rec['suggested_lr']:.3g}\n")
-        elif k == 'rung_end': w(f"rung {rec['rung']}: {rec['result']['verdict'].upper()} ({rec['result']['seconds']:.1f}s)\n")
-        elif k not in ('rung_step', 'rung_eval', 'lr_find') and (line := text_line(rec)) is not None: w('  ' + line + '\n')  # rung 5's epochs, messages
-        else: return
-        self.stream.flush()
-
-# %% ../nbs/10_ladder.ipynb
-_MOVED = dict.fromkeys(['rung1', 'rung2', 'rung3', 'rung4', 'rung5', 'digest', 'leak_check', 'lr_find'], 'ntrain.rungs')
-_MOVED.update(dict.fromkeys(['describe', 'find_nonfinite', 'nan_diagnosis'], 'ntrain.diagnose'), plot_rung='ntrain.ladder_plot')
-
-def __getattr__(name:str):
-    "The names that moved out of this module, imported on first use (the rungs import this module, so not at its top)."
-    if name in _MOVED: return getattr(importlib.import_module(_MOVED[name]), name)
-    raise AttributeError(f"module 'ntrain.ladder' has no attribute '{name}'")

@@ -13,11 +13,12 @@ from .config import Config, load_config, run_config
 from .events import END_KINDS, STOP_FILE, Watcher, apply_record, request_stop_file
 from .rundir import default_run_dir, read_status, write_status, process_alive, process_start_time, RunLock
 from .lifecycle import EXIT_CODES, LIVE, ENDS, clean_status, written_state, result_status, run_state
+from .console import LogTail
+from . import display
 
 # %% auto 0
 __all__ = ['LaunchResult', 'run_outcome', 'torchrun_command', 'srun_line', 'launch_command', 'Launch', 'task_name',
-           'code_fingerprint', 'preflight', 'rdzv_clash', 'fork_workers', 'launch', 'resume_command', 'attach',
-           'LogTail']
+           'code_fingerprint', 'preflight', 'rdzv_clash', 'fork_workers', 'launch', 'resume_command', 'attach']
 
 # %% ../nbs/12_launch.ipynb
 @dataclass
@@ -81,7 +82,7 @@ def _plan(config, overrides, nproc, nnodes, node_rank, rdzv_endpoint, rdzv_id, m
         if config is None: config = run_config(None, (), task_given)  # a task of one's own: the documented defaults, not digits
         cfg = load_config(config, overrides)  # fails here, with one line, on a bad key: before anything starts
         if nnodes > 1 and not (run_dir or cfg.run_dir): raise ConfigError('multi-node runs need run_dir=PATH on a filesystem every node shares')
-        from ntrain.data import run_name
+        from ntrain.config import run_name
         run_dir = Path(run_dir or cfg.run_dir or default_run_dir(name or run_name(cfg)))
         if isinstance(config, (dict, Config)): save, config, overrides = cfg, run_dir/'launch_config.yaml', ()
         argv = ['fit', str(config), *overrides] + ([] if cfg.run_dir else [f'run_dir={run_dir}']) + ['--auto-resume']
@@ -326,9 +327,8 @@ class Launch:
     def __repr__(self):
         return f"Launch(pid {self.pid}, {'running' if self.running else self.result.status}, {self.run_dir})"
     def _ipython_display_(self):
-        "Shown in a notebook cell, a Launch is its live dashboard (the widgets load only then)."
-        from ntrain.run_panel import _display_launch
-        _display_launch(self)
+        "Shown in a notebook cell, a Launch is its live dashboard (the widgets load only then): the view registered for 'run' (see `display`)."
+        display.show('run', self)
 
 # %% ../nbs/12_launch.ipynb
 def task_name(task)->str:
@@ -555,6 +555,8 @@ def fork_workers(env:dict)->bool:
     gpu = torch.version.cuda or getattr(torch.version, 'hip', None) or getattr(torch.version, 'xpu', None)
     return sys.platform.startswith('linux') and not gpu and env.get('NTRAIN_FORK_WORKERS', '1') != '0'
 
+_rank_main: Optional[Callable] = None  # in torchrun's agent forked by `launch`: what each rank it forks runs (`launch(rank_main=...)`)
+
 def _forked_rank(*argv):
     "One rank, forked from torchrun's agent, made to look like a fresh `python -u -m ntrain ARGV`, then run: it returns when the rank ends well, or leaves with the rank's exit status."
     import atexit, torch
@@ -566,16 +568,17 @@ def _forked_rank(*argv):
     if n.isdigit() and int(n) > 0: torch.set_num_threads(int(n))
     sys.argv = [str(Path(__file__).with_name('__main__.py')), *argv]
     sys.path[:0] = [p for p in dict.fromkeys([os.getcwd(), *os.environ.get('PYTHONPATH', '').split(os.pathsep)]) if p and p not in sys.path]
-    from ntrain.cli import run_verb, _finish
     from ntrain.events import signals_stop
-    code = _finish(run_verb(list(argv), own=True), leave=False)
+    code = _rank_main(list(argv))
     if code: os._exit(code)                              # torchrun sees a failed rank by its exit status, as from `python -m ntrain`
     if signals_stop.received:  # a stop signal: the agent may be shutting down, and then it never releases a rank that returned
         t = threading.Timer(2.0, os._exit, (code,)); t.daemon = True; t.start()  # (normally it does within its monitor interval)
 
-def _agent(targs:list):
-    "torchrun's agent, as `torch.distributed.run.main(targs)` runs it, with the workers forked from this process instead of started as `python -m ntrain`."
+def _agent(targs:list, rank_main:Callable):
+    "torchrun's agent, as `torch.distributed.run.main(targs)` runs it, with the workers forked from this process, each running `rank_main(argv)`, instead of started as `python -m ntrain`."
+    global _rank_main
     import torch.distributed.run as torchrun, uuid
+    _rank_main = rank_main  # (this process is the agent, forked for this run: the ranks it forks find it here)
     from torch.distributed.launcher.api import elastic_launch
     args = torchrun.parse_args(targs)
     assert args.module and args.training_script == 'ntrain', targs
@@ -584,9 +587,9 @@ def _agent(targs:list):
     config, _, _ = torchrun.config_from_args(args)
     elastic_launch(config=config, entrypoint=_forked_rank)(*args.training_script_args)
 
-def _fork_torchrun(cmd:list, log_path:Path, env:dict, workers:bool=False)->_Forked:
+def _fork_torchrun(cmd:list, log_path:Path, env:dict, rank_main:Optional[Callable]=None)->_Forked:
     """Run `cmd` (`python -m torch.distributed.run ARGS`) in a child forked from this process, in a new session, its output appended to `log_path`.
-    `workers`: the agent forks the workers too (see `fork_workers`)."""
+    `rank_main`: the agent forks the workers too, and each runs `rank_main(argv)` (see `fork_workers`)."""
     import torch.distributed.run as torchrun, warnings, traceback
     assert cmd[1:3] == ['-m', 'torch.distributed.run'], cmd
     log = os.open(log_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
@@ -605,9 +608,9 @@ def _fork_torchrun(cmd:list, log_path:Path, env:dict, workers:bool=False)->_Fork
         os.closerange(3, 1 << 16)  # no descriptor of the launcher's (its pipes, its files) stays open in the agent
         os.environ.clear(); os.environ.update(env)
         sys.argv = [cmd[0], '-m', 'torch.distributed.run', *cmd[3:]]
-        if workers:
+        if rank_main is not None:
             warnings.simplefilter('ignore', DeprecationWarning)  # 3.12+: fork() with the agent's store threads running; the ranks never touch them
-            _agent(cmd[3:])
+            _agent(cmd[3:], rank_main)
         else: torchrun.main(cmd[3:])
         code = 0
     except SystemExit as e: code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
@@ -631,14 +634,16 @@ def _read_json(p:Path)->Optional[dict]:
 def launch(config:Union[str, Path, dict, Config, None]=None, overrides=(), *, task=None, nproc:int=2, nnodes:int=1, node_rank:int=0,
            rdzv_endpoint:Optional[str]=None, rdzv_id:Optional[str]=None, max_restarts:int=0, run_dir=None,
            resume:bool=False, wait:bool=True, env:Optional[dict]=None, echo:bool=True, force:bool=False, force_resume:bool=False,
-           own_process:bool=False)->Launch:
+           own_process:bool=False, rank_main:Optional[Callable]=None)->Launch:
     """Run `ntrain fit CONFIG` (or `ntrain resume RUN_DIR`) under torchrun in a new session; a `Launch` handle (ended, with `.result`, when `wait`).
     No `config`: the digits example, or `Config()` (the documented defaults) when `task` is given. The run directory, unless
     given, is named after the task (see `run_name`).
     `task`: 'module:function', or a function of an importable module. `force`: start more processes than CPUs or GPUs.
     `force_resume`: the workers resume with `--force` (a change of state that `ntrain resume --force` accepts).
     `own_process`: this process is a fresh one that runs nothing else (the `ntrain` command): the pre-flight imports the task here
-    (see `preflight`), and torchrun's agent is forked from it rather than started anew."""
+    (see `preflight`), and torchrun's agent is forked from it rather than started anew. `rank_main`: with `own_process`, the
+    command's entry for one rank (argv -> exit status; the CLI hands `cli.rank_main` in): the agent forks the ranks too, and
+    each runs it (see `fork_workers`); without it they start as fresh `python -m ntrain` processes."""
     fn = task if task is not None and not isinstance(task, str) else None
     if task is not None: overrides = [*overrides, f'task={task_name(task)}']
     plan = lambda name=None, given=run_dir: _plan(config, overrides, nproc, nnodes, node_rank, rdzv_endpoint, rdzv_id, max_restarts, given, resume, force_resume,
@@ -654,7 +659,7 @@ def launch(config:Union[str, Path, dict, Config, None]=None, overrides=(), *, ta
     pre = preflight(cfg, env=e, here=own_process)  # the task imports as in each rank; the data set's size; this machine's CPUs and GPUs
     _check_layout(cfg, pre, nproc, nnodes, force)
     if named and not cfg.run_dir:  # named after the task's own Task.name, which only the pre-flight's import knows
-        from ntrain.data import run_name
+        from ntrain.config import run_name
         name = run_name(cfg, types.SimpleNamespace(name=pre.get('name') or 'task', _ntrain_source=(cfg.task,)))
         if name != run_name(cfg): run_dir, argv, cmd, cfg, save = plan(name); info_path = _launch_file(run_dir, nnodes, node_rank); busy()
     if fn is not None and pre.get('fingerprint') and code_fingerprint(fn) != pre['fingerprint']:
@@ -675,8 +680,8 @@ def launch(config:Union[str, Path, dict, Config, None]=None, overrides=(), *, ta
             log_from = log_path.stat().st_size if log_path.exists() else 0  # what torchrun writes from here on is this launch's
             status_before = read_status(run_dir).get('updated')
             e['NTRAIN_LAUNCHED_AT'] = repr(time.time())  # a stop file older than this is stale: the workers ignore it
-            forked = own_process and fork_workers(e)
-            if own_process: proc = _fork_torchrun(cmd, log_path, e, workers=forked)
+            forked = own_process and rank_main is not None and fork_workers(e)
+            if own_process: proc = _fork_torchrun(cmd, log_path, e, rank_main if forked else None)
             else:
                 with open_append(log_path, binary=True) as logf:
                     proc = subprocess.Popen(cmd, stdout=logf, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=e, start_new_session=True)
@@ -737,22 +742,3 @@ def attach(run_dir, node_rank:Optional[int]=None)->Launch:
     return Launch(rd, info.get('command', []), pid=info['pid'], pid_start=info.get('pid_start'), host=info.get('host'),
                   log_path=rd/log, node_rank=k, nnodes=info.get('nnodes', 1), max_restarts=info.get('max_restarts', 0),
                   status_before=info.get('status_before'), log_from=info.get('log_from', 0), nproc=info.get('nproc'))
-
-# %% ../nbs/12_launch.ipynb
-class LogTail:
-    "Copy what a log file gains to stdout, in a thread, until stopped."
-    def __init__(self, path, out=None):
-        self.path, self.out, self._stop = Path(path), out or sys.stdout, threading.Event()
-        self.pos = self.path.stat().st_size if self.path.exists() else 0
-        self.t = threading.Thread(target=self._run, daemon=True); self.t.start()
-    def _run(self):
-        while True:
-            stopping = self._stop.is_set()
-            try:
-                with open(self.path, 'rb') as f:
-                    f.seek(self.pos); data = f.read(); self.pos += len(data)
-                if data: self.out.write(data.decode(errors='replace')); self.out.flush()
-            except OSError: pass
-            if stopping: return
-            self._stop.wait(0.2)
-    def stop(self): self._stop.set(); self.t.join(timeout=2)

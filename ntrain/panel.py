@@ -10,10 +10,11 @@ from typing import Optional
 from .config import check_value
 from .core import first_line
 from .events import message
-from .ladder import LadderSession, LadderBusy, LadderResult
+from .ladder import LadderSession, LadderBusy
+from .bench import LadderResult
 from .viewmodel import LadderView, Pump, EDITABLE, RUNG_NAMES
 from .run_panel import Freshness, dashboard, publish_panel
-from .liveplot import LivePlot
+from .plots import LivePlot
 
 # %% auto 0
 __all__ = ['shown_path', 'Ladder']

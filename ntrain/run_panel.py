@@ -11,8 +11,9 @@ from .core import NtrainError
 from .events import Watcher, apply_record
 from .launch import LaunchResult, attach
 from .lifecycle import STATES, LIVE
-from .liveplot import LivePlot
-from .viewmodel import RunView, Pump, state_words, status_line, _fmt_s
+from .plots import LivePlot
+from .viewmodel import RunView, Pump, state_words, status_line
+from .display import register_view
 
 # %% auto 0
 __all__ = ['GONE', 'Freshness', 'hide_saved_css', 'saved_bundle', 'publish_panel', 'failing_lines', 'Dashboard', 'dashboard']
@@ -390,3 +391,5 @@ def _display_launch(self):
     "A `Launch` shown in a cell displays as its dashboard (JupyterLab); elsewhere as its one-line repr."
     if not _in_kernel(): print(repr(self)); return
     dashboard(self)._ipython_display_()
+
+register_view('run', _display_launch)  # a run handle (`Launch`, `ThreadRun`) shown in a cell: its dashboard (see `display`)

@@ -12,7 +12,7 @@ from torch.utils.data import Subset
 from .core import NtrainError, to_device
 from .loggers import JSONLLogger, read_metrics
 from . import checkpoint as ckpt
-from .ladder import RUNG_NAMES, RungResult, LadderStopped, UserCodeError, user_code, _Bench, _fmt, batch_rows
+from .bench import RUNG_NAMES, RungResult, LadderStopped, UserCodeError, user_code, Bench, fmt_short, batch_rows
 from .diagnose import describe, batch_inputs, batch_targets, names_list, nan_diagnosis, init_loss_theory, grad_report, broadcast_mismatch
 from .metrics import class_dim
 
@@ -39,13 +39,13 @@ def eval_gap(a, b)->float:
         if bool(ok.any()): gap = max(gap, float((x - y).abs()[ok].max()) / max(float(x.abs()[ok].max()), 1e-12))
     return gap
 
-def _check_targets(b:_Bench, n:dict, cpu, idx):
+def _check_targets(b:Bench, n:dict, cpu, idx):
     "The host-side target checks of fit: every target cheap to reach, and this CPU batch; BadTargets names the sample."
     sc = b.scan_targets(); b.check_batch(cpu, idx)
     n['targets_checked'] = (f"all: train {sc['train']}, valid {sc['valid']} (against {b.classes} classes)" if all(sc.values()) else
                             f"the batches the rungs load (no Task.targets, dataset .targets or TensorDataset to scan; against {b.classes} classes)")
 
-def _first_step(b:_Bench, r:RungResult, model, ps:list, batch, cpu, idx):
+def _first_step(b:Bench, r:RungResult, model, ps:list, batch, cpu, idx):
     "Rung 1's forward, target checks, loss and optimizer step: (optimizer, saved activation sizes), or None when the rung failed."
     n = r.numbers
     if b.is_ce and b.classes: _check_targets(b, n, cpu, idx)  # num_classes known: before anything reaches the device
@@ -101,7 +101,7 @@ def _first_step(b:_Bench, r:RungResult, model, ps:list, batch, cpu, idx):
     except UserCodeError as e: r.fail('step', f'one optimizer step: {e}'); return None
     return opt, saved
 
-def rung1(b:_Bench)->RungResult:
+def rung1(b:Bench)->RungResult:
     "One batch end to end: shapes, dtypes, a finite scalar loss, one step, one validation batch, a checkpoint and a metrics write."
     r = b.rung_result(1)
     model = b.model()
@@ -168,7 +168,7 @@ def rung1(b:_Bench)->RungResult:
     return r
 
 # %% ../nbs/10b_rungs.ipynb
-def rung2(b:_Bench)->RungResult:
+def rung2(b:Bench)->RungResult:
     "The initial loss against theory, with likely causes when it is off."
     r = b.rung_result(2)
     st, n = b.st, r.numbers
@@ -274,7 +274,7 @@ ZERO_GRAD = ("your step function adds to the gradients it finds: it does not cal
              "before loss.backward(), so every step applies the sum of all the gradients so far; call optimizer.zero_grad() first "
              "in the step (the ladder calls the step once per optimizer step, so gradients accumulated over calls read the same)")
 
-def keeps_gradients(b:_Bench, batch)->Optional[float]:
+def keeps_gradients(b:Bench, batch)->Optional[float]:
     "With a user step: how much the gradients it leaves depend on those it found (0: it zeroes them, about 1: no zero_grad); None without one."
     if b.step_fn is None: return None
     def leaves(fill:int)->list:
@@ -294,7 +294,7 @@ def keeps_gradients(b:_Bench, batch)->Optional[float]:
         num += float((x - y).pow(2).sum()); den += float(x.pow(2).sum() + y.pow(2).sum())
     return math.sqrt(num / den) if den else 0.0
 
-def _own_grads(b:_Bench, init:dict, batch)->Optional[dict]:
+def _own_grads(b:Bench, init:dict, batch)->Optional[dict]:
     "`grad_report` after ntrain's own backward pass from the weights `init`: a user's step may leave no gradient to read."
     with _rng_kept():
         try:
@@ -340,7 +340,7 @@ def _nondeterministic_ops(caught)->list:
             str(w.message).split(' does not have')[0].strip()) for w in caught if re.match(NONDETERMINISTIC, str(w.message), re.S)]
     return list(dict.fromkeys(ops))
 
-def repeat_check(b:_Bench, init:dict, # the model's state before rung 3's first step
+def repeat_check(b:Bench, init:dict, # the model's state before rung 3's first step
                  rng:dict, # every RNG state then (`checkpoint.rng_state()`)
                  batch, # rung 3's batch, on the device
                  losses:list, # the losses of rung 3's first steps, which ran under `deterministic_steps`
@@ -383,7 +383,7 @@ def repeat_check(b:_Bench, init:dict, # the model's state before rung 3's first 
     return out
 
 # %% ../nbs/10b_rungs.ipynb
-def rung3(b:_Bench)->RungResult:
+def rung3(b:Bench)->RungResult:
     "Overfit one batch to near-zero loss; on failure, find out why. Its first steps run twice: their losses must be bit-equal."
     r = b.rung_result(3)
     st, n = b.st, r.numbers
@@ -546,7 +546,7 @@ from collections.abc import Mapping
 from torch.utils.data import Dataset
 from .core import seed_all
 from torch.utils._pytree import tree_flatten
-from .data import hf_forward, default_forward, _mix
+from .data import hf_forward, default_forward, mix_seed
 
 AUROC_MAX = 1 << 22  # scores kept per evaluation for the AUROC (the first ones, in loader order)
 
@@ -568,7 +568,7 @@ def _label_columns(p, t)->tuple:
 
 def _takes_probs(loss)->bool: return isinstance(loss, torch.nn.BCELoss) or getattr(loss, '__name__', '') == 'binary_cross_entropy'
 
-def _constant_loss(b:_Bench, prior, target, batch)->float:
+def _constant_loss(b:Bench, prior, target, batch)->float:
     "The task's loss for predicting the training prior for every sample: BCE its logit (a probability for BCELoss), MSE the mean."
     c = prior.to(target.device, torch.float32)  # (no float64 on every device)
     if not (target.ndim == 2 and c.numel() == target.shape[1]): c = c.mean()  # per label for (N, L) targets, else one number
@@ -576,7 +576,7 @@ def _constant_loss(b:_Bench, prior, target, batch)->float:
     with user_code('loss'): l = b.task.loss(c.to(target.dtype).expand(target.shape), target)
     return float(l) / (max(b.count(batch), 1) if b.items else 1)
 
-def train_prior(b:_Bench, model, ds)->Optional[torch.Tensor]:
+def train_prior(b:Bench, model, ds)->Optional[torch.Tensor]:
     "The mean target of `ds` as the forward pass returns it (per label for (N, L) targets); None when they are not tensors."
     s, n = 0.0, 0
     model.eval()
@@ -591,7 +591,7 @@ def train_prior(b:_Bench, model, ds)->Optional[torch.Tensor]:
     return (s / n).float().cpu() if n else None
 
 # %% ../nbs/10b_rungs.ipynb
-def _evaluate(b:_Bench, model, loader, within=None, prior=None)->dict:
+def _evaluate(b:Bench, model, loader, within=None, prior=None)->dict:
     """Validation loss (per item under loss_norm='items'), batch losses, accuracy and chance (classes) or AUROC (binary
     cross-entropy), and with the training `prior` the loss of the constant predictor (`constant`)."""
     from ntrain.metrics import Accuracy
@@ -629,7 +629,7 @@ def _evaluate(b:_Bench, model, loader, within=None, prior=None)->dict:
         if a: out['auroc'] = sum(a) / len(a)
     return out
 
-def lr_find(b:_Bench, ds, start:float=1e-7, end:float=10.0, steps:int=100)->dict:
+def lr_find(b:Bench, ds, start:float=1e-7, end:float=10.0, steps:int=100)->dict:
     "An LR range test (as fastai's lr_find): the smoothed loss as the LR grows geometrically; suggests a max LR."
     model = b.model().train(); opt = b.optimizer(model, lr=start)
     mult, avg, best, lrs, losses = (end / start) ** (1 / (steps - 1)), 0.0, math.inf, [], []
@@ -655,7 +655,7 @@ def lr_find(b:_Bench, ds, start:float=1e-7, end:float=10.0, steps:int=100)->dict
 # %% ../nbs/10b_rungs.ipynb
 def control_seed(seed:int)->int:
     "The seed of rung 4's control, derived from the run's: it permutes the targets and drives dropout in the control."
-    return _mix(seed, 0xC0417) >> 1
+    return mix_seed(seed, 0xC0417) >> 1
 
 def target_slot(task, sample):
     "Where a loaded sample keeps its target: 1 in a tuple or list, the task's target key in a dict; None when it has neither."
@@ -705,7 +705,7 @@ def _same(a, b)->bool:
     try: return bool(a == b)
     except Exception: return False
 
-def _sees_permutation(b:_Bench, model, sub, ds:Permuted, n:int)->Optional[str]:
+def _sees_permutation(b:Bench, model, sub, ds:Permuted, n:int)->Optional[str]:
     "None when the forward pass takes its targets where `ds` permutes them; else why not, in words."
     f = b.task.forward
     if b.task.collate_fn is None and (f is default_forward or isinstance(f, functools.partial) and f.func is hf_forward): return None  # ntrain's own
@@ -717,7 +717,7 @@ def _sees_permutation(b:_Bench, model, sub, ds:Permuted, n:int)->Optional[str]:
     return (f"the forward pass does not take its targets from the samples' {ds.slot!r} (Task.forward builds them otherwise, "
             "from the inputs?), so they cannot be permuted")
 
-def control_fit(b:_Bench, sub, init:dict, vl, within, value:Callable, bs:int, drop_last:bool, metric:str='')->tuple:
+def control_fit(b:Bench, sub, init:dict, vl, within, value:Callable, bs:int, drop_last:bool, metric:str='')->tuple:
     """The null of rung 4: the samples of `sub` with their targets permuted, trained from the weights `init` over the rung's
     epochs and batches and evaluated after each epoch: (evaluations, None), or (None, why there is no control)."""
     seed = control_seed(b.cfg.seed)
@@ -797,7 +797,7 @@ def _verdict_words(zones:dict, metric:str, final, fl, cmax, cmin, ls, vs, const)
     elif z == 'overlaps': words.append(f"{metric} {final:.4g} is above the control's best (or chance) {cmax:.4g} but not by its swing {vs:.3g}")
     return words
 
-def rung4(b:_Bench)->RungResult:
+def rung4(b:Bench)->RungResult:
     "A few epochs on a small part of the train set must move the validation metric beyond a control fit on permuted targets."
     r = b.rung_result(4)
     st, n, cfg, task = b.st, r.numbers, b.cfg, b.task
@@ -953,7 +953,7 @@ def free_memory()->Optional[str]:
 
 def importable_task(cfg, task=None)->Optional[dict]:
     "The config keys that name the task for torchrun's fresh processes (`{}`: the config's own task), or None: the task lives only in this process."
-    from ntrain.data import is_in_memory
+    from ntrain.config import is_in_memory
     if task is None: return None if is_in_memory(cfg.task) else {}
     src = getattr(task, '_ntrain_source', None)  # a task built from 'module:function' (get_task records where it came from)
     return None if src is None else dict(task=src[0], task_args=dict(src[1]))
@@ -1007,12 +1007,12 @@ def run_verdict(h, cfg, started:float, where:str='', custom:bool=False, reason:O
     elif res.exit_code:
         why = getattr(res, 'message', None)
         r.fail(res.status, f'the run ended {res.status}' + (f': {why}' if why else '') + f'; see {h.run_dir}/log.txt')
-    else: r.note(None, f"{res.status} after {n['epochs']} epochs; best {n['best_metric']} {_fmt(n['best'])}"
+    else: r.note(None, f"{res.status} after {n['epochs']} epochs; best {n['best_metric']} {fmt_short(n['best'])}"
                  + (f" ({'highest' if n['best_mode'] == 'max' else 'lowest'}: ckpt/best.pt)" if n['best_mode'] else ''))
     if custom: r.note(None, "the full run uses the config's optimizer and ntrain's step, not the optimizer or step function given to the ladder")
     return r.note(None, where) if where else r
 
-def rung5(b:_Bench, quiet:bool=True, run_dir=None, nproc:Optional[int]=None)->RungResult:
+def rung5(b:Bench, quiet:bool=True, run_dir=None, nproc:Optional[int]=None)->RungResult:
     "The full run of the bench's config and task (in `run_dir`, default the bench's): started, followed to its end and judged; `b.handle` is its RunHandle, `b.where` where it ran and why."
     r = b.rung_result(5)
     b.check_stop()

@@ -16,7 +16,7 @@ from .rundir import read_status, StatusFile, process_id, RunLock, check_run_dir
 from .distributed import full_model_state_dict
 from .sharded import newest_sharded, save_sharded, load_sharded
 from .data import task_record
-from .card import CurvesNotDrawn
+from .plots import CurvesNotDrawn
 from . import checkpoint as ckpt
 
 # %% auto 0
@@ -392,7 +392,7 @@ class RunDirMixin:
         "Redraw curves.png during a run, at most as often as keeps drawing under ~5% of its time; none in its first 30 s (a short run draws once, at its end)."
         now = time.perf_counter()
         if not force and now - self._last_draw < 20 * self._draw_cost: return
-        from ntrain.card import plot_curves, draw_cost
+        from ntrain.plots import plot_curves, draw_cost
         t0 = time.perf_counter(); self._write_safely(f'{self.run_dir}/curves.png', lambda: plot_curves(self.run_dir, wait=False))
         self._draw_cost = max(time.perf_counter() - t0, draw_cost())  # handed over (not waited for): its own draws' seconds set the pace
         self._last_draw = time.perf_counter()

@@ -12,8 +12,8 @@ import torch
 from torch import nn
 import torch.distributed as dist
 from .core import EnvProbe, NtrainError, ConfigError, TaskError, dist_env, seed_all, to_device, nearest, default_num_workers
-from .config import Config
-from .data import (Task, get_task, run_name, dataset_len, EpochSampler, make_loader, check_task_targets, check_batch_targets, select_rows, tensors_of,
+from .config import Config, run_name
+from .data import (Task, get_task, dataset_len, EpochSampler, make_loader, check_task_targets, check_batch_targets, select_rows, tensors_of,
                          LoaderWatch, LoaderError, kill_workers, close_loaders, worker_lost)
 from .metrics import Mean, reduce_states, compute_all, reset_all, update_all, metric_names, metric_directions
 from .events import Events, Stopper, StopWaiting, signals_stop, TextLog, ProgressLine, record, message
@@ -693,6 +693,7 @@ class Trainer(_Build, _Step, _Measure, _Records, StateMixin, RunDirMixin, Guards
     def _end_files(self):
         "curves.png (done or given up within 5 s, never importing matplotlib here) and the run card; a failure is a warning."
         if not (self.run_dir/'config.yaml').exists(): return
-        from ntrain.card import write_card, plot_curves  # through the CLI's plotter process, if there is one
+        from ntrain.card import write_card
+        from ntrain.plots import plot_curves  # through the CLI's plotter process, if there is one
         if self.history: self._write_safely(f'{self.run_dir}/curves.png', lambda: plot_curves(self.run_dir, budget=5.0))
         self._write_safely(f'{self.run_dir}/run.md', lambda: write_card(self.run_dir))

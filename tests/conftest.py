@@ -4,7 +4,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# In-process runs draw curves.png here when matplotlib is loaded already, as in a notebook (ntrain.card.plot_curves);
+# In-process runs draw curves.png here when matplotlib is loaded already, as in a notebook (ntrain.plots.plot_curves);
 # otherwise each run's end would wait for a one-shot drawing process. That path is tested on its own (test_plotter.py).
 import matplotlib; matplotlib.use('Agg')
 import matplotlib.figure, matplotlib.backends.backend_agg

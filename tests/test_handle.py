@@ -69,3 +69,14 @@ def test_a_thread_run_is_stopped_not_killed(tmp_path):
     finally:
         if h.running: h.stop(TIMEOUT)
     assert (res.status, res.exit_code) == ('stopped', 75) and h.run_result.status == 'stopped'
+
+def test_a_handle_shown_in_a_cell_loads_its_view_which_the_handle_never_imports(tmp_path):
+    """A `Launch` shown in a cell (`_ipython_display_`) is its dashboard: the handle asks `display` for the view of 'run'; the
+    package's front loads `run_panel` on that first display, which registers it. Outside a kernel the view prints the repr,
+    as it always did. In a fresh interpreter that imported only the launcher."""
+    import subprocess, sys
+    code = (f"import sys\nfrom ntrain.launch import Launch\nh = Launch({str(tmp_path)!r}, [], pid=1)\n"
+            "print('before', 'ntrain.run_panel' in sys.modules)\nh._ipython_display_()\n"
+            "from ntrain import display, run_panel\nprint('after', 'ntrain.run_panel' in sys.modules, display._VIEWS['run'] is run_panel._display_launch)")
+    r = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, timeout=120, env=dict(os.environ, **ENV))
+    assert r.stdout.splitlines() == ['before False', f'Launch(pid 1, failed, {tmp_path})', 'after True True'], r.stdout + r.stderr

@@ -1,11 +1,11 @@
-"""The live plot (ntrain.liveplot) fed by the real view-models: full redraws only when the limits grow, the blitted PNG
+"""The live plot (ntrain.plots) fed by the real view-models: full redraws only when the limits grow, the blitted PNG
 equal to a full redraw of the same data, the placeholder, "as of step N", integer epoch ticks, a new plot for a new
 run or rung, and the plain state the panels publish. No timing asserts: the costs are in bench/plot_bench.py."""
 import io, math
 import numpy as np
 import pytest
 from PIL import Image
-from ntrain.liveplot import LivePlot, RedrawClock, WAITING, HEADS
+from ntrain.plots import LivePlot, RedrawClock, WAITING, HEADS
 from ntrain.viewmodel import LadderView, RunView
 
 def pixels(png:bytes)->np.ndarray: return np.asarray(Image.open(io.BytesIO(png)).convert('RGB')).astype(int)
@@ -86,7 +86,7 @@ def test_png_grows_and_equals_a_full_redraw():
     assert a.state['what'] == 'rung4' and close(a.png, b.png) and a.axes[1].get_xlim() == (-0.5, 5.5)  # epoch 0: before training
 
 def lp_frame(v):
-    from ntrain.liveplot import frame_of
+    from ntrain.plots import frame_of
     return frame_of(v.to_dict())
 
 def test_placeholder_never_empty():

@@ -1,4 +1,4 @@
-"""The plotter process (see nbs/08_card.ipynb): `ntrain fit` draws curves.png in a forked child, the training process
+"""The plotter process (see nbs/12b_plots.ipynb): `ntrain fit` draws curves.png in a forked child, the training process
 never imports matplotlib, a gone or failing plotter falls back to drawing in-process, and no plotter outlives its command."""
 import os, re, signal, subprocess, sys, time
 from pathlib import Path

@@ -1,0 +1,186 @@
+"""The import graph of ntrain/: no cycle, no import upwards against the floors below, no private name imported across
+modules, no module `__getattr__` that re-exports names from elsewhere. Every ntrain/*.py is parsed with ast: imports at
+the top and inside functions alike, relative (`from .core import x`, `from . import card`) and absolute
+(`from ntrain.core import x`, `import ntrain.card`, `from ntrain import card`). `ntrain/__init__` reaches the other
+modules by name on first use (`importlib`, PEP 562): those are not imports of the graph; its own imports are.
+`python tests/test_imports.py` prints the floors and the graph."""
+import ast, pathlib, sys
+
+PKG = pathlib.Path(__file__).resolve().parents[1]/'ntrain'
+
+FLOORS = [  # (floor, what it holds, its modules), lowest first: a module imports from its own floor or a lower one
+    ('foundation', 'torch-free: errors, config, records, run directories, the run-state machine (EXIT_CODES, STATES), '
+                   'display hooks; the package front, which imports only `display` (its other imports are by name)',
+     ['__init__', '_modidx', 'core', 'config', 'display', 'events', 'lifecycle', 'loggers', 'rundir']),
+    ('readers', "torch-free renderers of a run's records and files: the console's lines, the plots, the view-model",
+     ['console', 'plots', 'viewmodel']),
+    ('engine', 'data, the trainer and its parts, the card, the API, launching under torchrun and run handles',
+     ['metrics', 'optim', 'device', 'checkpoint', 'data', 'examples', 'gallery', 'user_tasks', 'distributed', 'sharded', 'faults',
+      'guards', 'runstate', 'card', 'train', 'api', 'resume_check', 'launch', 'handle']),
+    ('ladder', 'the sanity ladder: its bench (results, thresholds, user-code errors), diagnoses, rungs and session',
+     ['bench', 'diagnose', 'rungs', 'ladder']),
+    ('views', 'widgets: the run dashboard and the ladder panel', ['run_panel', 'panel']),
+    ('front', 'the command line', ['cli', '__main__']),
+]
+
+def private(name:str)->bool: return name.startswith('_') and not (name.startswith('__') and name.endswith('__'))
+
+def parse_imports(pkg:pathlib.Path, pkg_name:str='ntrain')->dict:
+    """{module: [(target module, name imported or None, line, where)]} for every module of package directory `pkg`; `where`
+    is 'top' or the function the import is in. A name taken from the package itself (`from ntrain import __version__`)
+    targets `__init__`; a private attribute of a module bound by an import (`card._x`) counts as a name taken from it."""
+    mods = {p.stem for p in pkg.glob('*.py')}
+    out = {}
+    for path in sorted(pkg.glob('*.py')):
+        src, tree, found, bound = path.stem, ast.parse(path.read_text(encoding='utf-8'), str(path)), [], {}
+        def visit(node, where):
+            for n in ast.iter_child_nodes(node):
+                if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)): visit(n, getattr(n, 'name', 'lambda'))
+                else:
+                    take(n, where); visit(n, where)
+        def take(n, where):
+            if isinstance(n, ast.Import):
+                for a in n.names:
+                    parts = a.name.split('.')
+                    if parts[0] != pkg_name: continue
+                    t = parts[1] if len(parts) > 1 else '__init__'
+                    found.append((t, None, n.lineno, where))
+                    if a.asname: bound[a.asname] = t
+            elif isinstance(n, ast.ImportFrom):
+                if n.level > 1: raise AssertionError(f'{path}:{n.lineno}: an import from above the package')
+                if n.level == 1: base = n.module or ''
+                elif n.module == pkg_name or (n.module or '').startswith(pkg_name + '.'): base = n.module[len(pkg_name) + 1:]
+                else: return
+                for a in n.names:
+                    if base: found.append((base.split('.')[0], a.name, n.lineno, where))
+                    elif a.name in mods:  # a submodule: `from . import card`
+                        found.append((a.name, None, n.lineno, where)); bound[a.asname or a.name] = a.name
+                    else: found.append(('__init__', a.name, n.lineno, where))
+            elif isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id in bound and private(n.attr):
+                found.append((bound[n.value.id], n.attr, n.lineno, where))
+        visit(tree, 'top')
+        if any(isinstance(n, ast.FunctionDef) and n.name == '__getattr__' for n in tree.body) and src != '__init__':
+            found.append((src, '__getattr__', 0, 'top'))  # (flagged by `problems`)
+        out[src] = found
+    return out
+
+def edges_of(imports:dict)->dict:
+    "{module: {modules it imports}} (a module's imports of itself left out)."
+    return {m: {t for t, *_ in imps if t != m} for m, imps in imports.items()}
+
+def find_cycles(edges:dict)->list:
+    "One cycle (a list of modules, the first one again at its end) in each strongly connected part of the graph that has one."
+    index, low, stack, on, parts = {}, {}, [], set(), []
+    def strong(v):  # Tarjan
+        index[v] = low[v] = len(index); stack.append(v); on.add(v)
+        for w in sorted(edges.get(v, ())):
+            if w not in index: strong(w); low[v] = min(low[v], low[w])
+            elif w in on: low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            part = set()
+            while True:
+                w = stack.pop(); on.discard(w); part.add(w)
+                if w == v: break
+            if len(part) > 1: parts.append(part)
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10000))
+    for v in sorted(edges):
+        if v not in index: strong(v)
+    cycles = []
+    for part in parts:  # the shortest way back to its first module, through the part
+        start = min(part); prev, todo = {start: None}, [start]
+        while todo:
+            v = todo.pop(0)
+            for w in sorted(edges.get(v, ()) & part):
+                if w == start:
+                    path = [v]
+                    while prev[path[-1]] is not None: path.append(prev[path[-1]])
+                    cycles.append(path[::-1] + [start]); todo = []; break
+                if w not in prev: prev[w] = v; todo.append(w)
+    return sorted(cycles)
+
+def problems(imports:dict, floors=FLOORS)->list:
+    "Everything wrong with a graph (as `parse_imports` gives it), one line each; [] for a clean one."
+    level = {m: i for i, (_, _, mods) in enumerate(floors) for m in mods}
+    name = {i: f for i, (f, _, _) in enumerate(floors)}
+    out = [f'{m}: no floor (add it to FLOORS)' for m in sorted(imports) if m not in level]
+    out += [f'{m}: in FLOORS, but there is no such module' for m in sorted(level) if m not in imports]
+    out += ['a cycle: ' + ' -> '.join(c) for c in find_cycles(edges_of(imports))]
+    for m, imps in sorted(imports.items()):
+        for t, n, line, where in imps:
+            if n == '__getattr__' and t == m: out.append(f'{m}: a module __getattr__ (names re-exported from elsewhere: import them from their module)'); continue
+            if t == m: continue
+            if m in level and t in level and level[t] > level[m]:
+                out.append(f"{m}:{line} ({where}) imports {t}{'.' + n if n else ''}: upwards, from {name[level[m]]} to {name[level[t]]}")
+            if n is not None and private(n): out.append(f'{m}:{line} ({where}) takes the private name {t}.{n}')
+    return out
+
+def floors_text(imports:dict, floors=FLOORS)->str:
+    "The floors, top first, each module with the modules it imports: the graph as text."
+    edges, lines = edges_of(imports), []
+    for f, what, mods in reversed(floors):
+        lines.append(f'{f}: {what}')
+        lines += [f"  {m:<13} -> {', '.join(sorted(edges.get(m, ()))) or '(nothing of ntrain)'}" for m in mods]
+    return '\n'.join(lines)
+
+_GRAPH = None
+def graph()->dict:
+    global _GRAPH
+    if _GRAPH is None: _GRAPH = parse_imports(PKG)
+    return _GRAPH
+
+# --- the package ---------------------------------------------------------------------------------------------------------
+def test_every_module_has_a_floor():
+    assert not [p for p in problems(graph()) if 'floor' in p or 'no such module' in p]
+
+def test_no_import_cycle():
+    assert find_cycles(edges_of(graph())) == []
+
+def test_no_upward_import():
+    assert [p for p in problems(graph()) if 'upwards' in p] == []
+
+def test_no_private_name_crosses_a_module_line():
+    assert [p for p in problems(graph()) if 'private' in p or '__getattr__' in p] == []
+
+def test_the_floors_as_text():
+    text = floors_text(graph())
+    print('\n' + text)
+    assert all(f'  {m} ' in text for m in graph())
+
+# --- the checker itself: negative controls ----------------------------------------------------------------------------
+def test_the_checker_fails_a_graph_with_a_cycle_an_upward_import_and_a_private_name():
+    floors = [('low', '', ['a', 'b', 'c']), ('high', '', ['d'])]
+    g = dict(a=[('b', 'x', 1, 'top')], b=[('c', None, 2, 'f')], c=[('a', 'y', 3, 'top'), ('d', 'z', 4, 'g')],
+             d=[('a', '_secret', 5, 'top')])
+    ps = problems(g, floors)
+    assert 'a cycle: a -> b -> c -> a' in ps
+    assert 'c:4 (g) imports d.z: upwards, from low to high' in ps
+    assert 'd:5 (top) takes the private name a._secret' in ps
+    assert len(ps) == 3, ps
+    g['e'] = []
+    assert 'e: no floor (add it to FLOORS)' in problems(g, floors)
+    clean = dict(a=[], b=[('a', 'x', 1, 'top')], c=[('b', None, 1, 'top')], d=[('c', 'y', 1, 'top'), ('a', '__version__', 2, 'top')])
+    assert problems(clean, floors) == []
+
+def test_the_parser_sees_every_form_of_import(tmp_path):
+    "A package of five modules: relative and absolute imports, at the top and in functions; a cycle, an upward import, private names."
+    pkg = tmp_path/'ntrain'; pkg.mkdir()
+    (pkg/'__init__.py').write_text('__version__ = "0"\n')
+    (pkg/'a.py').write_text('from .b import x\n')
+    (pkg/'b.py').write_text('x = 1\ndef f():\n    import ntrain.c\n')
+    (pkg/'c.py').write_text('from ntrain import a, __version__\ndef g():\n    from . import top\n    return top\n')
+    (pkg/'top.py').write_text('from ntrain.a import _secret\nimport ntrain.b as bb\nbb._hidden\n')
+    (pkg/'d.py').write_text('from . import c as cc\ndef h(): return cc._also\ndef __getattr__(name): return getattr(cc, name)\n')
+    floors = [('low', '', ['__init__', 'a', 'b', 'c', 'd']), ('high', '', ['top'])]
+    g = parse_imports(pkg)
+    assert ('c', None, 3, 'f') in g['b'] and ('__init__', '__version__', 1, 'top') in g['c'] and ('top', None, 3, 'g') in g['c']
+    ps = problems(g, floors)
+    assert ps == ['a cycle: a -> b -> c -> a',
+                  'c:3 (g) imports top: upwards, from low to high',
+                  'd:2 (h) takes the private name c._also',
+                  'd: a module __getattr__ (names re-exported from elsewhere: import them from their module)',
+                  'top:1 (top) takes the private name a._secret',
+                  'top:3 (top) takes the private name b._hidden'], ps
+
+if __name__ == '__main__':
+    print(floors_text(graph()))
+    for p in problems(graph()): print('PROBLEM', p)
