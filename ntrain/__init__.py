@@ -52,3 +52,22 @@ _all_ = ['Ladder', 'dashboard', 'runs', 'Config', 'load_config', 'apply_override
          'NtrainError', 'env_record', 'ladder', 'LadderSession', 'LadderResult', 'RungResult', 'launch', 'attach', 'Launch', 'LaunchResult',
          'RunHandle', 'ThreadRun',
          'check_resume', 'ResumeCheck', 'watch', 'Watcher', 'apply_record', 'Stopper']
+
+# %% ../nbs/99_api.ipynb
+_MOVED = {'ntrain.liveplot': 'ntrain.plots', 'ntrain.ladder_plot': 'ntrain.plots'}  # an old module path -> where its names live now
+
+class _MovedFinder:
+    "Finds an old module path of `_MOVED`: a module holding the new module's names, made with a DeprecationWarning."
+    def find_spec(self, name, path=None, target=None):
+        if name not in _MOVED: return None
+        import importlib.util
+        return importlib.util.spec_from_loader(name, self)
+    def create_module(self, spec): return None  # (a module of its own: the new module's __spec__ stays its own)
+    def exec_module(self, module):
+        import importlib, warnings
+        new = importlib.import_module(_MOVED[module.__name__])
+        warnings.warn(f"{module.__name__} moved to {new.__name__}: import from there ({module.__name__} goes in the next minor release)",
+                      DeprecationWarning, stacklevel=2)
+        module.__dict__.update({k: v for k, v in vars(new).items() if not k.startswith('__')})
+
+if not any(isinstance(f, _MovedFinder) for f in _sys.meta_path): _sys.meta_path.append(_MovedFinder())
