@@ -59,7 +59,7 @@ def _config(rd:Path)->dict:
     if not p.exists(): return {}
     try: d = yaml.safe_load(p.read_text(encoding='utf-8'))
     except (OSError, ValueError, yaml.YAMLError) as e:
-        raise NtrainError(f"{p} is damaged: {type(e).__name__}: {(str(e).splitlines() or [''])[0]}") from None
+        raise NtrainError(f"{p} is damaged: {first_line(e)}") from None
     try: return Config.from_dict(d if d is not None else {}, str(p)).to_dict()
     except NtrainError as e: raise NtrainError(f'{p} is damaged (or from another ntrain version): {e}') from None
 

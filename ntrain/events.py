@@ -7,6 +7,7 @@ from __future__ import annotations
 import collections, copy, json, math, numbers, os, signal, threading, time
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, NamedTuple, Optional, Union
+from .core import first_line
 
 # %% auto 0
 __all__ = ['RUN_KINDS', 'LADDER_KINDS', 'KINDS', 'END_KINDS', 'MEASURED', 'SCHEMA', 'CHECK_RECORDS', 'STOP_FILE', 'STOP_SIGNALS',
@@ -49,7 +50,7 @@ def record(kind:str, **fields)->dict:
 
 def message(text:str, level:str='info', **fields)->dict:
     "A `message` record: one line of text for people, with its level."
-    return record('message', level=level, text=str(text).splitlines()[0] if str(text) else '', **fields)
+    return record('message', level=level, text=first_line(text, typed=False), **fields)
 
 # %% ../nbs/05a_events.ipynb
 class Field(NamedTuple):
@@ -248,7 +249,7 @@ class Events:
             except Exception as e:
                 self.callbacks.remove(cb); failed.append((cb, e))
         for cb, e in failed:  # after every other callback has had this record
-            why = (str(e).strip().splitlines() or [''])[0][:200]
+            why = first_line(e, typed=False, width=200)
             self._deliver(message(f'callback {_name(cb)} raised {type(e).__name__}: {why}; it was removed and the run goes on', 'warning',
                                   **{k: rec[k] for k in ('epoch', 'step') if k in rec}))
     def say(self, text:str, level:str='info', **fields)->dict: return self.emit(message(text, level, **fields))

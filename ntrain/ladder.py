@@ -12,7 +12,7 @@ import numpy as np
 import torch
 from torch import nn
 from torch.utils.data import Subset, DataLoader
-from .core import NtrainError, ConfigError, TaskError, seed_all, atomic_write_text, nearest
+from .core import NtrainError, ConfigError, TaskError, seed_all, atomic_write_text, nearest, first_line
 from .config import Config, load_config, apply_overrides, run_config, all_keys
 from .data import Task, get_task, run_name, EpochSampler, make_loader, check_targets, check_batch_targets, cheap_targets, _dataset_targets, batch_target
 from .metrics import class_dim
@@ -40,7 +40,7 @@ def _plain(x):
     if isinstance(x, (torch.dtype, torch.device, Path)): return str(x)
     return x
 
-def _line(e)->str: return (str(e).strip().splitlines() or [''])[0][:200]
+def _line(e)->str: return first_line(e, typed=False, width=200)
 
 @dataclass
 class RungResult:

@@ -9,7 +9,7 @@ from typing import Callable, Optional
 import numpy as np
 import torch
 from torch.utils.data import Subset
-from .core import NtrainError, to_device
+from .core import NtrainError, to_device, first_line
 from .loggers import JSONLLogger, read_metrics
 from . import checkpoint as ckpt
 from .ladder import RUNG_NAMES, RungResult, LadderStopped, UserCodeError, user_code, _Bench, _fmt, batch_rows
@@ -117,7 +117,7 @@ def rung1(b:_Bench)->RungResult:
     with warnings.catch_warnings(record=True) as caught:  # shown in the diagnosis: torch's warnings about shapes, dtypes ...
         warnings.simplefilter('always')
         stepped = _first_step(b, r, model, ps, batch, cpu, idx)
-    ws = list(dict.fromkeys(f'{w.category.__name__}: {(str(w.message).strip().splitlines() or [""])[0][:200]}' for w in caught))
+    ws = list(dict.fromkeys(f'{w.category.__name__}: {first_line(w.message, typed=False, width=200)}' for w in caught))
     if ws:
         n['warnings'] = ws
         for w in ws[:5]: r.note(None, f'warning during the step: {w}')

@@ -11,7 +11,7 @@ from typing import Callable, Iterable, Optional, Union
 import torch
 from torch import nn
 import torch.distributed as dist
-from .core import EnvProbe, NtrainError, ConfigError, TaskError, dist_env, seed_all, to_device, nearest, default_num_workers
+from .core import EnvProbe, NtrainError, ConfigError, TaskError, dist_env, seed_all, to_device, nearest, default_num_workers, first_line
 from .config import Config
 from .data import (Task, get_task, run_name, dataset_len, EpochSampler, make_loader, check_task_targets, check_batch_targets, select_rows, tensors_of,
                          LoaderWatch, LoaderError, kill_workers, close_loaders, worker_lost)
@@ -81,7 +81,7 @@ def _improved(value, best, mode, min_delta=0.0)->bool:
     return value < best - min_delta if mode == 'min' else value > best + min_delta
 
 def _line(e:BaseException)->str:
-    return (f'{type(e).__name__}: {e}'.splitlines() or [''])[0] if str(e) else type(e).__name__
+    return first_line(e)
 
 # %% ../nbs/07_train.ipynb
 class _Build:

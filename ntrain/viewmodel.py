@@ -7,7 +7,8 @@ from __future__ import annotations
 import asyncio, copy, json, math, queue, socket, sys, threading, time
 from pathlib import Path
 from typing import Callable, Iterable, Optional
-from .events import END_KINDS, apply_record, text_line, Watcher
+from .core import first_line
+from .events import END_KINDS, apply_record, text_line, Watcher, field, read
 from .rundir import read_status
 from .lifecycle import LIVE, ENDS, clean_status, end_state, final_state, result_status, state_of, run_state
 
@@ -49,7 +50,7 @@ def fmt_value(key:str, v)->str:
     if isinstance(v, (list, tuple)): return ', '.join(fmt_value(key, x) for x in v)
     return fmt_number(v)
 
-def _first(diag:str)->str: return next((l.strip() for l in (diag or '').splitlines() if l.strip()), '')
+def _first(diag:str)->str: return first_line(diag or '', typed=False)
 
 def _words(k:int, n:dict)->str:
     f, parts = fmt_number, []
@@ -352,7 +353,7 @@ class Pump:
             if not self.alive: return False
             try: go = self.tick() is not False
             except Exception as e:
-                self.error, go = f'{type(e).__name__}: {(str(e).splitlines() or [""])[0][:200]}', False
+                self.error, go = first_line(e, width=200), False
             if not go: self.alive = False
             return go
     def _on_loop(self):
