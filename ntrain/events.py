@@ -450,7 +450,7 @@ def text_line(rec:dict, ctx:Optional[dict]=None)->Optional[str]:
     """The console line of a record, or None; `ctx` (kept by `TextLog`) carries the run's length and best metric.
     A field of the wrong type (a damaged file read back) is left out of the line, never raised on."""
     k, ctx = rec.get('kind'), {} if ctx is None else ctx
-    if k in ('start', 'resume'): ctx.update(epochs=rec.get('epochs'), monitor=rec.get('monitor'), mode=rec.get('mode'), best=rec.get('best'))
+    if k in ('start', 'resume'): ctx.update({n: field(rec, n) for n in ('epochs', 'monitor', 'mode', 'best')})
     if k == 'message':
         level, text = rec.get('level', 'info'), rec.get('text')
         return ('' if level == 'info' else f'{level}: ') + ('' if text is None else str(text))
@@ -489,12 +489,12 @@ class ProgressLine:
     def __call__(self, rec:dict):
         if not self.enabled: return
         k = rec.get('kind')
-        if k in ('start', 'resume'): self.per_epoch, self.epochs = rec.get('steps_per_epoch'), rec.get('epochs')
+        if k in ('start', 'resume'): self.per_epoch, self.epochs = field(rec, 'steps_per_epoch'), field(rec, 'epochs')
         elif k == 'step' and self.per_epoch:
             done = rec['step'] - rec['epoch'] * self.per_epoch
             frac = min(max(done / self.per_epoch, 0), 1)
             self.stream.write(f"\repoch {rec['epoch'] + 1}/{self.epochs} [{'#' * int(frac * self.width):<{self.width}}] {done}/{self.per_epoch}"
-                              f"  loss {rec['loss']:.4f}  {rec.get('samples_per_s', 0):,.0f} samples/s   ")
+                              f"  loss {rec['loss']:.4f}  {field(rec, 'samples_per_s') or 0:,.0f} samples/s   ")
             self.stream.flush(); self.shown = True
         elif k in END_KINDS or text_line(rec) is not None: self.clear()
     def clear(self):

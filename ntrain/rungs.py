@@ -11,6 +11,7 @@ import torch
 from torch.utils.data import Subset
 from .core import NtrainError, to_device, first_line
 from .loggers import JSONLLogger, read_metrics
+from .events import best_epoch, direction
 from . import checkpoint as ckpt
 from .ladder import RUNG_NAMES, RungResult, LadderStopped, UserCodeError, user_code, _Bench, _fmt, batch_rows
 from .diagnose import describe, batch_inputs, batch_targets, names_list, nan_diagnosis, init_loss_theory, grad_report, broadcast_mismatch
@@ -935,10 +936,8 @@ def _run_numbers(cfg, records:list)->dict:
                best_mode=None, samples_per_s=None)
     if ep:
         m = cfg.monitor
-        lay = next((r for r in reversed(records) if r.get('kind') in ('start', 'resume')), {})
-        mode = next((d for d in (lay.get('mode'), cfg.mode, metric_direction(m)) if d in ('min', 'max')), None)
-        vals = [h[m] for h in ep if isinstance(h.get(m), (int, float)) and math.isfinite(h[m])]
-        if mode and vals: out.update(best=(max if mode == 'max' else min)(vals), best_metric=m, best_mode=mode)
+        mode = direction(records, cfg.mode, metric_direction(m))
+        if (b := best_epoch(ep, m, mode)) is not None: out.update(best=b[m], best_metric=m, best_mode=mode)
         out.update(samples_per_s=sorted(h.get('samples_per_s') or 0 for h in ep)[len(ep) // 2])
     return out
 
