@@ -130,7 +130,7 @@ CHECK_RECORDS = os.environ.get('NTRAIN_CHECK_RECORDS', '') not in ('', '0')  # r
 
 def _declared(kind:str, name:str):
     "(Field, its type checks) of `name` in a `kind` record: declared by name, else by a pattern ('val_*'), else (None, ())."
-    fields = SCHEMA.get(kind)
+    fields = SCHEMA.get(kind) if isinstance(kind, str) else None  # (a damaged line's kind may be a list)
     if fields is None: return None, ()
     if name in fields: return fields[name], _TYPE_OF[kind][name]
     for n, f in fields.items():
@@ -141,7 +141,7 @@ def check_record(rec)->dict:
     "`rec` if it is a record as `SCHEMA` declares its kind: a known kind, every required field, each of its type; else a one-line ValueError naming them."
     if not isinstance(rec, dict): raise ValueError(f'a record is a dict, not {type(rec).__name__}')
     kind = rec.get('kind')
-    if kind not in SCHEMA: raise ValueError(f"unknown record kind {kind!r} (known: {', '.join(SCHEMA)})")
+    if not isinstance(kind, str) or kind not in SCHEMA: raise ValueError(f"unknown record kind {kind!r} (known: {', '.join(SCHEMA)})")
     for n, f in SCHEMA[kind].items():
         if not (n.endswith('*') or f.optional or n in rec): raise ValueError(f"{kind} record: field '{n}' is missing ({f.type}{', ' + f.unit if f.unit else ''})")
     for n, v in rec.items():
@@ -162,7 +162,7 @@ def read(rec:dict, kind:Optional[str]=None)->dict:
     "The record as its kind declares it (see `field`): every declared field, with its default where it is missing or of another type; other fields as they are."
     kind = kind or rec.get('kind')
     out = {n: field(rec, n, kind) for n in rec}
-    out.update({n: f.default for n, f in SCHEMA.get(kind, {}).items() if n not in rec and not n.endswith('*')})
+    out.update({n: f.default for n, f in (SCHEMA.get(kind, {}) if isinstance(kind, str) else {}).items() if n not in rec and not n.endswith('*')})
     return out
 
 # %% ../nbs/05a_events.ipynb
