@@ -14,7 +14,7 @@ from ntrain.user_tasks import multilabel, regression
 from conftest import ROOT
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.usefixtures('one_thread')]
-FAST = dict(epochs=2, batch_size=64, num_workers=0, deterministic=True, log_every=2, progress=False, val_every_n_steps=10)
+FAST = dict(epochs=2, batch_size=64, num_workers=0, deterministic=True, log_every=2, progress=False, val_every_n_steps=4)
 OLD = ROOT/'tests'/'fixtures'/'run-2de8b08'
 
 
@@ -46,9 +46,11 @@ def test_every_record_of_a_user_task_and_of_failures(tmp_path):
     assert res.status == 'finished' and _checked(seen) >= {'start', 'step', 'val', 'epoch', 'finished'}
     ep = next(r for r in seen if r['kind'] == 'epoch')
     assert [n for n in ep if n.startswith(('val_', 'train_')) and n not in ('val_loss', 'train_loss')]  # its own metrics: the patterns
+    # tiny tasks of 4 steps an epoch: the loss is NaN from step 3 on (stopped after 3 in a row); the model raises at step 7
     for task, status in (('tasks_for_tests:nan_from', 'nonfinite'), ('tasks_for_tests:boom_at', 'failed')):
         seen = []
-        try: res = ntrain.fit('digits', [f'task={task}'], run_dir=tmp_path/status, callbacks=[seen.append], quiet=True, **FAST)
+        try: res = ntrain.fit('digits', [f'task={task}', f"task_args={{k: {2 if status == 'nonfinite' else 6}}}"], run_dir=tmp_path/status,
+                              callbacks=[seen.append], quiet=True, **FAST)
         except Exception as e: assert status == 'failed', e
         else: assert res.status == status
         assert 'failed' in _checked(seen) and _checked(read_metrics(tmp_path/status))
