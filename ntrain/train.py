@@ -16,7 +16,8 @@ from .config import Config
 from .data import (Task, get_task, run_name, dataset_len, EpochSampler, make_loader, check_task_targets, check_batch_targets, select_rows, tensors_of,
                          LoaderWatch, LoaderError, kill_workers, close_loaders, worker_lost)
 from .metrics import Mean, reduce_states, compute_all, reset_all, update_all, metric_names, metric_directions
-from .events import Events, Stopper, StopWaiting, signals_stop, TextLog, ProgressLine, record, message, field
+from .events import Events, Stopper, StopWaiting, signals_stop, TextLog, ProgressLine, record, message
+from .events import field as record_field  # (`field` here is dataclasses')
 from .device import resolve_device, Precision, enable_tf32, deterministic_mode, peak_memory_mib
 from .optim import build_optimizer, build_scheduler, monitor_mode, metric_direction, scaled_lr, trainable_params
 from .rundir import default_run_dir, read_status
@@ -224,7 +225,7 @@ class _Build:
                     except ValueError: continue
                     if isinstance(r, dict) and r.get('kind') in ('start', 'resume'): found = r
         except OSError: pass
-        return {k: field(found, k, 'start') for k in ('monitor', 'mode', 'early_stop_metric', 'early_stop_mode')}  # (none in an older run's)
+        return {k: record_field(found, k, 'start') for k in ('monitor', 'mode', 'early_stop_metric', 'early_stop_mode')}  # (none in an older run's)
 
     def _warn_batchnorm(self, model:nn.Module):
         "One warning when BatchNorm layers train on several processes without SyncBatchNorm: the curve then differs from one process."
