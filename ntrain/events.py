@@ -79,6 +79,9 @@ _RATE = dict(samples_per_s=_f('number', 'samples/s', 'all processes'), data_wait
 _END = dict(**_POS, reason=_f('str', '', 'why, in a word or a line'), status=_f('str', '', "`RunResult.status`'s word"))
 _RUNG = _f('int', '', 'the rung (1-5)')
 _NUMQ = lambda unit='', what='': _f('number|null', unit, what)  # a measurement that may be missing (no such value)
+
+
+# %% ../nbs/05a_events.ipynb
 SCHEMA = {
     'start': _LAYOUT,
     'resume': {**_LAYOUT, 'batch': _f('int', 'batches', 'of the epoch already done'),
