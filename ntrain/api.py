@@ -6,7 +6,7 @@
 from __future__ import annotations
 from pathlib import Path
 from typing import Callable, Iterable, Optional, Union
-from .core import CheckpointError
+from .core import CheckpointError, first_line, need_run_dir
 from .config import Config, load_config, apply_overrides, run_config
 from .data import Task, get_task
 from .train import Trainer, RunResult
@@ -30,7 +30,7 @@ def resume(run_dir, overrides=(), *, task:Optional[Task]=None, force:bool=False,
     """Continue the run in `run_dir` from its newest valid checkpoint, with its stored config (plus overrides).
     `reset_optimizer`: start the optimizer (another one, `optim.name=...`) fresh from the checkpoint's weights and position."""
     run_dir = Path(run_dir)
-    if not (run_dir/'config.yaml').exists(): raise CheckpointError(f'{run_dir}: not a run directory (no config.yaml)')
+    need_run_dir(run_dir, error=CheckpointError)
     cfg = load_config(run_dir/'config.yaml', overrides)
     if keys: cfg = apply_overrides(cfg, _kw_overrides(keys))
     return Trainer(cfg, task=task, run_dir=run_dir, callbacks=callbacks, stop=stop, resume=True, force=force, quiet=quiet,
@@ -40,7 +40,7 @@ def resume(run_dir, overrides=(), *, task:Optional[Task]=None, force:bool=False,
 def load(run_dir, which:str='best', task:Optional[Task]=None, map_location='cpu'):
     "The model of a run's checkpoint ('best', 'last', 'prev' or a path), in eval mode, and the run's Config."
     run_dir = Path(run_dir)
-    if not (run_dir/'config.yaml').exists(): raise CheckpointError(f'{run_dir}: not a run directory (no config.yaml)')
+    need_run_dir(run_dir, error=CheckpointError)
     cfg = load_config(run_dir/'config.yaml')
     p = Path(which) if which not in ('best', 'last', 'prev') else run_dir/'ckpt'/f'{which}.pt'
     task = task if task is not None else get_task(cfg.task, **cfg.task_args)  # an in-memory task: one line asking for task=
@@ -52,4 +52,4 @@ def load(run_dir, which:str='best', task:Optional[Task]=None, map_location='cpu'
         raise CheckpointError(f"{p}: the weights do not fit the model of task '{task.name}': {why}") from None
     return model.eval(), cfg
 
-def _first(e)->str: return (str(e).strip().splitlines() or [''])[0][:200]
+def _first(e)->str: return first_line(e, typed=False, width=200)

@@ -11,7 +11,7 @@ from typing import Callable, Iterable, Optional, Union
 import numpy as np
 import torch
 from torch import nn
-from .core import ConfigError, TaskError, seed_all, nearest
+from .core import ConfigError, TaskError, seed_all, nearest, first_line
 from .config import Config, run_config
 from .data import Task, get_task, EpochSampler, make_loader, check_targets, check_batch_targets, cheap_targets, dataset_targets, batch_target
 from .device import resolve_device, Precision
@@ -39,7 +39,7 @@ def _plain(x):
 
 def error_line(e)->str:
     "An exception's message as one line of at most 200 characters: what a verdict quotes."
-    return (str(e).strip().splitlines() or [''])[0][:200]
+    return first_line(e, typed=False, width=200)
 
 @dataclass
 class RungResult:

@@ -12,6 +12,7 @@ from .core import NtrainError, atomic_write_text
 from .config import Config
 from .loggers import read_metrics
 from .lifecycle import run_state
+from .events import best_epoch, direction, layout
 
 # %% auto 0
 __all__ = ['config_key', 'ntrain_home', 'resume_check_for', 'damage', 'run_card', 'write_card']
@@ -58,7 +59,7 @@ def _config(rd:Path)->dict:
     if not p.exists(): return {}
     try: d = yaml.safe_load(p.read_text(encoding='utf-8'))
     except (OSError, ValueError, yaml.YAMLError) as e:
-        raise NtrainError(f"{p} is damaged: {type(e).__name__}: {(str(e).splitlines() or [''])[0]}") from None
+        raise NtrainError(f"{p} is damaged: {first_line(e)}") from None
     try: return Config.from_dict(d if d is not None else {}, str(p)).to_dict()
     except NtrainError as e: raise NtrainError(f'{p} is damaged (or from another ntrain version): {e}') from None
 
@@ -93,7 +94,7 @@ def run_card(run_dir)->str:
     epochs = [r for r in recs if r.get('kind') == 'epoch' and isinstance(r.get('epoch'), int)]
     if not cfg: return f'**Run:** {rd.name} | no config.yaml: not a run directory'
     # the layout the run recorded when it started (or last resumed): global batch, accumulation, scaled lr
-    lay = recorded = next((r for r in reversed(recs) if r.get('kind') in ('start', 'resume')), None)
+    lay = layout(recs)
     if not lay or not all(_num(lay.get(k)) for k in ('world_size', 'accum', 'global_batch', 'batch_size', 'lr')):
         lay = _layout_from_config(cfg, env)
     world, prec = lay['world_size'], env.get('precision', '?')
@@ -111,14 +112,12 @@ def run_card(run_dir)->str:
     line2 = f"**Global batch:** {gb} ({bs} x {world} process{'es' if world > 1 else ''} x {accum}) | **LR:** {_sched_desc(cfg, lr)} | **Epochs:** {ep}"
     mon = cfg.get('monitor', 'val_loss')
     from ntrain.optim import metric_direction
-    vals = [(r.get(mon), r) for r in epochs if _num(r.get(mon))]
     # the direction the run recorded (the one best.pt followed); a run directory without one: the config's, else the name's
-    mode = next((m for m in ((recorded or {}).get('mode'), cfg.get('mode'), metric_direction(mon)) if m in ('min', 'max')), None)
-    name = mon[4:] if mon.startswith('val_') else mon
-    if vals and mode:
-        pick = (max if mode == 'max' else min)(vals, key=lambda t: t[0])
-        best = f"**Best val:** {name} {pick[0]:.4g} at epoch {pick[1]['epoch'] + 1} ({'higher' if mode == 'max' else 'lower'} is better; ckpt/best.pt)"
-    elif vals: best = f"**Best val:** {name}: which way it improves is not recorded (set mode=min or mode=max)"
+    mode = direction(recs, cfg.get('mode'), metric_direction(mon))
+    name, pick = mon[4:] if mon.startswith('val_') else mon, best_epoch(epochs, mon, mode)
+    if pick is not None:
+        best = f"**Best val:** {name} {pick[mon]:.4g} at epoch {pick['epoch'] + 1} ({'higher' if mode == 'max' else 'lower'} is better; ckpt/best.pt)"
+    elif any(_num(r.get(mon)) for r in epochs): best = f"**Best val:** {name}: which way it improves is not recorded (set mode=min or mode=max)"
     else: best = '**Best val:** none yet'
     sps = sorted(r['samples_per_s'] for r in epochs if _num(r.get('samples_per_s')) and r['samples_per_s'])
     thr = f"{sps[len(sps)//2]:,.0f} samples/s" if sps else 'n/a'

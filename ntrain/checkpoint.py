@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Callable, Optional
 import numpy as np
 import torch
-from .core import CheckpointError, atomic_write, atomic_write_text, sha256_file, temp_beside, fsync_dir
+from .core import CheckpointError, atomic_write, atomic_write_text, sha256_file, temp_beside, fsync_dir, first_line
 
 # %% auto 0
 __all__ = ['RECORD', 'MANIFEST', 'rng_state', 'set_rng_state', 'check_plain', 'clean_state_dict', 'unwrap', 'read_manifest',
@@ -243,7 +243,7 @@ def load(path, map_location='cpu', check:bool=True)->dict:
     if bad: raise CheckpointError(f"{path}: refusing to unpickle code; it needs the globals {', '.join(bad)} "
                                   "(ntrain loads with weights_only=True only)") from None
     if (what := _not_a_checkpoint(path)): raise CheckpointError(f'{path}: {what}, not a checkpoint (torch.save writes a zip archive)') from None
-    raise CheckpointError(f'{path}: cannot load: {type(err).__name__}: {str(err).splitlines()[0] if str(err) else ""}') from None
+    raise CheckpointError(f'{path}: cannot load: {first_line(err)}') from None
 
 def _not_a_checkpoint(path)->Optional[str]:
     "What `path` is when it is plainly not something `torch.save` wrote: empty, text, or other bytes (never torch's advice to unpickle it)."

@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse, json, os, signal, sys, time
 from typing import Optional
 from pathlib import Path
-from .core import NtrainError, env_record, env_warnings
+from .core import NtrainError, env_record, env_warnings, need_run_dir, RUN_FILES
 from .config import load_config, describe_keys
 
 # %% auto 0
@@ -56,7 +56,7 @@ def cmd_resume(a):
     from ntrain.train import Trainer
     if a.nproc is not None: return cmd_launch(a, resume=True)
     run_dir = Path(a.run_dir)
-    if not (run_dir/'config.yaml').exists(): raise NtrainError(f'{run_dir}: not a run directory (no config.yaml)')
+    need_run_dir(run_dir)
     cfg = load_config(run_dir/'config.yaml', a.overrides)
     t = Trainer(cfg, run_dir=run_dir, resume=True, force=a.force, reset_optimizer=a.reset_optimizer)
     if not under_torchrun(): t.signals_after = signal.SIG_IGN  # (as for fit)
@@ -68,7 +68,7 @@ def cmd_report(a):
     "`ntrain report`: the card, rebuilt from the files; printed only (with one warning line) where run.md cannot be written."
     from ntrain.card import run_card, write_card, damage
     rd = Path(a.run_dir)
-    if not (rd/'config.yaml').exists(): raise NtrainError(f'{a.run_dir}: not a run directory (no config.yaml)')
+    need_run_dir(a.run_dir)
     card = run_card(rd)  # never imports the run's task or loggers
     for w in damage(rd)[:1]: print(f'ntrain: warning: {w}', file=sys.stderr)
     try: write_card(rd, card)
@@ -207,11 +207,7 @@ def _watch_args(p):
     p.add_argument('--wait', type=float, default=60.0, metavar='SECONDS',
                    help='wait this long for a run directory that does not exist yet (default 60; 0: do not wait)')
 
-def _is_run(run_dir)->Path:
-    rd = Path(run_dir)
-    if not any((rd/f).exists() for f in ('status.json', 'launch.json', 'metrics.jsonl')):
-        raise NtrainError(f'{rd}: not a run directory (no status.json, launch.json or metrics.jsonl)')
-    return rd
+def _is_run(run_dir)->Path: return need_run_dir(Path(run_dir), RUN_FILES)
 
 def _await_run(run_dir, wait:float)->Path:
     "The run directory once it is one (see `_is_run`), waited for up to `wait` s; one line on stderr says it waits."

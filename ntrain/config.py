@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, fields, is_dataclass
 from pathlib import Path
 from typing import Any, Optional, Union
 import yaml
-from .core import ConfigError, nearest
+from .core import ConfigError, nearest, first_line
 
 # %% auto 0
 __all__ = ['EXAMPLES', 'IN_MEMORY', 'opt', 'OptimConfig', 'SchedConfig', 'EarlyStopConfig', 'ProfileConfig', 'Config', 'all_keys',
@@ -278,7 +278,7 @@ def load_config(src:Union[str, Path, dict, Config]='digits', overrides=())->Conf
             if not p.is_file(): raise ConfigError(f"config '{s}' is neither a YAML file nor a built-in example ({', '.join(EXAMPLES)}){nearest(s, EXAMPLES)}")
             try: d = yaml.safe_load(p.read_text(encoding='utf-8')) or {}
             except UnicodeDecodeError: raise ConfigError(f"{p}: not a text file (not UTF-8): a config is a YAML file of keys") from None
-            except yaml.YAMLError as e: raise ConfigError(f"{p}: not valid YAML: {str(e).splitlines()[0]}") from None
+            except yaml.YAMLError as e: raise ConfigError(f"{p}: not valid YAML: {first_line(e, typed=False)}") from None
             except OSError as e: raise ConfigError(f"{p}: cannot read it: {e.strerror or e}") from None
             if not isinstance(d, dict): raise ConfigError(f"{p}: expected a mapping of keys, got {type(d).__name__}")
             base = d.pop('base', None)

@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Optional
 
 # %% auto 0
-__all__ = ['NtrainError', 'ConfigError', 'TaskError', 'CheckpointError', 'first_line', 'nearest', 'dist_env', 'is_main',
-           'cpu_count', 'default_num_workers', 'seed_all', 'tree_map', 'to_device', 'fsync_dir', 'temp_beside',
-           'atomic_write', 'atomic_write_text', 'open_append', 'sha256_file', 'gpu_names', 'git_state', 'pip_freeze',
-           'EnvProbe', 'env_record', 'env_warnings']
+__all__ = ['RUN_MARK', 'RUN_FILES', 'NtrainError', 'ConfigError', 'TaskError', 'CheckpointError', 'first_line', 'not_run_dir',
+           'need_run_dir', 'nearest', 'dist_env', 'is_main', 'cpu_count', 'default_num_workers', 'seed_all', 'tree_map',
+           'to_device', 'fsync_dir', 'temp_beside', 'atomic_write', 'atomic_write_text', 'open_append', 'sha256_file',
+           'gpu_names', 'git_state', 'pip_freeze', 'EnvProbe', 'env_record', 'env_warnings']
 
 # %% ../nbs/00_core.ipynb
 class NtrainError(Exception):
@@ -33,9 +33,27 @@ class TaskError(NtrainError):
 class CheckpointError(NtrainError):
     "A checkpoint that cannot be written, read or trusted."
 
-def first_line(e:BaseException)->str:
-    "An exception as one line: its type and the first line of its message (for a report that must fit on one line)."
-    return f"{type(e).__name__}: {(str(e).splitlines() or [''])[0]}"
+def first_line(e, typed:bool=True, width:Optional[int]=None)->str:
+    """An exception as one line (for a report that must fit on one line): its type, then the first line of its message
+    that is not blank, without the spaces around it, cut to `width` characters; the type alone for an empty message.
+    `typed=False`: the line alone, of an exception or of any text. Every "first line of an error" in ntrain is this one."""
+    line = next((l.strip() for l in str(e).splitlines() if l.strip()), '')[:width]
+    if not typed: return line
+    return f'{type(e).__name__}: {line}' if line else type(e).__name__
+
+RUN_MARK = ('config.yaml',)  # what makes a directory a run directory: `fit` writes it first, `resume`, `report` and `load` need it
+RUN_FILES = ('status.json', 'launch.json', 'metrics.jsonl')  # a run that has begun (or a launch that made it): what `watch` and `stop` need
+
+def not_run_dir(run_dir, marks:Iterable[str]=RUN_MARK)->Optional[str]:
+    "Why `run_dir` is not a run directory (it holds none of `marks`), as the one line an error says; None when it is one."
+    rd, marks = Path(run_dir), list(marks)
+    if any((rd/m).exists() for m in marks): return None
+    return f"{run_dir}: not a run directory (no {' or '.join(filter(None, [', '.join(marks[:-1]), marks[-1]]))})"
+
+def need_run_dir(run_dir, marks:Iterable[str]=RUN_MARK, error:type=NtrainError)->Path:
+    "`run_dir` as a Path when it is a run directory (see `not_run_dir`); else `error` with the line that says why not."
+    if (why := not_run_dir(run_dir, marks)) is not None: raise error(why)
+    return Path(run_dir)
 
 # %% ../nbs/00_core.ipynb
 def nearest(name:str, choices:Iterable[str])->str:

@@ -12,7 +12,7 @@ import numpy as np
 import torch
 from torch import nn
 from torch.utils.data import Dataset, DataLoader, IterableDataset, Sampler, default_collate, TensorDataset, Subset
-from .core import NtrainError, TaskError, ConfigError, nearest, default_num_workers
+from .core import NtrainError, TaskError, ConfigError, nearest, default_num_workers, first_line
 from .config import IN_MEMORY
 from .metrics import default_metrics
 
@@ -303,7 +303,7 @@ def _collate_error(samples, idx, e:BaseException)->CollateError:
     seen = {}
     for s, i in zip(samples, idx): seen.setdefault(repr(sample_shape(s)), int(i))
     shapes = '; '.join(f'sample {i}: {sh}' for sh, i in list(seen.items())[:4]) + (' ...' if len(seen) > 4 else '')
-    why = (f'{type(e).__name__}: {e}'.splitlines() or [''])[0][:300]
+    why = first_line(e)[:300]
     return CollateError(f'samples {[int(i) for i in idx][:8]} do not collate into one batch ({why}); shapes: {shapes}; '
                         'samples of different sizes need a collate_fn that pads them (Task(collate_fn=...))')
 
@@ -420,7 +420,7 @@ def _sample_error(e:BaseException)->Optional[str]:
     notes = [n for n in getattr(e, '__notes__', []) if _NOTE.search(n)]
     if notes:
         split, i = _NOTE.search(notes[-1]).groups()
-        return f"{split} sample {i}: {type(e).__name__}: {(str(e).splitlines() or [''])[0]}"
+        return f"{split} sample {i}: {first_line(e)}"
     text = str(e)
     m = list(_NOTE.finditer(text))
     if not m: return None

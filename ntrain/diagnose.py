@@ -12,6 +12,7 @@ from torch import nn
 from .bench import UserCodeError, user_code
 from .data import tensors_of
 from .metrics import class_dim
+from .core import first_line
 
 # %% auto 0
 __all__ = ['describe', 'batch_inputs', 'batch_targets', 'names_list', 'broadcast_mismatch', 'nonfinite_rows', 'find_nonfinite',
@@ -91,7 +92,7 @@ def anomaly_op(run_steps:Callable)->Optional[str]:
         e = e.exc if isinstance(e, UserCodeError) else e  # the backward pass runs inside `user_code('backward')`
         if not isinstance(e, RuntimeError): raise
         m = re.search(r"Function '(\w+)' returned nan", str(e))
-        return m.group(1) if m else str(e).splitlines()[0][:120]
+        return m.group(1) if m else first_line(e, typed=False, width=120)
     return None
 
 # %% ../nbs/10c_diagnose.ipynb

@@ -4,14 +4,16 @@
 
 # %% ../nbs/05a_events.ipynb 2
 from __future__ import annotations
-import collections, copy, json, math, os, signal, threading, time
+import collections, copy, json, math, numbers, os, signal, threading, time
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Optional, Union
+from typing import Callable, Iterable, Iterator, NamedTuple, Optional, Union
+from .core import first_line
 
 # %% auto 0
-__all__ = ['RUN_KINDS', 'LADDER_KINDS', 'KINDS', 'END_KINDS', 'MEASURED', 'STOP_FILE', 'STOP_SIGNALS', 'WAKE_SIGNAL', 'record',
-           'message', 'Events', 'Stopper', 'request_stop_file', 'StopWaiting', 'signals_stop', 'apply_record',
-           'Watcher', 'watch', 'text_line', 'TextLog', 'ProgressLine']
+__all__ = ['RUN_KINDS', 'LADDER_KINDS', 'KINDS', 'END_KINDS', 'MEASURED', 'SCHEMA', 'CHECK_RECORDS', 'STOP_FILE', 'STOP_SIGNALS',
+           'WAKE_SIGNAL', 'record', 'message', 'Field', 'check_record', 'field', 'read', 'schema_table', 'layout',
+           'direction', 'best_epoch', 'Events', 'Stopper', 'request_stop_file', 'StopWaiting', 'signals_stop',
+           'apply_record', 'Watcher', 'watch', 'text_line', 'TextLog', 'ProgressLine']
 
 # %% ../nbs/05a_events.ipynb
 RUN_KINDS = {
@@ -48,7 +50,168 @@ def record(kind:str, **fields)->dict:
 
 def message(text:str, level:str='info', **fields)->dict:
     "A `message` record: one line of text for people, with its level."
-    return record('message', level=level, text=str(text).splitlines()[0] if str(text) else '', **fields)
+    return record('message', level=level, text=first_line(text, typed=False), **fields)
+
+# %% ../nbs/05a_events.ipynb
+class Field(NamedTuple):
+    "One field of a record: the JSON type(s) a writer gives it, its unit, what it says, and whether a writer may leave it out."
+    type: str                # 'int', 'number', 'str', 'bool', 'dict', 'list', several joined by '|'; 'null' is None
+    unit: str = ''           # what the number counts or measures ('' for none)
+    what: str = ''           # in words
+    optional: bool = False   # a writer may leave it out
+    default: object = None   # what a reader gets for it when a record lacks it or holds a value of another type
+
+def _f(type:str, unit:str='', what:str='')->Field: return Field(type, unit, what)
+def _o(type:str, unit:str='', what:str='', default=None)->Field: return Field(type, unit, what, True, default)
+
+_POS = dict(epoch=_f('int', 'epochs', 'the epoch it belongs to (0: the first); in `start`/`resume`: epochs done'),
+            step=_f('int', 'steps', 'optimizer steps done'))
+_LAYOUT = dict(**_POS, run_dir=_f('str', '', 'the run directory'), epochs=_f('int', 'epochs', 'epochs to train'),
+    steps_per_epoch=_f('int', 'steps'), batches_per_epoch=_f('int', 'batches', 'batches of one process'),
+    total_steps=_f('int', 'steps', 'the run\'s length'), global_batch=_f('int', 'samples', 'per optimizer step, all processes'),
+    batch_size=_f('int', 'samples', 'per micro-batch of one process'), accum=_f('int', 'micro-batches', 'per optimizer step'),
+    world_size=_f('int', 'processes'), lr=_f('number', '', 'the peak learning rate, after scaling'), lr_scaling=_f('str'),
+    sched=_f('str', '', 'the schedule'), precision=_f('str'), device=_f('str'), strategy=_f('str', '', 'ddp or fsdp'),
+    monitor=_f('str', '', 'the metric best.pt follows'), mode=_f('str', '', 'min or max: which way the monitor improves'),
+    early_stop_metric=_f('str|null'), early_stop_mode=_f('str|null'), generation=_f('int', '', '0, then 1 for the first resume, ...'),
+    run_id=_f('str|null', '', "the run's identity (null: made before runs had one)"))
+_RATE = dict(samples_per_s=_f('number', 'samples/s', 'all processes'), data_wait=_f('number', 'share', 'of the time spent waiting for data (0-1)'))
+_END = dict(**_POS, reason=_f('str', '', 'why, in a word or a line'), status=_f('str', '', "`RunResult.status`'s word"))
+_RUNG = _f('int', '', 'the rung (1-5)')
+_NUMQ = lambda unit='', what='': _f('number|null', unit, what)  # a measurement that may be missing (no such value)
+
+
+# %% ../nbs/05a_events.ipynb
+SCHEMA = {
+    'start': _LAYOUT,
+    'resume': {**_LAYOUT, 'batch': _f('int', 'batches', 'of the epoch already done'),
+               'records': _f('int|null', 'records', 'of the file before this one (they stay)'), 'from': _f('str', '', 'the checkpoint'),
+               'best': _NUMQ('', "the monitor's best so far")},
+    'step': {**_POS, 'loss': _f('number', '', 'mean since the last step record (NaN when not finite)'), 'lr': _f('number'),
+             'grad_norm': _o('number', '', 'mean L2 norm of the gradients'), 'scale': _o('number', '', 'fp16 loss scale'),
+             'skipped_steps': _o('int', 'steps', 'skipped by the fp16 scaler'), **_RATE},
+    'val': {**_POS, 'val_loss': _f('number'), 'val_*': _o('number|null', '', 'each validation metric')},
+    'epoch': {**_POS, 'train_loss': _f('number'), 'train_*': _o('number|null', '', 'each training metric'),
+              'val_loss': _o('number', '', 'with a validation set'), 'val_*': _o('number|null', '', 'each validation metric'),
+              'lr': _f('number'), **_RATE, 'epoch_time': _f('number', 's', 'training time of the epoch'),
+              'grad_norm': _o('number'), 'skipped_steps': _o('int', 'steps'),
+              'peak_mem': _f('dict', 'MiB', 'per rank: GPU peak allocation, or the process\'s peak resident set')},
+    'checkpoint': {**_POS, 'which': _f('str', '', 'last, best or sharded'), 'path': _f('str', '', 'in the run directory')},
+    'message': {'level': _f('str', '', 'info, warning or error'), 'text': _f('str', '', 'one line'),
+                'epoch': _o('int', 'epochs'), 'step': _o('int', 'steps')},
+    'stopped': _END, 'finished': _END,
+    'failed': {**_END, 'bad': _o('list', '', 'nonfinite: the steps and samples of the non-finite losses')},
+    'rewind': {'reason': _f('str', '', 'truncated or rewritten')},
+    'ladder_start': {'rungs': _f('list', '', 'the rungs to run'), 'settings': _f('dict'), 'run_dir': _f('str')},
+    'rung_start': {'rung': _RUNG, 'name': _f('str')},
+    'rung_step': {'rung': _RUNG, 'step': _f('int', 'steps'), 'loss': _f('number'), 'target': _NUMQ('', 'once known')},
+    'rung_eval': {'rung': _RUNG, 'epoch': _f('int', 'epochs', '-1 before training'), 'train_loss': _o('number', '', 'after an epoch'),
+                  'val_loss': _f('number'), 'metric': _f('str|null'), 'value': _NUMQ()},
+    'rung_control': {'rung': _RUNG, 'epoch': _f('int', 'epochs'), 'train_loss': _f('number'), 'val_loss': _f('number'),
+                     'metric': _f('str|null'), 'value': _NUMQ()},
+    'rung_threshold': {'rung': _RUNG, 'metric': _f('str|null'), 'start': _NUMQ(), 'threshold': _NUMQ(), 'mode': _f('str|null'),
+                       'control': _f('bool', '', 'whether a control fit made the thresholds'), 'rule': _f('str', '', 'in words'),
+                       'loss_threshold': _o('number|null', '', 'with a control'), 'se': _o('number|null', '', 'without one: the standard error')},
+    'lr_find': {'rung': _RUNG, 'step': _o('int', 'steps'), 'lr': _o('number'), 'loss': _o('number', '', 'smoothed'),
+                'suggested_lr': _o('number|null', '', 'the last record'), 'points': _o('int'), 'done': _o('bool', '', 'the last record', False)},
+    'leak_check': {'rung': _RUNG, 'done': _f('int', 'samples'), 'total': _f('int', 'samples'),
+                   'overlap': _o('int', 'samples', 'at the end'), 'how': _o('str', '', 'at the end')},
+    'rung_end': {'rung': _RUNG, 'result': _f('dict', '', '`RungResult.to_dict()`')},
+    'ladder_end': {'result': _f('dict', '', '`LadderResult.to_dict()`')},
+}
+for _k in SCHEMA: SCHEMA[_k] = {**SCHEMA[_k], 'time': _f('number', 's', 'when it was made (seconds since 1970)')}
+assert set(SCHEMA) == set(KINDS)
+
+# %% ../nbs/05a_events.ipynb
+_IS = {'int': lambda v: isinstance(v, numbers.Integral) and not isinstance(v, bool),
+       'number': lambda v: isinstance(v, numbers.Real) and not isinstance(v, bool),
+       'str': lambda v: isinstance(v, str), 'bool': lambda v: isinstance(v, bool), 'dict': lambda v: isinstance(v, dict),
+       'list': lambda v: isinstance(v, (list, tuple)), 'null': lambda v: v is None}
+_TYPE_OF = {kind: {n: tuple(_IS[t] for t in f.type.split('|')) for n, f in fields.items()} for kind, fields in SCHEMA.items()}
+_MISSING = object()
+CHECK_RECORDS = os.environ.get('NTRAIN_CHECK_RECORDS', '') not in ('', '0')  # read once, at import: the test suite's switch (see above)
+
+def _declared(kind:str, name:str):
+    "(Field, its type checks) of `name` in a `kind` record: declared by name, else by a pattern ('val_*'), else (None, ())."
+    fields = SCHEMA.get(kind) if isinstance(kind, str) else None  # (a damaged line's kind may be a list)
+    if fields is None: return None, ()
+    if name in fields: return fields[name], _TYPE_OF[kind][name]
+    for n, f in fields.items():
+        if n.endswith('*') and name.startswith(n[:-1]): return f, _TYPE_OF[kind][n]
+    return None, ()
+
+def check_record(rec)->dict:
+    "`rec` if it is a record as `SCHEMA` declares its kind: a known kind, every required field, each of its type; else a one-line ValueError naming them."
+    if not isinstance(rec, dict): raise ValueError(f'a record is a dict, not {type(rec).__name__}')
+    kind = rec.get('kind')
+    if not isinstance(kind, str) or kind not in SCHEMA: raise ValueError(f"unknown record kind {kind!r} (known: {', '.join(SCHEMA)})")
+    for n, f in SCHEMA[kind].items():
+        if not (n.endswith('*') or f.optional or n in rec): raise ValueError(f"{kind} record: field '{n}' is missing ({f.type}{', ' + f.unit if f.unit else ''})")
+    for n, v in rec.items():
+        f, ok = _declared(kind, n)
+        if f is not None and not any(is_(v) for is_ in ok):
+            raise ValueError(f"{kind} record: field '{n}' is {type(v).__name__} {repr(v)[:40]}, not {f.type}")
+    return rec
+
+def field(rec:dict, name:str, kind:Optional[str]=None):
+    """Field `name` of a record as its kind (or `kind`) declares it: its value when it has the declared type, else the
+    field's default (a file written by an older ntrain, a damaged line). A field the schema does not declare: as it is, or None."""
+    v = rec.get(name, _MISSING)
+    f, ok = _declared(kind or rec.get('kind'), name)
+    if f is None: return None if v is _MISSING else v
+    return v if v is not _MISSING and any(is_(v) for is_ in ok) else f.default
+
+def read(rec:dict, kind:Optional[str]=None)->dict:
+    "The record as its kind declares it (see `field`): every declared field, with its default where it is missing or of another type; other fields as they are."
+    kind = kind or rec.get('kind')
+    out = {n: field(rec, n, kind) for n in rec}
+    out.update({n: f.default for n, f in (SCHEMA.get(kind, {}) if isinstance(kind, str) else {}).items() if n not in rec and not n.endswith('*')})
+    return out
+
+# %% ../nbs/05a_events.ipynb
+def schema_table(kinds:Optional[Iterable[str]]=None)->str:
+    """`SCHEMA` as a markdown table: kind, field, type, unit, whether a writer must give it (else the default a reader
+    gets, when not null), what it says. `time` is said once; a kind with all the fields of an earlier one says so."""
+    rows, seen = ['| kind | field | type | unit | required | what |', '|---|---|---|---|---|---|'], []
+    for k in (SCHEMA if kinds is None else kinds):
+        names = [n for n in SCHEMA[k] if n != 'time']
+        like = next((p for p in seen if len(SCHEMA[p]) > 3 and all(SCHEMA[k].get(n) == f for n, f in SCHEMA[p].items())), None)
+        if like is not None:
+            rows.append(f"| `{k}` | the fields of `{like}` | | | | |"); names = [n for n in names if n not in SCHEMA[like]]
+        seen.append(k)
+        for n in names:
+            f = SCHEMA[k][n]
+            need = 'yes' if not (f.optional or n.endswith('*')) else 'no' + (f' ({json.dumps(f.default)})' if f.default is not None else '')
+            rows.append(f"| `{k}` | `{n}` | {f.type.replace('|', ' or ')} | {f.unit} | {need} | {f.what} |")
+    return '\n'.join(rows)
+
+# %% ../nbs/05a_events.ipynb
+def _real(x)->bool: return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+def _better(v, best, mode)->bool:
+    if not _real(v) or not math.isfinite(v): return False
+    return not _real(best) or (v < best if mode == 'min' else v > best)
+
+def layout(records:Iterable[dict])->Optional[dict]:
+    "The run's layout: its latest `start` or `resume` record, read (see `read`); None before one."
+    lay = None
+    for r in records:
+        if isinstance(r, dict) and r.get('kind') in ('start', 'resume'): lay = r
+    return None if lay is None else read(lay)
+
+def direction(records:Iterable[dict], *fallbacks)->Optional[str]:
+    "Which way the run's monitor improves: the `mode` its latest start or resume recorded, else the first of `fallbacks` that is 'min' or 'max'; None."
+    return next((m for m in ((layout(records) or {}).get('mode'), *fallbacks) if m in ('min', 'max')), None)
+
+def best_epoch(records:Iterable[dict], monitor:str, mode:Optional[str])->Optional[dict]:
+    """The `epoch` record with the best finite value of `monitor` (the first of equal ones) going `mode` ('min' or 'max'),
+    read (see `read`); None without a mode or without such a value. The card, rung 5 and the console's `*` use this rule."""
+    best = None
+    if mode not in ('min', 'max'): return None
+    for r in records:
+        if not isinstance(r, dict) or r.get('kind') != 'epoch' or field(r, 'epoch') is None: continue
+        if _better(field(r, monitor), None if best is None else best[monitor], mode): best = read(r)
+    return best
 
 # %% ../nbs/05a_events.ipynb
 def _name(fn)->str: return getattr(fn, '__qualname__', None) or type(fn).__name__
@@ -58,6 +221,7 @@ class Events:
     def __init__(self, callbacks:Iterable[Callable]=(), sinks:Iterable[Callable]=(),
                  on_interrupt:Optional[Callable[[str], None]]=None): # what a KeyboardInterrupt in a callback asks for (the run's stop)
         self.callbacks, self.sinks, self.on_interrupt = list(callbacks), list(sinks), on_interrupt
+        if CHECK_RECORDS: self.sinks.insert(0, check_record)  # under tests: each record checked before it is written (see the schema)
         self.owner = threading.get_ident()
         self._queue, self._held = collections.deque(), None
     def emit(self, rec:dict)->dict:
@@ -88,7 +252,7 @@ class Events:
             except Exception as e:
                 self.callbacks.remove(cb); failed.append((cb, e))
         for cb, e in failed:  # after every other callback has had this record
-            why = (str(e).strip().splitlines() or [''])[0][:200]
+            why = first_line(e, typed=False, width=200)
             self._deliver(message(f'callback {_name(cb)} raised {type(e).__name__}: {why}; it was removed and the run goes on', 'warning',
                                   **{k: rec[k] for k in ('epoch', 'step') if k in rec}))
     def say(self, text:str, level:str='info', **fields)->dict: return self.emit(message(text, level, **fields))
@@ -285,17 +449,11 @@ def watch(run_dir, name:str='metrics.jsonl')->Watcher:
     return Watcher(run_dir, name)
 
 # %% ../nbs/05a_events.ipynb
-def _real(x)->bool: return isinstance(x, (int, float)) and not isinstance(x, bool)
-
-def _better(v, best, mode)->bool:
-    if not _real(v) or not math.isfinite(v): return False
-    return not _real(best) or (v < best if mode == 'min' else v > best)
-
 def text_line(rec:dict, ctx:Optional[dict]=None)->Optional[str]:
     """The console line of a record, or None; `ctx` (kept by `TextLog`) carries the run's length and best metric.
     A field of the wrong type (a damaged file read back) is left out of the line, never raised on."""
     k, ctx = rec.get('kind'), {} if ctx is None else ctx
-    if k in ('start', 'resume'): ctx.update(epochs=rec.get('epochs'), monitor=rec.get('monitor'), mode=rec.get('mode'), best=rec.get('best'))
+    if k in ('start', 'resume'): ctx.update({n: field(rec, n) for n in ('epochs', 'monitor', 'mode', 'best')})
     if k == 'message':
         level, text = rec.get('level', 'info'), rec.get('text')
         return ('' if level == 'info' else f'{level}: ') + ('' if text is None else str(text))
@@ -334,12 +492,12 @@ class ProgressLine:
     def __call__(self, rec:dict):
         if not self.enabled: return
         k = rec.get('kind')
-        if k in ('start', 'resume'): self.per_epoch, self.epochs = rec.get('steps_per_epoch'), rec.get('epochs')
+        if k in ('start', 'resume'): self.per_epoch, self.epochs = field(rec, 'steps_per_epoch'), field(rec, 'epochs')
         elif k == 'step' and self.per_epoch:
             done = rec['step'] - rec['epoch'] * self.per_epoch
             frac = min(max(done / self.per_epoch, 0), 1)
             self.stream.write(f"\repoch {rec['epoch'] + 1}/{self.epochs} [{'#' * int(frac * self.width):<{self.width}}] {done}/{self.per_epoch}"
-                              f"  loss {rec['loss']:.4f}  {rec.get('samples_per_s', 0):,.0f} samples/s   ")
+                              f"  loss {rec['loss']:.4f}  {field(rec, 'samples_per_s') or 0:,.0f} samples/s   ")
             self.stream.flush(); self.shown = True
         elif k in END_KINDS or text_line(rec) is not None: self.clear()
     def clear(self):

@@ -8,7 +8,7 @@ import datetime, hashlib, ipaddress, json, marshal, os, random, re, shlex, signa
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator, Optional, Union
-from .core import NtrainError, ConfigError, TaskError, atomic_write_text, open_append, first_line
+from .core import NtrainError, ConfigError, TaskError, atomic_write_text, open_append, first_line, need_run_dir
 from .config import Config, load_config, run_config
 from .events import END_KINDS, STOP_FILE, Watcher, apply_record, request_stop_file
 from .rundir import default_run_dir, read_status, write_status, process_alive, process_start_time, RunLock
@@ -75,7 +75,7 @@ def _plan(config, overrides, nproc, nnodes, node_rank, rdzv_endpoint, rdzv_id, m
     save = None
     if resume:
         run_dir = Path(run_dir or config)
-        if not (run_dir/'config.yaml').exists(): raise NtrainError(f'{run_dir}: not a run directory (no config.yaml)')
+        need_run_dir(run_dir)
         cfg = load_config(run_dir/'config.yaml', overrides)
         argv = ['resume', str(run_dir), *overrides] + (['--force'] if force_resume else [])  # every worker resumes as told
     else:

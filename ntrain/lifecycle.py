@@ -7,7 +7,7 @@ from __future__ import annotations
 import json, socket, time
 from pathlib import Path
 from typing import Optional
-from .events import END_KINDS
+from .events import END_KINDS, field
 from .rundir import read_status, process_alive
 
 # %% auto 0
@@ -85,7 +85,7 @@ def written_state(st:dict)->tuple:
 
 def final_state(rec:dict)->tuple:
     "(state, reason) of a final record: its `status` (RunResult's word) and `reason`, else its kind."
-    s, r = rec.get('status'), rec.get('reason') if isinstance(rec.get('reason'), str) else None
+    s, r = field(rec, 'status', 'failed'), field(rec, 'reason', 'failed')  # (as the schema declares them: None when not text)
     return end_state(s if s in _WORDS else rec.get('kind') if rec.get('kind') in END_KINDS else 'failed', r)
 
 def state_of(st:dict, final:Optional[dict]=None, alive:Optional[bool]=None, launched:bool=False, stale_s:float=60.0,
@@ -98,7 +98,7 @@ def state_of(st:dict, final:Optional[dict]=None, alive:Optional[bool]=None, laun
     message = st.get('message')
     if final is not None:  # how the run ended, in its own record
         state, reason = final_state(final)
-        if state == 'failed' and isinstance(final.get('reason'), str): message = final['reason']
+        if state == 'failed' and field(final, 'reason', 'failed') is not None: message = final['reason']
     elif written in ENDS or written == 'lost': state = written
     elif written in LIVE or launched:
         state = written or 'starting'
@@ -132,7 +132,7 @@ def last_step(recs:list)->Optional[int]:
     """The highest step the records of the run's latest start or resume hold (status.json is written now and then: a run
     killed between two writes holds an older step; the records before a resume may be ones it rewound)."""
     i = max((k for k, r in enumerate(recs) if r.get('kind') in ('start', 'resume')), default=0)
-    return max((s for s in (_num(r.get('step')) for r in recs[i:]) if s is not None), default=None)
+    return max((s for s in (_num(field(r, 'step')) for r in recs[i:]) if s is not None), default=None)
 
 def _read_json(p:Path)->dict:
     try: d = json.loads(Path(p).read_text())
@@ -157,9 +157,9 @@ def run_state(run_dir, stale_s:float=60.0, now:Optional[float]=None)->dict:
     s = state_of(st, fin, alive, launched=bool(li), stale_s=stale_s, now=now)
     if s['state'] is None: s['state'] = 'ladder' if (rd/'ladder.json').exists() else 'unknown'
     steps = [x for x in (st.get('step'), last_step(recs)) if x is not None]  # the step: the highest recorded
-    times = [x for x in (st.get('updated'), _num(li.get('started')), _num((fin or {}).get('time'))) if x]
+    times = [x for x in (st.get('updated'), _num(li.get('started')), _num(field(fin or {}, 'time', 'failed'))) if x]
     if not times:
         try: times = [rd.stat().st_mtime]
         except OSError: times = [0.0]
-    return dict(s, step=max(steps) if steps else None, epoch=st.get('epoch', _num((fin or {}).get('epoch'))), total_steps=st.get('total_steps'),
+    return dict(s, step=max(steps) if steps else None, epoch=st.get('epoch', _num(field(fin or {}, 'epoch', 'failed'))), total_steps=st.get('total_steps'),
                 alive=alive, updated=max(times), launched=bool(li), exit_code=st.get('exit_code'))

@@ -8,6 +8,7 @@ import json, math, os, importlib, inspect
 from pathlib import Path
 from typing import Optional
 from .core import ConfigError
+from .events import field
 
 # %% auto 0
 __all__ = ['Logger', 'JSONLLogger', 'read_metrics', 'TensorBoardLogger', 'resolve_loggers', 'make_loggers']
@@ -74,7 +75,7 @@ class TensorBoardLogger(Logger):
         except ImportError: raise ConfigError("logger 'tensorboard' needs the tensorboard package: pip install 'ntrain[tensorboard]'") from None
         self.w = SummaryWriter(str(log_dir))
     def log(self, record):
-        kind, step = record.get('kind'), record.get('step', 0)
+        kind, step = record.get('kind'), field(record, 'step') or 0  # (a record without a step: at 0)
         if kind not in ('step', 'epoch'): return
         for k, v in record.items():
             if k not in ('kind', 'step', 'time') and isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v):

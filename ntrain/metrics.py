@@ -8,7 +8,7 @@ import copy, math
 from typing import Optional
 import torch
 import torch.distributed as dist
-from .core import TaskError
+from .core import TaskError, first_line
 
 # %% auto 0
 __all__ = ['Metric', 'Mean', 'class_dim', 'Accuracy', 'ConfusionMatrix', 'F1', 'MSE', 'MAE', 'reduce_states', 'compute_all',
@@ -169,7 +169,7 @@ def _shape(x)->str:
 
 def _failed(m, verb:str, e:Exception, preds=None, target=None)->TaskError:
     given = f' on predictions {_shape(preds)} and targets {_shape(target)}' if preds is not None else ''
-    line = (str(e).strip().splitlines() or [''])[0][:200]
+    line = first_line(e, typed=False, width=200)
     return TaskError(f"metric '{getattr(m, 'name', '?')}' ({type(m).__name__}) failed in {verb}{given}: {type(e).__name__}: {line}")
 
 def update_all(metrics:list, preds, target):

@@ -9,8 +9,9 @@ from typing import Callable, Optional
 import numpy as np
 import torch
 from torch.utils.data import Subset
-from .core import NtrainError, to_device
+from .core import NtrainError, to_device, first_line
 from .loggers import JSONLLogger, read_metrics
+from .events import best_epoch, direction
 from . import checkpoint as ckpt
 from .bench import RUNG_NAMES, RungResult, LadderStopped, UserCodeError, user_code, Bench, fmt_short, batch_rows
 from .diagnose import describe, batch_inputs, batch_targets, names_list, nan_diagnosis, init_loss_theory, grad_report, broadcast_mismatch
@@ -117,7 +118,7 @@ def rung1(b:Bench)->RungResult:
     with warnings.catch_warnings(record=True) as caught:  # shown in the diagnosis: torch's warnings about shapes, dtypes ...
         warnings.simplefilter('always')
         stepped = _first_step(b, r, model, ps, batch, cpu, idx)
-    ws = list(dict.fromkeys(f'{w.category.__name__}: {(str(w.message).strip().splitlines() or [""])[0][:200]}' for w in caught))
+    ws = list(dict.fromkeys(f'{w.category.__name__}: {first_line(w.message, typed=False, width=200)}' for w in caught))
     if ws:
         n['warnings'] = ws
         for w in ws[:5]: r.note(None, f'warning during the step: {w}')
@@ -935,10 +936,8 @@ def _run_numbers(cfg, records:list)->dict:
                best_mode=None, samples_per_s=None)
     if ep:
         m = cfg.monitor
-        lay = next((r for r in reversed(records) if r.get('kind') in ('start', 'resume')), {})
-        mode = next((d for d in (lay.get('mode'), cfg.mode, metric_direction(m)) if d in ('min', 'max')), None)
-        vals = [h[m] for h in ep if isinstance(h.get(m), (int, float)) and math.isfinite(h[m])]
-        if mode and vals: out.update(best=(max if mode == 'max' else min)(vals), best_metric=m, best_mode=mode)
+        mode = direction(records, cfg.mode, metric_direction(m))
+        if (b := best_epoch(ep, m, mode)) is not None: out.update(best=b[m], best_metric=m, best_mode=mode)
         out.update(samples_per_s=sorted(h.get('samples_per_s') or 0 for h in ep)[len(ep) // 2])
     return out
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Optional
 import torch, yaml
 import torch.distributed as dist
-from .core import NtrainError, CheckpointError, env_record, atomic_write_text, atomic_write, fsync_dir, open_append, dist_env, first_line
+from .core import NtrainError, CheckpointError, env_record, atomic_write_text, atomic_write, fsync_dir, open_append, dist_env, first_line, need_run_dir
 from .loggers import JSONLLogger, make_loggers, resolve_loggers
 from .events import TextLog, record, STOP_FILE
 from .rundir import read_status, StatusFile, process_id, RunLock, check_run_dir
@@ -245,7 +245,7 @@ class RunDirMixin:
             self.resume = (rd/'config.yaml').exists() and int(os.environ.get('TORCHELASTIC_RESTART_COUNT', 0)) > 0
             if not self.resume: self.keep_bytes = 0 if int(os.environ.get('TORCHELASTIC_RESTART_COUNT', 0)) > 0 else None
         if self.resume:
-            if not (rd/'config.yaml').exists(): raise CheckpointError(f'{rd}: not a run directory (no config.yaml)')
+            need_run_dir(rd, error=CheckpointError)
             self.run_id = (read_config_dict(rd/'config.yaml') or {}).get('run_id')  # the run's own (None: made before runs had one)
         else: self.run_id = rid
         if not self.resume and self.is_main and self.lock is not None and self._holds_run():

@@ -11,12 +11,13 @@ from typing import Callable, Iterable, Optional, Union
 import torch
 from torch import nn
 import torch.distributed as dist
-from .core import EnvProbe, NtrainError, ConfigError, TaskError, dist_env, seed_all, to_device, nearest, default_num_workers
+from .core import EnvProbe, NtrainError, ConfigError, TaskError, dist_env, seed_all, to_device, nearest, default_num_workers, first_line
 from .config import Config, run_name
 from .data import (Task, get_task, dataset_len, EpochSampler, make_loader, check_task_targets, check_batch_targets, select_rows, tensors_of,
                          LoaderWatch, LoaderError, kill_workers, close_loaders, worker_lost)
 from .metrics import Mean, reduce_states, compute_all, reset_all, update_all, metric_names, metric_directions
 from .events import Events, Stopper, StopWaiting, signals_stop, TextLog, ProgressLine, record, message
+from .events import field as record_field  # (`field` here is dataclasses')
 from .device import resolve_device, Precision, enable_tf32, deterministic_mode, peak_memory_mib
 from .optim import build_optimizer, build_scheduler, monitor_mode, metric_direction, scaled_lr, trainable_params
 from .rundir import default_run_dir, read_status
@@ -81,7 +82,7 @@ def _improved(value, best, mode, min_delta=0.0)->bool:
     return value < best - min_delta if mode == 'min' else value > best + min_delta
 
 def _line(e:BaseException)->str:
-    return (f'{type(e).__name__}: {e}'.splitlines() or [''])[0] if str(e) else type(e).__name__
+    return first_line(e)
 
 # %% ../nbs/07_train.ipynb
 class _Build:
@@ -224,7 +225,7 @@ class _Build:
                     except ValueError: continue
                     if isinstance(r, dict) and r.get('kind') in ('start', 'resume'): found = r
         except OSError: pass
-        return {k: found.get(k) for k in ('monitor', 'mode', 'early_stop_metric', 'early_stop_mode')}
+        return {k: record_field(found, k, 'start') for k in ('monitor', 'mode', 'early_stop_metric', 'early_stop_mode')}  # (none in an older run's)
 
     def _warn_batchnorm(self, model:nn.Module):
         "One warning when BatchNorm layers train on several processes without SyncBatchNorm: the curve then differs from one process."

@@ -7,7 +7,8 @@ from __future__ import annotations
 import asyncio, copy, json, math, queue, socket, sys, threading, time
 from pathlib import Path
 from typing import Callable, Iterable, Optional
-from .events import END_KINDS, apply_record, text_line, Watcher
+from .core import first_line
+from .events import END_KINDS, apply_record, text_line, Watcher, field, read
 from .rundir import read_status
 from .lifecycle import LIVE, ENDS, clean_status, end_state, final_state, result_status, state_of, run_state
 
@@ -49,7 +50,7 @@ def fmt_value(key:str, v)->str:
     if isinstance(v, (list, tuple)): return ', '.join(fmt_value(key, x) for x in v)
     return fmt_number(v)
 
-def _first(diag:str)->str: return next((l.strip() for l in (diag or '').splitlines() if l.strip()), '')
+def _first(diag:str)->str: return first_line(diag or '', typed=False)
 
 def _words(k:int, n:dict)->str:
     f, parts = fmt_number, []
@@ -148,7 +149,7 @@ class LadderView:
         return s is not None and not same_settings(k, s, self.settings)
     def apply(self, rec:dict):
         "Take one record of the ladder's stream."
-        k, r = rec.get('kind'), self.rungs.get(rec.get('rung'))
+        k, r, f = rec.get('kind'), self.rungs.get(rec.get('rung')), lambda n: field(rec, n)  # (f: see `events.field`)
         if k == 'ladder_start': self.busy = True
         elif k == 'rung_start' and r is not None:
             r.update(verdict='running', numbers={}, diagnosis='', causes=[], seconds=None, settings=dict(self._run_settings))
@@ -156,17 +157,17 @@ class LadderView:
             if rec['rung'] == 3: self.series['rung3'] = _blank_series()['rung3']; self.plot = 'rung3'
             if rec['rung'] == 4: self.series.update({n: _blank_series()[n] for n in ('rung4', 'lr_find')}); self.plot = 'rung4'
         elif k == 'rung_step':
-            s = self.series['rung3']; s['step'].append(rec['step']); s['loss'].append(rec['loss']); s['target'] = rec.get('target')
+            s = self.series['rung3']; s['step'].append(rec['step']); s['loss'].append(rec['loss']); s['target'] = f('target')
             self.plot_version += 1
         elif k == 'rung_eval':
-            s = self.series['rung4']; s['metric'] = rec.get('metric')
-            s['epoch'].append(rec['epoch'] + 1); s['train_loss'].append(rec.get('train_loss')); s['val_loss'].append(rec.get('val_loss'))
-            s['value'].append(rec.get('value')); self.plot_version += 1
+            s = self.series['rung4']; s['metric'] = f('metric')
+            s['epoch'].append(rec['epoch'] + 1); s['train_loss'].append(f('train_loss')); s['val_loss'].append(f('val_loss'))
+            s['value'].append(f('value')); self.plot_version += 1
         elif k == 'rung_threshold':
-            self.series['rung4'].update(metric=rec.get('metric'), threshold=rec.get('threshold'), mode=rec.get('mode')); self.plot_version += 1
+            self.series['rung4'].update(metric=f('metric'), threshold=f('threshold'), mode=f('mode')); self.plot_version += 1
         elif k == 'lr_find':
             s = self.series['lr_find']; self.plot = 'lr_find'
-            if rec.get('done'): s['suggested'] = rec.get('suggested_lr')
+            if f('done'): s['suggested'] = f('suggested_lr')
             else: s['lr'].append(rec['lr']); s['loss'].append(rec['loss'])
             self.plot_version += 1
         elif k == 'rung_end' and r is not None:
@@ -179,7 +180,7 @@ class LadderView:
             if rec['rung'] == 4 and 'suggested_lr' in r['numbers']: self.series['lr_find']['suggested'] = r['numbers']['suggested_lr']
             self.plot_version += 1
         elif k == 'ladder_end': self.end()
-        elif k == 'message' and rec.get('level') in ('warning', 'error') and rec.get('text') not in self.warnings:
+        elif k == 'message' and f('level') in ('warning', 'error') and rec.get('text') not in self.warnings:
             self.warnings.append(rec['text'])  # a library warning that matters: shown once, in the panel
         else: return
         self.version += 1
@@ -216,27 +217,28 @@ class RunView:
         for r in self.records: self._take(r)
     def _take(self, r:dict):
         k, c = r.get('kind'), self.curves
+        f = lambda n: field(r, n)  # the field as the schema declares it: None when missing or of another type (an older file, a damaged line)
         if k in ('start', 'resume'):
-            self.layout = {n: r.get(n) for n in ('epochs', 'total_steps', 'steps_per_epoch', 'world_size', 'monitor', 'mode', 'global_batch', 'device', 'precision', 'strategy')}
+            lay = read(r)
+            self.layout = {n: lay[n] for n in ('epochs', 'total_steps', 'steps_per_epoch', 'world_size', 'monitor', 'mode', 'global_batch', 'device', 'precision', 'strategy')}
             self.layout.update({n: _num(self.layout[n]) for n in ('epochs', 'total_steps', 'steps_per_epoch', 'world_size', 'global_batch')})
-            if not isinstance(self.layout['monitor'], str): self.layout['monitor'] = None
-            self._t0, self.end, self.final = (_num(r.get('time')), _num(r.get('step', 0)) or 0), None, None
+            self._t0, self.end, self.final = (_num(lay['time']), lay['step'] or 0), None, None
             if k == 'resume': self.restarts += 1
         elif k == 'step':
-            if _num(r.get('step')) is None: return  # (a damaged record: nothing to draw)
-            c['step'].append(r['step']); c['loss'].append(_num(r.get('loss')))
-            self.last.update({n: _num(r[n]) for n in ('step', 'epoch', 'samples_per_s', 'data_wait', 'time') if n in r})
+            if f('step') is None: return  # (a damaged record: nothing to draw)
+            c['step'].append(r['step']); c['loss'].append(_num(f('loss')))
+            self.last.update({n: _num(f(n)) for n in ('step', 'epoch', 'samples_per_s', 'data_wait', 'time') if n in r})
         elif k == 'epoch':
-            if _num(r.get('epoch')) is None: return
+            if f('epoch') is None: return
             m = self.layout.get('monitor')
-            c['epoch'].append(r['epoch'] + 1); c['epoch_step'].append(_num(r.get('step'))); c['train_loss'].append(_num(r.get('train_loss'))); c['val_loss'].append(_num(r.get('val_loss')))
-            c['metric'].append(_num(r.get(m)) if m else None)
-            self.last.update({n: _num(r[n]) for n in ('step', 'samples_per_s', 'data_wait', 'time') if n in r})
+            c['epoch'].append(r['epoch'] + 1); c['epoch_step'].append(f('step')); c['train_loss'].append(_num(f('train_loss'))); c['val_loss'].append(_num(f('val_loss')))
+            c['metric'].append(_num(f(m)) if m else None)
+            self.last.update({n: _num(f(n)) for n in ('step', 'samples_per_s', 'data_wait', 'time') if n in r})
         elif k in END_KINDS:
             state, reason = final_state(r)
             self.final, self.end = r, dict(kind=k, state=state, reason=reason, status=result_status(state, reason))
-            if _num(r.get('step')) is not None: self.last['step'] = r['step']
-        elif k == 'message' and r.get('level') in ('warning', 'error') and isinstance(r.get('text'), str) and r['text'] not in self.warnings: self.warnings.append(r['text'])
+            if f('step') is not None: self.last['step'] = r['step']
+        elif k == 'message' and f('level') in ('warning', 'error') and f('text') is not None and r['text'] not in self.warnings: self.warnings.append(r['text'])
         for key, val in r.items():  # each rank's peak device memory, where a record carries it
             if key.startswith('peak_mem') and isinstance(val, dict): self.peak_mem.update({n: v for n, v in val.items() if _num(v) is not None})
         if k in ('step', 'epoch', 'start', 'resume'): self.plot_version += 1
@@ -352,7 +354,7 @@ class Pump:
             if not self.alive: return False
             try: go = self.tick() is not False
             except Exception as e:
-                self.error, go = f'{type(e).__name__}: {(str(e).splitlines() or [""])[0][:200]}', False
+                self.error, go = first_line(e, width=200), False
             if not go: self.alive = False
             return go
     def _on_loop(self):

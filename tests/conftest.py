@@ -4,6 +4,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
+# Every record the engine emits in a test, in-process or in a subprocess that copies os.environ, is checked against the
+# record schema (ntrain.events.SCHEMA, `check_record`): set before ntrain is imported, which reads it once.
+os.environ['NTRAIN_CHECK_RECORDS'] = '1'
+
 # In-process runs draw curves.png here when matplotlib is loaded already, as in a notebook (ntrain.plots.plot_curves);
 # otherwise each run's end would wait for a one-shot drawing process. That path is tested on its own (test_plotter.py).
 import matplotlib; matplotlib.use('Agg')
