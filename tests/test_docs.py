@@ -11,7 +11,7 @@ import docs, readme  # noqa: E402
 
 
 def test_a_page_keeps_the_sibling_not_the_widget_view_nor_directives_nor_hidden_cells():
-    sibling = {'output_type': 'display_data', 'metadata': {}, 'data': {'text/markdown': "<div class='ntrain-saved'>as of 12:00</div>", 'text/plain': 'as of 12:00'}}
+    sibling = {'output_type': 'display_data', 'metadata': {}, 'data': {'text/markdown': ["<div class='ntrain-saved'>\n", 'as of 12:00</div>'], 'text/plain': 'as of 12:00'}}  # (lines, as executed)
     view = {'output_type': 'display_data', 'metadata': {}, 'data': {docs.WIDGET: {'model_id': 'x'}, 'text/plain': 'VBox(...)'}}
     nb = {'cells': [
         {'cell_type': 'code', 'metadata': {}, 'source': '#| export\ndef f(): pass', 'outputs': [], 'execution_count': 1},

@@ -62,7 +62,10 @@ def worker(flags:set):
         r = execute(Path(nb), Path(out), flags)
         if r['ok'] and site:
             t0 = time.time()
-            r['wanted'] = write_page(Path(nb), json.loads(Path(out).read_text(encoding='utf-8')), Path(site), json.loads(Path(pages).read_text()))
+            try: r['wanted'] = write_page(Path(nb), json.loads(Path(out).read_text(encoding='utf-8')), Path(site), json.loads(Path(pages).read_text()))
+            except Exception:
+                import traceback
+                r.update(ok=False, error='its page could not be written:\n' + traceback.format_exc(limit=-4))
             r['render_s'] = round(time.time() - t0, 1)
         Path(res + '.tmp').write_text(json.dumps(r)); os.replace(res + '.tmp', res)
 
@@ -84,7 +87,8 @@ class Worker:
         t0 = time.monotonic()
         while not res.exists():
             if self.p.poll() is not None:
-                return dict(ok=False, seconds=round(time.monotonic() - t0, 1), error=f'the worker process died (exit {self.p.returncode}); its log: {self.log.name}'), None
+                self.log.flush(); tail = Path(self.log.name).read_text(errors='replace').splitlines()[-25:]
+                return dict(ok=False, seconds=round(time.monotonic() - t0, 1), error=f'the worker process died (exit {self.p.returncode}); the end of its log:\n' + '\n'.join(tail)), None
             if time.monotonic() - t0 > timeout:
                 self.kill()
                 return dict(ok=False, seconds=round(time.monotonic() - t0, 1), error=f'did not finish in {timeout:g} s (killed)'), None
@@ -173,7 +177,8 @@ def render(nb:dict, title:str)->str:
     import nbformat
     from nbconvert import HTMLExporter
     ex = HTMLExporter(template_name='lab')
-    body, _ = ex.from_notebook_node(nbformat.from_dict(for_the_page(nb)), resources=dict(metadata=dict(name=title)))
+    node = nbformat.reads(json.dumps(for_the_page(nb)), as_version=4)  # (reads joins the outputs' lists of lines, as a saved file has them)
+    body, _ = ex.from_notebook_node(node, resources=dict(metadata=dict(name=title)))
     return body
 
 
