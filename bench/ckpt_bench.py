@@ -109,8 +109,7 @@ def loop_cost_per_save(d:Path, rounds:int, steps:int=20, **cfg)->dict:
     round. A block ends when its last save is on disk. Cost per save = (block - block without saves) / steps, so it
     includes building the state (the same in every mode) and what a background save takes from the steps running
     beside it (the GIL, the cores). Ratio per round to the bare torch.save plus fsync; median and IQR."""
-    t = Trainer(digits_cfg(d/'run', epochs=2, **cfg), quiet=True).setup()
-    t._prepare_run_dir()
+    t = Trainer(digits_cfg(d/'run', epochs=2, **cfg), quiet=True).open()
     t.train_sampler.set_epoch(0)
     batches = [b for _, b in zip(range(steps), t.train_loader)]
     cd = d/'run'/'ckpt'
@@ -126,12 +125,12 @@ def loop_cost_per_save(d:Path, rounds:int, steps:int=20, **cfg)->dict:
             m = modes[(k + r) % len(modes)]
             t0 = time.perf_counter()
             for b in batches:
-                t.train_window([b])
+                t.train_step(b)
                 if saves[m]: saves[m]()
             bg.wait(); t.flush()
             if r: blocks[m].append(time.perf_counter() - t0)  # round 0 warms up
     per = {m: [(x - n) / steps for x, n in zip(blocks[m], blocks['none'])] for m in modes if m != 'none'}
-    for lg in t.loggers: lg.close()
+    t.close(report=False)
     return dict(config=cfg, state_bytes=(cd/'bare.pt').stat().st_size, steps_per_block=steps, rounds=rounds, block_without_saves_s=quartiles(blocks['none']),
                 cost_per_save_s={m: quartiles(v) for m, v in per.items()},
                 ratio_to_bare={m: quartiles([a / b for a, b in zip(per[m], per['bare'])]) for m in ('background', 'sync')})
@@ -140,10 +139,10 @@ def first_step_time(make)->float:
     "Seconds from constructing the Trainer to the end of its first optimizer step."
     t0 = time.perf_counter(); out = {}
     t = make()
-    def hooked(window, _orig=Trainer.train_window):
+    def hooked(window, _orig=Trainer.train_step):
         _orig(t, window)
         if 'first' not in out: out['first'] = time.perf_counter() - t0; t.request_stop('bench')
-    t.train_window = hooked
+    t.train_step = hooked
     t.fit()
     return out['first']
 

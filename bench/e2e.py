@@ -465,7 +465,7 @@ def render(res:dict, gpu_text:str|None=None)->str:
                      f"that are not training steps; medians of {s['repeats']} runs. Wall {fs(s['wall'])}; first optimizer step at "
                      f"{fs(s['first_step'])}, last at {fs(s['last_step'])}; main() returned at {fs(s['main_end'])}; the interpreter's "
                      f"exit then took {fs(s['exit_after_main'])}. Pieces nest (setup holds get_task and _build_model; _open_run holds "
-                     "env_record, which holds pip_freeze; [in _end_epoch] is inside the training loop, [in result] after it).")
+                     "env_record, which holds pip_freeze; [in end_epoch] is inside the training loop, [in result] after it).")
             L += ['', '| piece | seconds (median) |', '|---|---|'] + [f'| {k} | {v:.3f} |' for k, v in s['pieces'].items() if v >= 0.002]
     if 'ttfs' in S:
         s = S['ttfs']; L += ['', '## Time to the first optimizer step' + la('ttfs'), '']

@@ -11,7 +11,7 @@ first line, wraps the functions below with timers (each skipped if the engine no
 the CLI parser, `Trainer._setup_process`, `_claim_run_dir`, `get_task` (scikit-learn's import and the digits
 load), `_build_model` (torch.optim's first use imports torch._dynamo), `_open_run` with `env_record`,
 `pip_freeze` and `git_state` inside it, every `draw_curves` (with where it was called from: the epoch end, inside
-the loop, or the end of the run), `write_card`, `validate`, `_end_epoch`, `Saver.wait`, the first optimizer step's
+the loop, or the end of the run), `write_card`, `validate`, `end_epoch`, `Saver.wait`, the first optimizer step's
 end (a global step post-hook), the last one, and the interpreter's exit after `main` returns.
 """
 import argparse, json, os, subprocess, sys, tempfile, time
@@ -36,14 +36,14 @@ def wrap(owner, name, label=None):
         try: return f(*args, **kw)
         finally:
             where = [fr.name for fr in traceback.extract_stack()[:-1]]
-            ctx = '_end_epoch' if '_end_epoch' in where else 'result' if 'result' in where else ''
+            ctx = 'end_epoch' if 'end_epoch' in where else 'result' if 'result' in where else ''
             rec['calls'].append((label or name, t, time.time(), ctx, len(rec['steps'])))
     setattr(owner, name, g)
 import ntrain.train as tr, ntrain.core as core, ntrain.card as card, ntrain.plots as plots, ntrain.data as data, ntrain.checkpoint as ck, ntrain.cli as cli
 import ntrain.runstate as rs
-for n in ('_setup_process', '_claim_run_dir', '_build_model', '_open_run', 'validate', '_end_epoch', 'result', 'setup'):
+for n in ('_setup_process', '_claim_run_dir', '_build_model', '_open_run', 'validate', 'end_epoch', 'result', 'setup'):
     wrap(tr.Trainer, n)
-wrap(tr, 'get_task'); wrap(core, 'pip_freeze'); wrap(core, 'git_state'); wrap(rs, 'env_record'); wrap(core, 'env_record', 'env_record(core)')
+wrap(tr, 'get_task'); wrap(core, 'pip_freeze'); wrap(core, 'git_state'); wrap(tr, 'env_record'); wrap(core, 'env_record', 'env_record(core)')
 wrap(plots, 'draw_curves'); wrap(card, 'write_card'); wrap(ck.Saver, 'wait', 'Saver.wait'); wrap(cli, 'parser')
 def finish(code, fast=False):  # the command line's way out (os._exit where the engine has it): stamp, then leave as `ntrain` does
     rec['t_main_end'], rec['code'] = time.time(), code

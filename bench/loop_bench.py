@@ -13,8 +13,10 @@ ntrain steps/s / bare steps/s: its median and interquartile range.
 Modes (what the timed region holds, on both sides):
   train  the training epochs only (per-step overhead): ntrain's `Trainer.train_epoch()` plus the read-back of the
          epoch's pending losses (`flush`), against the reference loop's inner loop.
+Both modes drive ntrain only through its public stepwise API: `Trainer.open()`, `train_epoch()` (`train_step` on
+each window), `flush()`, `validate()`, `end_epoch()`, `close()`.
   full   each epoch as a real run does it: training, then validation, then checkpointing. ntrain: `train_epoch()` and
-         `_end_epoch(validate())` (epoch record to metrics.jsonl, best/last/prev checkpoints with sha256 manifest,
+         `end_epoch(validate())` (epoch record to metrics.jsonl, best/last/prev checkpoints with sha256 manifest,
          status.json, rate-limited curves.png). Bare (`--bare-epoch-end reference`, the default): bench/reference_fit.py's
          epoch end: validation loss and accuracy, an epoch record appended to metrics.jsonl, and its `save_checkpoint`
          of last.pt (and best.pt when accuracy improved): torch.save of model/optimizer/scheduler/scaler/RNG state to a
@@ -154,21 +156,16 @@ def time_bare(epochs:int, num_workers:int, mode:str)->tuple:
 def make_trainer(epochs:int, num_workers:int, run_dir:Path)->Trainer:
     cfg = ntrain.load_config('digits', [f'epochs={epochs}', f'num_workers={num_workers}', 'early_stop.patience=null',
                                         'progress=false', 'pin_memory=false'])
-    t = Trainer(cfg, run_dir=run_dir, quiet=True)
-    # what Trainer.fit does before its epochs
-    t._setup_process(); t._claim_run_dir(); t.setup(); t._open_run()
-    t._check_epoch, t._first_step = t.epoch, t.step
-    return t
+    return Trainer(cfg, run_dir=run_dir, quiet=True).open()  # what Trainer.fit does before its epochs
 
 
 def time_ntrain(epochs:int, num_workers:int, mode:str)->tuple:
     with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as d:
         t = make_trainer(epochs + 1, num_workers, Path(d)/'run')
         def one_epoch():
-            t._new_epoch_acc()
             assert t.train_epoch() is None
-            if mode == 'full': t._end_epoch(t.validate())
-            else: t.flush(); t.epoch += 1; t.batch_in_epoch = 0
+            if mode == 'full': t.end_epoch(t.validate())
+            else: t.flush(); t.epoch += 1; t.batch_in_epoch = 0  # the next epoch, without the epoch's end
         one_epoch()                                       # warm-up epoch (also the first-epoch target checks)
         s0 = t.step
         t0 = time.perf_counter()
@@ -176,9 +173,7 @@ def time_ntrain(epochs:int, num_workers:int, mode:str)->tuple:
         t.saver.wait()                                    # the last save is on disk before the clock stops
         dt = time.perf_counter() - t0
         n = t.step - s0
-        for lg in t.loggers: lg.close()
-        for f in getattr(t, "_logs", []): f.close()
-        if t.status is not None: t.status.close()  # its rate-limited writer (a timer thread) must not write into a removed directory
+        t.close(report=False)  # files closed, status.json final (its timer thread must not write into a removed directory); no card
         del t
     return n, dt
 

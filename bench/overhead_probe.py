@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 import ntrain
 from ntrain.core import to_device
-from ntrain.data import mix_seed
+from ntrain.data import mix_seed, check_batch_targets
 sys.path.insert(0, str(ROOT/'bench'))
 from loop_bench import make_trainer, Bare
 
@@ -81,14 +81,14 @@ def main():
         res['perf_counter_x4_us_per_step'] = per_call_us(lambda: (time.perf_counter(), time.perf_counter(), time.perf_counter(), time.perf_counter()), 5000)
 
         # 7. target check of the first epoch (only the first epoch a process runs)
-        res['first_epoch_target_check_us_per_step'] = per_call_us(lambda: t._check_batch_targets(batch, idx), 1000)
+        res['first_epoch_target_check_us_per_step'] = per_call_us(lambda: check_batch_targets(batch, idx, t.task.num_classes, t.task.ignore_index), 1000)
 
-        # the whole step without data loading: ntrain's train_window vs the bare step body, same model and batch
+        # the whole step without data loading: ntrain's train_step vs the bare step body, same model and batch
         window = [(batch, idx, real)]
         t.train_metrics_backup = t.train_metrics
         def ntrain_step():
-            t.train_window(window)
-            if len(t.pending) >= 10: t.flush()
+            t.train_step(window)
+            if len(t.stats.pending) >= 10: t.flush()
         bm, opt, sched = bare.model, bare.opt, bare.sched
         sched.total_steps = 10**9; t.scheduler.total_steps = 10**9
         def bare_step():
@@ -100,26 +100,26 @@ def main():
             bare.scaler.step(opt); bare.scaler.update()
             opt.zero_grad(set_to_none=True)
             sched.step()
-        t._check_epoch = -1
+        t.epoch += 1  # past the first epoch a process runs: no target checks, as in the steady state
         for _ in range(2):
             res['step_body_ntrain_us'] = per_call_us(ntrain_step, 60)
             res['step_body_bare_us'] = per_call_us(bare_step, 60)
         t.train_metrics = []
         res['step_body_ntrain_no_train_metrics_us'] = per_call_us(ntrain_step, 60)
         res['step_body_gap_us'] = res['step_body_ntrain_us'] - res['step_body_bare_us']
-        for lg in t.loggers: lg.close()
+        t.close(report=False)
 
         # 8. end of epoch (mode 'full'): ntrain's validate + _end_epoch vs the reference loop's validation + save_checkpoint
         t2 = make_trainer(12, 0, Path(d)/'run2'); b2 = Bare(12, 0, Path(d))
         rows = []
         for e in range(6):
-            t2._new_epoch_acc(); t2.train_epoch()
+            t2.train_epoch()
             a0 = time.perf_counter(); v = t2.validate(); a1 = time.perf_counter()
             orig, ts = t2.save, [0.0, 0]
             def timed_save(which='last', orig=orig):
                 s0 = time.perf_counter(); orig(which); ts[0] += time.perf_counter() - s0; ts[1] += 1
             t2.save = timed_save
-            t2._end_epoch(v); a2 = time.perf_counter(); t2.save = orig
+            t2.end_epoch(v); a2 = time.perf_counter(); t2.save = orig
             b2.train_epoch(); b2.model.eval()
             c0 = time.perf_counter()
             with torch.inference_mode(): vl = sum(b2.loss_fn(b2.model(xx), yy).item() for xx, yy in b2.val_dl) / len(b2.val_dl)
@@ -134,7 +134,7 @@ def main():
         def fsync_once():
             with open(fp, 'wb') as f: f.write(b'x' * 1000); f.flush(); os.fsync(f.fileno())
         res['fsync_small_file_ms'] = per_call_us(fsync_once, 20) / 1e3
-        for lg in t2.loggers: lg.close()
+        t2.close(report=False)
     out = ROOT/'bench'/'results'/'overhead.json'
     out.write_text(json.dumps(res, indent=1))
     for k, v in res.items(): print(f'{k:<45} {v:10.2f}')

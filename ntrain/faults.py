@@ -123,11 +123,11 @@ def _plotter_switches(which:set, t):
     if p is not None and 'fail' in which: _failing_plotter(p)
     sig = signal.SIGKILL if 'kill' in which else signal.SIGSTOP if 'stall' in which else None
     if p is not None and sig is not None:
-        draw = t._maybe_draw
+        draw = t.files.maybe_draw
         def _maybe_draw(*a, **k):
             if p.alive and not getattr(p, 'signalled', False): os.kill(p.pid, sig); p.signalled = True
             return draw(*a, **k)
-        t._maybe_draw = _maybe_draw
+        t.files.maybe_draw = _maybe_draw
     if p is not None and 'stall' in which:  # the final draw gives up on it after 1 s (instead of 3 of its 5 s budget)
         final = p.draw
         p.draw = lambda run_dir, path=None, until=None: final(run_dir, path, time.monotonic() + 1.0)

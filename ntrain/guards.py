@@ -34,8 +34,7 @@ class GuardsMixin:
     "The trouble side of `Trainer`: batches that fail or hang, and non-finite losses."
     def _on_nonfinite(self)->str:
         "The message of a non-finite loss: the samples at fault when their inputs are non-finite, and only files that exist."
-        a = self.acc
-        bad = a['bad']
+        bad = self.stats.bad
         first = bad[0] if bad else dict(step=self.step, loss=math.nan, indices=[])
         off = _nonfinite_inputs(self.task.train, [i for b in bad for i in b['indices']])
         where = (f"train samples {off[:8]} hold non-finite inputs or targets: fix or drop them" if off else
@@ -44,10 +43,10 @@ class GuardsMixin:
             raise TaskError(f"the loss is {first['loss']} at the first step: {where}" + ('' if off else ": check the model's output and the loss (a log of zero?)"))
         if self.is_main:
             ckpt.save(dict(step=self.step, epoch=self.epoch, bad=bad, model=ckpt.clean_state_dict(self.model.state_dict()),
-                           config=self.cfg.to_dict()), self.run_dir/'nan.pt')
+                           config=self.run_config.to_dict()), self.run_dir/'nan.pt')
             with contextlib.suppress(Exception): self.saver.wait()
         kept = [n for n in ('last.pt', 'best.pt') if (self.run_dir/'ckpt'/n).exists()]
-        self.say(f"non-finite loss for {a['streak']} micro-batches in a row (first at step {first['step']}): {where}; stopped; "
+        self.say(f"non-finite loss for {self.stats.streak} micro-batches in a row (first at step {first['step']}): {where}; stopped; "
                  f"nan.pt holds the batches' sample indices; " + (f"{' and '.join(kept)} hold the last finite weights" if kept else 'no checkpoint was saved before it'), 'error')
         return 'nonfinite'
 
@@ -67,7 +66,7 @@ class GuardsMixin:
             raise
         finally:
             st.waiting, st.abandon = False, None
-            if self._watch is not None and self._watch.disarm() and self.status is not None: self.status.update(now=False, waiting=None)
+            if self._watch is not None and self._watch.disarm() and self.files.status is not None: self.files.status.update(now=False, waiting=None)
 
     def _abandoned(self, e:StopWaiting, loader)->str:
         """A stop left a wait for a batch (`_fetch`): the loader's workers go (one may hang), and the run stops at its last
@@ -108,4 +107,4 @@ class GuardsMixin:
         cfg, w = self.cfg, what()
         t = f'; the run fails at loader_timeout={cfg.loader_timeout:g} s' if cfg.loader_timeout else '; set loader_timeout to fail the run instead'
         self.say(f'waited {waited:.0f} s for {w}: a sample may hang (loader_warn_s={cfg.loader_warn_s:g}{t}); a second Ctrl-C exits at once', 'warning')
-        if self.status is not None: self.status.update(waiting=dict(batch=w, waited=round(waited, 1), since=time.time() - waited))
+        if self.files.status is not None: self.files.status.update(waiting=dict(batch=w, waited=round(waited, 1), since=time.time() - waited))

@@ -4,10 +4,10 @@
 
 # %% ../nbs/06c_rundir.ipynb 2
 from __future__ import annotations
-import datetime, errno, fcntl, json, os, socket, threading, time
+import contextlib, datetime, errno, fcntl, json, os, socket, threading, time
 from pathlib import Path
 from typing import Callable, Optional
-from .core import NtrainError, atomic_write_text
+from .core import NtrainError, atomic_write_text, open_append, first_line
 
 # %% auto 0
 __all__ = ['LOCK_FILE', 'default_run_dir', 'process_start_time', 'process_alive', 'process_tree', 'process_id', 'read_status',

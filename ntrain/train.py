@@ -4,31 +4,35 @@
 
 # %% ../nbs/07_train.ipynb 2
 from __future__ import annotations
-import contextlib, json, math, os, sys, time
+import contextlib, dataclasses, json, math, os, sys, time, uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Optional, Union
 import torch
 from torch import nn
 import torch.distributed as dist
-from .core import EnvProbe, NtrainError, ConfigError, TaskError, dist_env, seed_all, to_device, nearest, default_num_workers, first_line
+from .core import (EnvProbe, NtrainError, ConfigError, TaskError, CheckpointError, dist_env, seed_all, to_device, nearest, default_num_workers,
+                         env_record, atomic_write_text, first_line, need_run_dir)
 from .config import Config, run_name
 from .data import (Task, get_task, dataset_len, EpochSampler, make_loader, check_task_targets, check_batch_targets, select_rows, tensors_of,
-                         LoaderWatch, LoaderError, kill_workers, close_loaders, worker_lost)
+                         LoaderWatch, LoaderError, kill_workers, close_loaders, worker_lost, task_record)
 from .metrics import Mean, reduce_states, compute_all, reset_all, update_all, metric_names, metric_directions
-from .events import Events, Stopper, StopWaiting, signals_stop, TextLog, ProgressLine, record, message
+from .events import Events, Stopper, StopWaiting, signals_stop, TextLog, ProgressLine, record, message, STOP_FILE
 from .events import field as record_field  # (`field` here is dataclasses')
 from .device import resolve_device, Precision, enable_tf32, deterministic_mode, peak_memory_mib
 from .optim import build_optimizer, build_scheduler, monitor_mode, metric_direction, scaled_lr, trainable_params
-from .rundir import default_run_dir, read_status
+from .rundir import default_run_dir, read_status, process_id, check_run_dir
+from .runfiles import RunFiles
 from .lifecycle import EXIT_CODES, end_state, result_status, run_state
-from .distributed import init_distributed, Agreement, wrap_ddp, shard_model, gather_floats, collective_error
-from .runstate import StateMixin, RunDirMixin
+from .distributed import init_distributed, Agreement, wrap_ddp, shard_model, gather_floats, collective_error, full_model_state_dict
+from .loggers import resolve_loggers
+from .runstate import TrainState, Checkpointer, check_identity, check_compatible, fast_forward, load_weights, read_config_dict
+from .sharded import load_sharded
 from .guards import GuardsMixin
 from . import checkpoint as ckpt
 
 # %% auto 0
-__all__ = ['RunResult', 'NonFinite', 'Trainer']
+__all__ = ['RunResult', 'NonFinite', 'EpochStats', 'NoTimer', 'PhaseTimer', 'Trainer']
 
 # %% ../nbs/07_train.ipynb
 @dataclass
@@ -83,6 +87,122 @@ def _improved(value, best, mode, min_delta=0.0)->bool:
 
 def _line(e:BaseException)->str:
     return first_line(e)
+
+# %% ../nbs/07_train.ipynb
+class EpochStats:
+    """What the loop counts during one epoch, on the host. `pending` holds, per micro-batch not read back yet, its loss
+    (a device tensor), its weight (samples, or items), its gradient norm (a tensor, on the window's last micro-batch, or
+    None) and its sample indices: the step reads nothing back. `read_back` moves them to `losses`, `counts` and
+    `grad_norms` in one transfer. The epoch's loss is summed with `math.fsum`, which is exactly rounded: it does not
+    depend on when the values were read back. `streak` counts non-finite losses in a row and `bad` keeps the last 16
+    of them; `skipped` counts fp16 steps GradScaler skipped; `samples`, `time` and `data_wait` give the rates;
+    `logged` and `logged_gn` mark what the last `step` record covered."""
+    FIELDS = ('losses', 'counts', 'grad_norms', 'bad', 'streak', 'skipped', 'data_wait', 'time', 'samples', 'logged', 'logged_gn')
+    def __init__(self): self.reset()
+
+    def reset(self):
+        "A new epoch: nothing counted, nothing pending."
+        self.losses, self.counts, self.grad_norms, self.bad = [], [], [], []
+        self.streak = self.skipped = 0
+        self.data_wait = self.time = 0.0
+        self.samples = self.logged = self.logged_gn = 0
+        self.pending = []
+
+    def add(self, loss, weight, indices):
+        "A micro-batch's loss tensor (detached), with its weight and sample indices: kept on the device until `read_back`."
+        self.pending.append((loss, weight, None, indices))
+
+    def add_grad_norm(self, gn):
+        "The gradient norm (a tensor) of the step whose last micro-batch was added last."
+        self.pending[-1] = self.pending[-1][:2] + (gn,) + self.pending[-1][3:]
+
+    def read_back(self, step:int, distributed:bool=False)->tuple:
+        """Read the pending losses and gradient norms back in one transfer (under torchrun, each micro-step's loss over
+        every process first: the sum of loss x weight over the sum of weights). Returns (the longest non-finite streak
+        among them, the first loss); (0, None) when nothing was pending."""
+        p = self.pending
+        if not p: return 0, None
+        if distributed:
+            t = torch.stack([torch.stack([l.double() * n, torch.tensor(float(n), dtype=torch.float64, device=l.device)]) for l, n, _, _ in p])
+            dist.all_reduce(t)
+            t = t.cpu()  # one transfer
+            losses, counts = (t[:, 0] / t[:, 1]).tolist(), t[:, 1].tolist()
+            p = [(l, int(c), g, i) for (l, _, g, i), c in zip(p, counts)]
+        else: losses = torch.stack([x[0].float() for x in p]).cpu().tolist()
+        gns = [x[2] for x in p if x[2] is not None]
+        self.grad_norms += torch.stack(gns).float().cpu().tolist() if gns else []
+        worst = 0
+        for (_, n, _, idx), v in zip(p, losses):
+            self.losses.append(v); self.counts.append(n)
+            self.streak = 0 if math.isfinite(v) else self.streak + 1
+            if self.streak: self.bad = (self.bad + [dict(step=step, loss=v, indices=idx.tolist())])[-16:]
+            worst = max(worst, self.streak)
+        self.pending = []
+        return worst, losses[0]
+
+    def loss(self, since:int=0)->float:
+        "The mean loss, weighted by `counts`, of the values read back from index `since` on (nan when none)."
+        return _fsum_mean(self.losses[since:], self.counts[since:])
+
+    def grad_norm(self, since:int=0)->Optional[float]:
+        "The mean gradient norm from index `since` on (None when none: `clip_grad` off)."
+        g = self.grad_norms[since:]
+        return math.fsum(g) / len(g) if g else None
+
+    def rates(self)->tuple:
+        "(samples per second, the share of the time spent waiting for data)."
+        return self.samples / max(self.time, 1e-9), self.data_wait / max(self.time, 1e-9)
+
+    def mark_logged(self):
+        "What was read back so far is in a `step` record: the next one starts after it."
+        self.logged, self.logged_gn = len(self.losses), len(self.grad_norms)
+
+    def state_dict(self)->dict:
+        "The counts as plain data, for a checkpoint (`pending` is empty there: the state is read back first)."
+        return {k: getattr(self, k) for k in self.FIELDS}
+
+    def load_state_dict(self, sd:dict):
+        "Restore `state_dict`'s counts (a key an older checkpoint lacks starts at zero)."
+        self.reset()
+        for k in self.FIELDS:
+            if k in sd: setattr(self, k, sd[k])
+
+# %% ../nbs/07_train.ipynb
+class NoTimer:
+    "The default `Trainer.timer`: `with timer('forward'):` enters and leaves a block that does nothing, and records nothing."
+    __slots__ = ()
+    def __call__(self, phase:str): return self
+    def __enter__(self): return self
+    def __exit__(self, *exc): return False
+
+class _Timed:
+    __slots__ = ('timer', 'phase', 't0')
+    def __init__(self, timer, phase): self.timer, self.phase = timer, phase
+    def __enter__(self):
+        if self.timer.sync is not None: self.timer.sync()
+        self.t0 = time.perf_counter()
+    def __exit__(self, *exc):
+        if self.timer.sync is not None: self.timer.sync()
+        self.timer.add(self.phase, time.perf_counter() - self.t0)
+        return False
+
+class PhaseTimer:
+    """Seconds spent in each phase of the training step, summed over the steps: `data` (waiting for the window's
+    batches), `h2d` (host to device), `forward` (with the loss), `backward` and `optimizer` (unscale, clip, step,
+    zero_grad, schedule). `sync` is called at each boundary (`torch.cuda.synchronize` on a GPU, where work is
+    asynchronous: without it a phase's seconds land in whichever later phase waits for them)."""
+    PHASES = ('data', 'h2d', 'forward', 'backward', 'optimizer')
+    def __init__(self, sync:Optional[Callable]=None):
+        self.sync = sync
+        self.seconds, self.calls = dict.fromkeys(self.PHASES, 0.0), dict.fromkeys(self.PHASES, 0)
+    def __call__(self, phase:str)->_Timed: return _Timed(self, phase)
+    def add(self, phase:str, seconds:float):
+        self.seconds[phase] = self.seconds.get(phase, 0.0) + seconds; self.calls[phase] = self.calls.get(phase, 0) + 1
+    def shares(self)->dict:
+        "Each phase's share of the timed seconds."
+        tot = sum(self.seconds.values())
+        return {k: v / tot if tot else 0.0 for k, v in self.seconds.items()}
+    def __repr__(self): return 'PhaseTimer(' + ', '.join(f'{k} {v*1e3:.1f} ms' for k, v in self.seconds.items()) + ')'
 
 # %% ../nbs/07_train.ipynb
 class _Build:
@@ -148,7 +268,7 @@ class _Build:
         if cfg.max_steps: self.total_steps = min(self.total_steps, cfg.max_steps)
         self._build_model()
         self._check_stop()
-        self._new_epoch_acc()
+        self._new_epoch()
         return self
 
     def _build_model(self):
@@ -238,45 +358,56 @@ class _Build:
                  f"normalises by its own batch of {self.cfg.batch_size}, not the global batch, so the curve differs from one process's; "
                  f"{val}; set sync_bn=true (CUDA) to normalise over the global batch", 'warning')
 
-    def _new_epoch_acc(self):
-        # Per-epoch accumulators that live on the host. Losses are kept as a list and summed with math.fsum,
-        # which is exactly rounded: the epoch's train loss does not depend on when the list was flushed.
-        self.acc = dict(losses=[], counts=[], grad_norms=[], bad=[], streak=0, skipped=0, data_wait=0.0, time=0.0, samples=0, logged=0, logged_gn=0)
-        self.pending = []  # (loss tensor, n, grad_norm tensor, sample indices) of steps not yet read back
+    def _new_epoch(self):
+        "A new epoch: its statistics (`EpochStats`) and train metrics start from zero."
+        self.stats.reset()
         reset_all(self.train_metrics)
 
 # %% ../nbs/07_train.ipynb
 class _Step:
+    def train_step(self, batch)->int:
+        """One optimizer step, by hand or from `train_epoch`. `batch` is one item of `train_loader` (a `(batch, indices,
+        real mask)` triple) or a list of `accum` of them (one accumulation window). Forward, backward and the optimizer
+        step (`train_window`), then the position moves on; nothing is read back from the device but the first step's
+        loss (see `flush`). Returns the number of optimizer steps taken."""
+        window = batch if isinstance(batch, list) else [batch]
+        self.train_window(window)
+        if self.step == 1 and not self.resume: self.flush()  # a loss that is NaN at the first step says so now
+        self.batch_in_epoch += len(window)
+        self.stats.samples += sum(len(r) for _, _, r in window) * self.world
+        return self.step
+
     def train_window(self, window:list):
-        "One optimizer step over the micro-batches of one accumulation window: a list of (batch, indices, real mask)."
-        cfg = self.cfg
+        "The optimizer step over the micro-batches of one accumulation window: a list of (batch, indices, real mask)."
+        cfg, timer = self.cfg, self.timer
         reals = [int(real.sum()) if not bool(real.all()) else len(real) for _, _, real in window]
         counts = [self._count_items(b, r) for b, _, r in window] if cfg.loss_norm == 'items' else reals
         total = self._global_count(sum(counts))
         for j, (batch, idx, real) in enumerate(window): self._micro(j, len(window), batch, idx, real, reals[j], counts[j], total)
-        self.scaler.unscale_(self.optimizer)
-        gn = torch.nn.utils.clip_grad_norm_(self.params, cfg.clip_grad) if cfg.clip_grad else None
-        if gn is not None and hasattr(gn, 'full_tensor'): gn = gn.full_tensor()  # FSDP2: the norm is a DTensor
-        if self.scaler.is_enabled():
-            s0 = self.scaler.get_scale()  # fp16 only: GradScaler already syncs in step()
-            self.scaler.step(self.optimizer); self.scaler.update()
-            self.acc['skipped'] += int(self.scaler.get_scale() < s0)
-        else: self.optimizer.step()
-        self.optimizer.zero_grad(set_to_none=True)
-        self.scheduler.step()
-        if gn is not None: self.pending[-1] = self.pending[-1][:2] + (gn.detach(),) + self.pending[-1][3:]
+        with timer('optimizer'):
+            self.scaler.unscale_(self.optimizer)
+            gn = torch.nn.utils.clip_grad_norm_(self.params, cfg.clip_grad) if cfg.clip_grad else None
+            if gn is not None and hasattr(gn, 'full_tensor'): gn = gn.full_tensor()  # FSDP2: the norm is a DTensor
+            if self.scaler.is_enabled():
+                s0 = self.scaler.get_scale()  # fp16 only: GradScaler already syncs in step()
+                self.scaler.step(self.optimizer); self.scaler.update()
+                self.stats.skipped += int(self.scaler.get_scale() < s0)
+            else: self.optimizer.step()
+            self.optimizer.zero_grad(set_to_none=True)
+            self.scheduler.step()
+        if gn is not None: self.stats.add_grad_norm(gn.detach())
         self.step += 1
 
     def _micro(self, j:int, n:int, batch, idx, real, n_real:int, count, total):
         "Forward and backward of micro-batch `j` of `n` in the window; its gradient is weighted by `count` of `total`."
-        cfg, task = self.cfg, self.task
+        cfg, task, timer = self.cfg, self.task, self.timer
         last = j == n - 1
         if self.epoch == self._check_epoch and self.is_ce and task.num_classes: self._check_batch_targets(batch, idx)
-        batch = to_device(batch, self.device, cfg.non_blocking)
+        with timer('h2d'): batch = to_device(batch, self.device, cfg.non_blocking)
         if self.strategy == 'fsdp': self.model.set_requires_gradient_sync(last)  # FSDP2's no_sync
         sync = self.train_model.no_sync() if self.strategy == 'ddp' and not last else contextlib.nullcontext()
         with sync:
-            with self.prec.autocast():
+            with timer('forward'), self.prec.autocast():
                 output, target = task.forward(self.train_model, batch)  # the model's whole output: a tensor, tuple, dict or object
                 if n_real != len(real):
                     m = real.to(self.device, non_blocking=cfg.non_blocking)
@@ -285,10 +416,10 @@ class _Step:
                 loss = task.compute_loss(output, target) if n_real else _zero_loss(output)
             # 'mean': the loss is a mean over this micro-batch's samples; 'items': it is a sum over its items
             w = (count if cfg.loss_norm == 'mean' else 1) * self.world / total
-            self.scaler.scale(loss * w if w != 1 else loss).backward()
+            with timer('backward'): self.scaler.scale(loss * w if w != 1 else loss).backward()
         if n_real and self.train_metrics: update_all(self.train_metrics, task.prediction(output).detach(), target)
-        if cfg.loss_norm == 'items': self.pending.append((loss.detach() / max(count, 1), count, None, idx))  # the loss per item, weighted by items
-        else: self.pending.append((loss.detach(), n_real, None, idx))
+        if cfg.loss_norm == 'items': self.stats.add(loss.detach() / max(count, 1), count, idx)  # the loss per item, weighted by items
+        else: self.stats.add(loss.detach(), n_real, idx)
 
     def _global_count(self, n):
         "Sum of `n` over processes (one tiny all-reduce, only when the count can differ between processes)."
@@ -307,30 +438,11 @@ class _Step:
         if self.task.count_items is None: raise ConfigError("key 'loss_norm' is 'items' but the task has no count_items hook")
         return self.task.count_items(batch if bool(real.all()) else select_rows(batch, real))
 
-# %% ../nbs/07_train.ipynb
-class _Measure:
     def flush(self):
-        "Read pending losses and gradient norms back in one transfer; raise NonFinite after too many in a row."
-        if not self.pending: return
-        if self.distributed:  # the global loss of each micro-step: sum of loss x samples over ranks, over the sum of samples
-            t = torch.stack([torch.stack([p[0].double() * p[1], torch.tensor(float(p[1]), dtype=torch.float64, device=p[0].device)]) for p in self.pending])
-            dist.all_reduce(t)
-            t = t.cpu()  # one transfer
-            losses, counts = (t[:, 0] / t[:, 1]).tolist(), t[:, 1].tolist()
-            self.pending = [(l, int(c), g, i) for (l, _, g, i), c in zip(self.pending, counts)]
-        else: losses = torch.stack([p[0].float() for p in self.pending]).cpu().tolist()
-        gns = [p[2] for p in self.pending if p[2] is not None]
-        a = self.acc
-        a['grad_norms'] += torch.stack(gns).float().cpu().tolist() if gns else []
-        worst = 0
-        for (_, n, _, idx), v in zip(self.pending, losses):
-            a['losses'].append(v); a['counts'].append(n)
-            a['streak'] = 0 if math.isfinite(v) else a['streak'] + 1
-            if a['streak']: a['bad'] = (a['bad'] + [dict(step=self.step, loss=v, indices=idx.tolist())])[-16:]
-            worst = max(worst, a['streak'])
-        self.pending = []
-        if worst >= self.cfg.nonfinite_patience or (self.step == 1 and not math.isfinite(losses[0])):
-            raise NonFinite(worst)
+        "Read the pending losses and gradient norms back in one transfer (`EpochStats.read_back`); raise NonFinite after too many in a row."
+        worst, first = self.stats.read_back(self.step, self.distributed)
+        if first is None: return
+        if worst >= self.cfg.nonfinite_patience or (self.step == 1 and not math.isfinite(first)): raise NonFinite(worst)
 
     def validate(self)->Optional[dict]:
         "Loss and metrics over the whole validation set, exact over any number of processes; None when a stop cut it short."
@@ -354,7 +466,7 @@ class _Measure:
                         if items: loss_m.add(loss.float(), count)  # a sum over the batch's items: val_loss is per item, as train_loss
                         else: loss_m.update(loss.float(), n)
                         if self.val_metrics: update_all(self.val_metrics, task.prediction(output), target)
-                    if self.status is not None: self.status.progress()
+                    if self.files.status is not None: self.files.status.progress()
         except StopWaiting as e: stopped = self._abandoned(e, self.valid_loader) == 'stopped'
         finally: self.model.train(was_training)
         if stopped: return None
@@ -377,29 +489,34 @@ class _Records:
         "A message record: a line on the console (rank 0), in log.txt and in every rank's log."
         return self.events.emit(message(text, level, epoch=self.epoch, step=self.step))
 
+    def _warn_from_any_thread(self, text:str): self.say(text, 'warning')
+
     def step_record(self)->dict:
-        a = self.acc
+        "The `step` record: the means since the last one."
+        s = self.stats
         self.flush()
-        i, g = a['logged'], a['logged_gn']
-        rec = dict(kind='step', epoch=self.epoch, step=self.step, loss=_fsum_mean(a['losses'][i:], a['counts'][i:]),
-                   lr=self.scheduler.get_last_lr()[0])
-        if a['grad_norms'][g:]: rec['grad_norm'] = math.fsum(a['grad_norms'][g:]) / len(a['grad_norms'][g:])
-        if self.scaler.is_enabled(): rec.update(scale=self.scaler.get_scale(), skipped_steps=a['skipped'])
-        rec.update(samples_per_s=a['samples'] / max(a['time'], 1e-9), data_wait=a['data_wait'] / max(a['time'], 1e-9), time=time.time())
-        a['logged'], a['logged_gn'] = len(a['losses']), len(a['grad_norms'])
+        rec = dict(kind='step', epoch=self.epoch, step=self.step, loss=s.loss(s.logged), lr=self.scheduler.get_last_lr()[0])
+        gn = s.grad_norm(s.logged_gn)
+        if gn is not None: rec['grad_norm'] = gn
+        if self.scaler.is_enabled(): rec.update(scale=self.scaler.get_scale(), skipped_steps=s.skipped)
+        sps, wait = s.rates()
+        rec.update(samples_per_s=sps, data_wait=wait, time=time.time())
+        s.mark_logged()
         return rec
 
     def epoch_record(self, val:dict)->dict:
-        a = self.acc
+        "The `epoch` record: the epoch's train loss and metrics, `val` (what `validate` returned), rates and memory."
+        s = self.stats
         self.flush()
-        rec = dict(kind='epoch', epoch=self.epoch, step=self.step, train_loss=_fsum_mean(a['losses'], a['counts']))
+        rec = dict(kind='epoch', epoch=self.epoch, step=self.step, train_loss=s.loss())
         reduce_states(self.train_metrics)
         rec.update(compute_all(self.train_metrics, 'train_'))
         rec.update(val)
-        rec.update(lr=self.scheduler.get_last_lr()[0], samples_per_s=a['samples'] / max(a['time'], 1e-9),
-                   data_wait=a['data_wait'] / max(a['time'], 1e-9), epoch_time=a['time'], time=time.time())
-        if a['grad_norms']: rec['grad_norm'] = math.fsum(a['grad_norms']) / len(a['grad_norms'])
-        if self.scaler.is_enabled(): rec['skipped_steps'] = a['skipped']
+        sps, wait = s.rates()
+        rec.update(lr=self.scheduler.get_last_lr()[0], samples_per_s=sps, data_wait=wait, epoch_time=s.time, time=time.time())
+        gn = s.grad_norm()
+        if gn is not None: rec['grad_norm'] = gn
+        if self.scaler.is_enabled(): rec['skipped_steps'] = s.skipped
         mem = gather_floats(peak_memory_mib(self.device), self.ctl_group, self.distributed)  # what the dashboard shows per rank
         rec['peak_mem'] = {str(r): round(m, 1) for r, m in enumerate(mem)}
         return rec
@@ -412,7 +529,7 @@ class _Records:
                       global_batch=self.global_batch, batch_size=cfg.batch_size, accum=self.accum, world_size=self.world,
                       lr=self.lr, lr_scaling=cfg.lr_scaling, sched=cfg.sched.name, precision=self.prec.name, device=str(self.device),
                       strategy=self.strategy, monitor=cfg.monitor, mode=self.mode, early_stop_metric=self.es_metric, early_stop_mode=self.es_mode,
-                      generation=self.generation, run_id=self.run_id, **extra)
+                      generation=self.files.generation, run_id=self.run_id, **extra)
 
     def _on_saved(self, path:Path, state:dict):
         "Called by the checkpoint writer (maybe on its own thread) once a file is durable."
@@ -420,10 +537,8 @@ class _Records:
                                 step=state.get('step'), which=path.stem, path=os.path.relpath(path, self.run_dir)))
 
     def _phase(self, name:str):
-        if self.status is not None: self.status.phase(name)
+        if self.files.status is not None: self.files.status.phase(name)
 
-# %% ../nbs/07_train.ipynb
-class _Stop:
     def request_stop(self, reason:str='stopped'):
         "Ask the run to stop after the current optimizer step, save a checkpoint and return (resumable). Any thread."
         self.stopper.request(reason)
@@ -437,19 +552,23 @@ class _Stop:
 
     def _stopping(self):
         "Every rank has agreed to stop: rank 0's status.json says `stopping`, once, with what asked, while the step ends and saves."
-        if self.status is not None and self.status.data.get('state') != 'stopping': self.status.update(state='stopping', reason=self.stopper.reason)
+        st = self.files.status
+        if st is not None and st.data.get('state') != 'stopping': st.update(state='stopping', reason=self.stopper.reason)
 
     def _step_end(self)->bool:
         "The end of an optimizer step: progress for status.json; whether every rank agrees to stop here."
-        if self.status is not None: self.status.progress(step=self.step, epoch=self.epoch)
+        st = self.files.status
+        if st is not None: st.progress(step=self.step, epoch=self.epoch)
         return self._stop_agreed()
 
 # %% ../nbs/07_train.ipynb
 class _Loop:
     def train_epoch(self)->Optional[str]:
-        "Run the rest of the current epoch. Returns 'stopped', 'max_steps' or None (the epoch ended)."
-        cfg = self.cfg
-        a = self.acc
+        """Run the rest of the current epoch (`train_step` on each window of batches; a new epoch starts its `stats` afresh).
+        Returns 'stopped', 'max_steps' or None (the epoch ended)."""
+        cfg, timer = self.cfg, self.timer
+        if self.batch_in_epoch == 0: self._new_epoch()
+        s = self.stats
         if self._pending() == 'validate': return 'max_steps' if self._max_steps_hit() else None  # trained already (a resume)
         if self._val_cut:  # a resume: the validation a stop cut short, before the next step, as the run left alone had it
             self._val_cut = False
@@ -460,15 +579,13 @@ class _Loop:
         while self.batch_in_epoch < self.batches_per_epoch:
             t0 = time.perf_counter()
             n = min(self.accum, self.batches_per_epoch - self.batch_in_epoch)
-            try: window = [self._fetch(it, 'train', self.batch_in_epoch + j) for j in range(n)]
+            try:
+                with timer('data'): window = [self._fetch(it, 'train', self.batch_in_epoch + j) for j in range(n)]
             except StopWaiting as e: return self._abandoned(e, self.train_loader)
             t1 = time.perf_counter()
-            self.train_window(window)
-            if self.step == 1 and not self.resume: self.flush()  # a loss that is NaN at the first step says so now
-            self.batch_in_epoch += n
-            a['samples'] += sum(len(r) for _, _, r in window) * self.world
+            self.train_step(window)
             t2 = time.perf_counter()
-            a['data_wait'] += t1 - t0; a['time'] += t2 - t0
+            s.data_wait += t1 - t0; s.time += t2 - t0
             if self.step == self._first_step + 1 and cfg.compile: self._phase('train')
             if self.prof is not None:
                 self.prof.step()
@@ -499,8 +616,8 @@ class _Loop:
         if self.batch_in_epoch and (self.batch_in_epoch >= self.batches_per_epoch or self._max_steps_hit()): return 'validate'
         return 'val' if self._val_cut else None
 
-    def _end_epoch(self, val:dict)->bool:
-        "Log the epoch, update best and early stopping, save, redraw. Returns True when early stopping fires."
+    def end_epoch(self, val:dict)->bool:
+        "Log the epoch (`val`: what `validate` returned), update best and early stopping, save, redraw. Returns True when early stopping fires."
         cfg = self.cfg
         rec = self.epoch_record(val)
         self.history.append(rec); self.emit(rec)
@@ -516,8 +633,8 @@ class _Loop:
         self._phase('save')
         self.save(*(('best', 'last') if improved else ('last',)))
         if self.is_main:
-            self._maybe_draw()
-            self.status.update(now=False, epoch=self.epoch, step=self.step)
+            self.files.maybe_draw()
+            self.files.status.update(now=False, epoch=self.epoch, step=self.step)
         p = cfg.early_stop.patience
         return bool(p) and self.es['bad_epochs'] >= p
 
@@ -531,15 +648,13 @@ class _Loop:
         self.say(f"run {self.run_dir} | torch {torch.__version__} | {self.env_brief['device_name']} x {self.world} | {self.prec.name}"
                  f" | global batch {self.global_batch} ({cfg.batch_size} x {self.world} x {self.accum}) | {self.total_steps} steps"
                  + (' | deterministic' if cfg.deterministic else '') + (f' | resumed at epoch {self.epoch+1} batch {self.batch_in_epoch}' if self.resume else ''))
-        self._check_epoch, self._first_step = self.epoch, self.step
         status = None
         while self.epoch < cfg.epochs:
-            if self.batch_in_epoch == 0: self._new_epoch_acc()
             status = self.train_epoch()
             if status == 'stopped': break
             val = self.validate()
             if val is None: status = 'stopped'; break
-            if self._end_epoch(val):
+            if self.end_epoch(val):
                 status = 'early_stopped'
                 self.say(f"early stop: {self.es_metric} did not improve for {cfg.early_stop.patience} epochs")
                 break
@@ -559,77 +674,233 @@ class _Loop:
         return result_status(s['state'], s['reason']) if s['state'] == 'finished' else None
 
 # %% ../nbs/07_train.ipynb
-class Trainer(_Build, _Step, _Measure, _Records, StateMixin, RunDirMixin, GuardsMixin, _Stop, _Loop):
-    "The training engine: `Trainer(cfg, task).fit() -> RunResult`."
-    def __init__(self, cfg:Config, task:Optional[Task]=None, *, run_dir=None, callbacks:Iterable[Callable]=(),
-                 stop:Union[Stopper, Callable, None]=None, resume:Union[bool, str]=False, force:bool=False, init_from=None,
-                 quiet:bool=False, loggers:Iterable=(), reset_optimizer:bool=False):
-        # what the run was given
-        self.cfg, self.task, self.quiet, self.resume, self.force, self.init_from = cfg, task, quiet, resume, force, init_from
-        self.reset_optimizer = reset_optimizer  # a resume starts the optimizer fresh (another optimizer, or a state that does not fit)
-        self._named = bool(run_dir or cfg.run_dir) or resume is True or task is not None  # else named from the task (see `name_run_dir`)
-        self.run_dir = Path(run_dir or cfg.run_dir or default_run_dir(run_name(cfg, task)))
-        self.stopper = stop if isinstance(stop, Stopper) else Stopper(stop)
-        self.extra_loggers = list(loggers)
-        env = dist_env()
-        self.rank, self.world = env['rank'], env['world_size']
-        self.is_main = self.rank == 0
-        console = [ProgressLine(enabled=cfg.progress), TextLog(sys.stdout)] if self.is_main and not quiet else []
-        self.events = Events(callbacks=console + list(callbacks) if self.is_main else [], on_interrupt=self.stopper.request)
-        self.saver = ckpt.Saver(cfg.ckpt_async, on_saved=self._on_saved)
-        self._created = time.time()
-        # built by setup(): the process group, device and precision, the data, the model and its optimizer
-        self.device = self.prec = self.ctl_group = self.agree = None
-        self.distributed, self.strategy, self.is_ce = False, 'single', False
-        self.n_train = self.n_valid = self.batches_per_epoch = self.steps_per_epoch = self.total_steps = self.global_batch = 0
-        self.accum, self.lr = 1, cfg.optim.lr
-        self.train_sampler = self.valid_sampler = self.train_loader = self.valid_loader = None
-        self.model = self.eval_model = self.train_model = self.optimizer = self.scheduler = self.scaler = None
-        self.params, self.train_metrics, self.val_metrics = [], [], []
-        self.mode = self.es_mode = 'min'; self.es_metric = cfg.early_stop.metric or cfg.monitor
-        # the position and the training state: what a checkpoint holds
-        self.epoch = self.batch_in_epoch = self.step = 0
-        self.best = dict(metric=cfg.monitor, value=None, epoch=None, step=None, path=None)
-        self.es = dict(metric=self.es_metric, best=None, bad_epochs=0)
-        self.history, self.acc, self.pending = [], {}, []
-        self._check_epoch = self._first_step = 0  # targets are checked batch by batch during the first epoch this process runs
-        # the run directory and its files
-        self.status = self.jsonl = self.resumed_from = self.prof = self.lock = self._watch = None
-        self._fresh_optimizer, self._logger_factories, self._unwritable = False, [], set()  # set while validating a resume; the loggers; files that failed
-        self.keep_bytes = None  # bytes of metrics.jsonl a resume keeps
-        self.complete, self.generation, self.env_brief, self.refusal = False, 0, {}, None
-        self._val_cut = False  # a stop cut a validation inside the epoch short: it is pending
-        self.ended = False  # the final record is out: nothing may change how the run ended
-        self.run_id = None  # the run's identity: new for a new run, its own for a resume (see `_claim_run_dir`)
-        self._signals, self.signals_after = None, None  # the stop signals while `fit` runs; what they do once it returns (None: as before)
-        self.text_logs, self.loggers, self._env_probe = [], [], None
-        self._last_draw, self._draw_cost = time.perf_counter(), 1.5  # a first guess at a draw's cost (matplotlib's import): no redraw in a run's first 30 s
-        from ntrain import faults
-        if faults.requested(): faults.install(self)  # ntrain's own tests only: see the faults notebook
+class _Saving:
+    def train_state(self, weights:bool=True)->TrainState:
+        "Everything a resume needs, typed (`TrainState`); under FSDP2 the weights (when asked) are gathered whole on rank 0."
+        self.flush()
+        rng = [ckpt.rng_state()]
+        tm = [[{k: v.cpu() for k, v in m.state().items()} for m in self.train_metrics]]
+        if self.distributed:  # every rank's RNG and partial train-metric states, gathered to rank 0
+            both = [None] * self.world
+            dist.all_gather_object(both, (rng[0], tm[0]))
+            rng, tm = [b[0] for b in both], [b[1] for b in both]
+        if self.strategy == 'fsdp':  # the optimizer state is sharded: it travels in the sharded checkpoint
+            model_sd, optim_sd = (full_model_state_dict(self.model) if weights else {}), {}
+        else: model_sd, optim_sd = ckpt.clean_state_dict(self.model.state_dict()), self.optimizer.state_dict()
+        jsonl = self.files.jsonl
+        return TrainState(model=model_sd, optimizer=optim_sd, scheduler=self.scheduler.state_dict(), scaler=self.scaler.state_dict(),
+                          rng=rng, step=self.step, epoch=self.epoch, batch=self.batch_in_epoch, pending=self._pending(),
+                          stats=self.stats.state_dict(), train_metrics=tm, best=self.best, early_stop=self.es, history=self.history,
+                          config=self.run_config.to_dict(), run_id=self.run_id, world_size=self.world, global_batch=self.global_batch,
+                          accum=self.accum, env=self.env_brief, metrics_offset=jsonl.offset() if jsonl is not None else 0)
 
-    def name_run_dir(self)->Path:
-        """The run directory, named after the task when none was given (`run_name`): a task given as `module:function` is
-        imported now for its `Task.name`, once. Nothing is written."""
-        if not self._named:
-            self._named = True
-            if self.task is None: self.task = get_task(self.cfg.task, **self.cfg.task_args)  # (setup would import it next)
-            self.run_dir = default_run_dir(run_name(self.cfg, self.task))
-        return self.run_dir
+    def state_dict(self, weights:bool=True)->dict:
+        "`train_state` as the checkpoint's plain data (`TrainState.to_dict`)."
+        return self.train_state(weights).to_dict()
 
+    def load_state_dict(self, sd:dict):
+        "Restore the state `state_dict` made (weights and optimizer come from the sharded checkpoint under FSDP2)."
+        st = TrainState.from_dict(sd)
+        if self.strategy != 'fsdp':
+            self.model.load_state_dict(ckpt.clean_state_dict(st.model))
+            if not self._fresh_optimizer:
+                try: self.optimizer.load_state_dict(st.optimizer)
+                except (ValueError, KeyError, RuntimeError) as e:
+                    raise CheckpointError(f"{self.checkpoints.resumed_from}: its optimizer state does not fit this {self.cfg.optim.name} optimizer ({first_line(e)}); "
+                                          'resume with --reset-optimizer to start it fresh from the weights and position') from None
+        if self._fresh_optimizer: fast_forward(self.scheduler, st.step)
+        else: self.scheduler.load_state_dict(st.scheduler)
+        self.scaler.load_state_dict(st.scaler)
+        self.epoch, self.batch_in_epoch, self.step = st.epoch, st.batch, st.step
+        old_bs = st.config.get('batch_size')
+        # the position counts micro-batches: with another split of the same global batch, the same samples were consumed
+        if old_bs and old_bs != self.cfg.batch_size: self.batch_in_epoch = st.batch * old_bs // self.cfg.batch_size
+        self._val_cut = st.pending == 'val'  # a validation inside the epoch that a stop cut short runs first
+        self.stats.load_state_dict(st.stats)
+        tm = st.train_metrics
+        for m, s in zip(self.train_metrics, tm[self.rank] if self.rank < len(tm) else tm[0]): m.load_state(s)
+        self.best, self.es, self.history = dict(st.best), dict(st.early_stop), list(st.history)
+        ckpt.set_rng_state(st.rng[self.rank] if self.rank < len(st.rng) else st.rng[0])
+
+    def save(self, *which:str):
+        "Save last.pt (rotating the previous one to prev.pt) and/or best.pt from one state; rank 0 writes, every rank takes part."
+        which = which or ('last',)
+        if self.is_main: check_run_dir(self.files.lock)  # never write into a directory that is gone (or recreate it): the run fails here
+        if self.strategy == 'fsdp' and 'last' in which:  # last is a sharded checkpoint; best.pt is consolidated
+            if 'best' in which: self.save('best')
+            p = self.checkpoints.save_sharded(self.model, self.optimizer, lambda: self.state_dict(weights=False), self.step)
+            self.events.emit(record('checkpoint', epoch=self.epoch, step=self.step, which='sharded', path=os.path.relpath(p, self.run_dir)))
+            return
+        sd = self.state_dict()
+        if self.is_main: self.checkpoints.save(sd, *which)
+
+    def _iter_loader(self, loader):
+        "iter(loader), first letting a background save finish if that forks DataLoader workers."
+        forks = loader.num_workers > 0 and (not loader.persistent_workers or getattr(loader, '_iterator', None) is None)
+        if forks and self.saver.busy: self.saver.wait()
+        return iter(loader)
+
+    def _resume_state(self):
+        "The checkpoint state to resume from and the metrics.jsonl bytes to keep (None: leave the file as it is). Writes nothing."
+        cp = self.checkpoints
+        p = cp.newest(sharded=self.strategy == 'fsdp')
+        if p is None:  # killed before its first checkpoint: the run starts again from the beginning, in the same directory
+            self.say(f'{self.run_dir}: no checkpoint yet; starting the run from the beginning')
+            self.resume = False
+            return None, 0
+        sd = cp.load(p)
+        cp.resumed_from = p
+        self.run_id = check_identity(sd['ntrain'].get('run_id'), self.run_id, Path(p), self.run_dir, sd['step'], self._warn_from_any_thread)
+        self._fresh_optimizer = check_compatible(sd, self.cfg, model_sd=self.model.state_dict(), run_dir=self.run_dir, world=self.world,
+                                             global_batch=self.global_batch, force=self.force, reset_optimizer=self.reset_optimizer,
+                                             warn=self._warn_from_any_thread)
+        pos, es, pat = sd['ntrain']['position'], sd['ntrain']['early_stop'], self.cfg.early_stop.patience
+        # complete only at an epoch's end that was validated and logged: a stop in the last epoch's validation (or at its
+        # last step) saved a position inside that epoch, which a resume finishes first (a checkpoint before this field: the same test)
+        self.complete = pos['batch'] == 0 and not pos.get('pending') and (
+            sd['step'] >= self.total_steps or pos['epoch'] >= self.cfg.epochs or bool(pat and es['bad_epochs'] >= pat))
+        # a finished run is left exactly as it is; otherwise records after the checkpoint are cut (no record twice)
+        return sd, None if self.complete else sd['ntrain']['metrics_offset']
+
+    def _init_weights(self, path):
+        "Start a new run from the model tensors of a checkpoint (ntrain's or a foreign one); nothing else is read."
+        load_weights(self.model, path)
+        self.say(f'initialised the model from {path} (weights only; optimizer, schedule and position start fresh)')
+
+# %% ../nbs/07_train.ipynb
+class _Opening:
+    def _claim_run_dir(self):
+        "Agree on the run directory; rank 0 locks it now when it exists (under torchrun always); a new run in a directory `launch` made gets status.json."
+        files, rd, err = self.files, self.run_dir, None
+        rid = uuid.uuid4().hex[:16] if self.is_main else None  # a new run's identity (rank 0's, for every rank)
+        if self.is_main and (self.distributed or rd.is_dir()):
+            try:
+                if self.distributed: files.make()
+                files.take_lock()
+            except NtrainError as e: err = e
+        if self.distributed:
+            obj = [str(rd), None if err is None else str(err), rid]; dist.broadcast_object_list(obj, src=0)
+            self.run_dir = rd = Path(obj[0]); rid = obj[2]
+            if err is None and obj[1] is not None: raise NtrainError(obj[1])
+        if err is not None: raise err
+        if self.is_main: files.clear_stale_stop(since=float(os.environ.get('NTRAIN_LAUNCHED_AT') or self._created))
+        self.stopper.stop_file = self.stopper.stop_file or rd/STOP_FILE
+        if self.resume == 'auto':  # a torchrun restart resumes the run here (from its checkpoint, or from the start)
+            self.resume = (rd/'config.yaml').exists() and int(os.environ.get('TORCHELASTIC_RESTART_COUNT', 0)) > 0
+            if not self.resume: files.keep_bytes = 0 if int(os.environ.get('TORCHELASTIC_RESTART_COUNT', 0)) > 0 else None
+        if self.resume:
+            need_run_dir(rd, error=CheckpointError)
+            self.run_id = (read_config_dict(rd/'config.yaml') or {}).get('run_id')  # the run's own (None: made before runs had one)
+        else: self.run_id = rid
+        if not self.resume and self.is_main and files.lock is not None and files.holds_run():
+            self.refusal = files.holds_run_error()  # raised after setup, so that bad input is named first
+            return
+        if self.is_main and not self.resume and files.lock is not None:  # made for this run (by `launch`): watchable from its setup on
+            files.lock.commit()
+            files.set_status(state='starting', reason=None, phase='setup', phase_started=time.time(), **process_id(), epochs=self.cfg.epochs,
+                             started=time.time(), exit_code=None, generation=0, run_id=self.run_id)
+
+    def _validate_run(self):
+        "Everything that can refuse the run, before a byte is written: the lock and the directory, the initial weights, the loggers, the checkpoint."
+        sd, files = None, self.files
+        if self.init_from and not self.resume: self._init_weights(self.init_from)
+        if self.is_main: files.logger_factories = resolve_loggers(self.cfg.loggers)
+        if self.is_main and files.lock is None:  # a new directory (one process): made and locked only now that setup succeeded
+            made = not self.run_dir.exists()
+            files.make()
+            try: files.take_lock()
+            except NtrainError:  # (a full disk): a failed command leaves no directory behind
+                if made:
+                    with contextlib.suppress(OSError): self.run_dir.rmdir()
+                raise
+            if files.holds_run(): raise files.holds_run_error()
+        if self.resume: sd, files.keep_bytes = self._resume_state()
+        if sd is not None:  # restored now: a checkpoint that does not fit fails here, not after config.yaml was rewritten
+            self.load_state_dict(sd)
+            if self.strategy == 'fsdp': load_sharded(self.model, self.optimizer, Path(self.checkpoints.resumed_from), sd)
+        return sd
+
+    def _agreed(self, fn):
+        "Call `fn`; under torchrun, every rank raises when any rank's `fn` raised (none is left waiting in a collective)."
+        err = None
+        try: out = fn()
+        except Exception as e: err, out = e, None
+        if self.distributed:
+            msgs = [None] * self.world
+            dist.all_gather_object(msgs, None if err is None else f'{type(err).__name__}: {err}')
+            bad = next(((r, m) for r, m in enumerate(msgs) if m), None)
+            if err is None and bad is not None: raise NtrainError(f'rank {bad[0]}: {bad[1]}')
+        if err is not None: raise err
+        return out
+
+    def _open_run(self):
+        "Validate what is left, then open the run's files and emit `start` or `resume`."
+        cfg, rd, files = self.cfg, self.run_dir, self.files
+        spec, args = task_record(self.task, cfg.task, cfg.task_args)  # the task as given: never digits by default
+        self.env_brief = dict(torch=str(torch.__version__), cuda=torch.version.cuda, device=str(self.device),
+                              device_name=torch.cuda.get_device_name(self.device) if self.device.type == 'cuda' else 'CPU',
+                              world_size=self.world, precision=self.prec.name, compile=cfg.compile, deterministic=cfg.deterministic)
+        sd = self._agreed(self._validate_run)
+        # the config as the run records it (config.yaml, the checkpoints): the task as given and the run's identity; `cfg` stays as given
+        if (spec, args, self.run_id) != (cfg.task, cfg.task_args, cfg.run_id):
+            self.run_config = dataclasses.replace(cfg, task=spec, task_args=args, run_id=self.run_id)
+        resumed = sd is not None and not self.complete
+        sinks = []
+        if self.is_main:
+            if files.lock is not None: files.lock.commit()
+            if resumed: self.checkpoints.settle(Path(self.checkpoints.resumed_from))
+            self.checkpoints.make_dir()
+            if resumed: files.generation = files.next_generation()
+            env = None
+            if not self.resume:  # the probe started before setup (git, nvidia-smi, the package list): done by now
+                env = self._env_probe.record() if self._env_probe is not None else env_record(); env.update(self.env_brief)
+            sinks = files.open(None if self.complete else self.run_config.to_yaml(), env, self.extra_loggers)
+            files.set_status(state='running', reason=None, **process_id(), epoch=self.epoch, step=self.step, total_steps=self.total_steps,
+                             epochs=cfg.epochs, exit_code=None, message=None, finished=None, generation=files.generation, started=time.time(),
+                             run_id=self.run_id)
+        if self.distributed:
+            dist.barrier()  # rank 0 has made the directory
+            (rd/'logs').mkdir(exist_ok=True)
+            log = files.text_log(rd/'logs'/f'rank{self.rank}.log'); files.text_logs.append(log); sinks.append(log)
+        first = None
+        if resumed:
+            first = self.layout_record('resume', batch=self.batch_in_epoch, records=files.jsonl.kept_records if files.jsonl else None,
+                                       **{'from': str(self.checkpoints.resumed_from)}, best=self.best.get('value'))
+        elif not self.complete: first = self.layout_record('start')
+        self.events.release(first, sinks, loggers=files.loggers)
+        self._check_epoch, self._first_step = self.epoch, self.step  # targets are checked batch by batch in the first epoch this process runs
+
+    def _resume_command(self)->str:
+        "The exact command that continues this run."
+        if not self.distributed: return f'ntrain resume {self.run_dir}'
+        env = dist_env(); nodes = max(1, self.world // max(1, env['local_world_size']))
+        return (f"ntrain resume {self.run_dir} --nproc {env['local_world_size']}"
+                + (f' --nnodes {nodes} --rdzv-endpoint HOST:PORT (on each node, with its --node-rank)' if nodes > 1 else ''))
+
+    def _profiler(self):
+        pc = self.cfg.profile
+        if not pc.steps or not self.is_main: return None
+        from torch.profiler import profile, schedule, ProfilerActivity
+        out = self.run_dir/'profile'; out.mkdir(exist_ok=True)
+        acts = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if self.device.type == 'cuda' else [])
+        def ready(p):
+            tmp = out/'.trace.json.tmp'; p.export_chrome_trace(str(tmp)); os.replace(tmp, out/'trace.json')  # never through a link
+            key = 'self_cuda_time_total' if self.device.type == 'cuda' else 'self_cpu_time_total'
+            atomic_write_text(out/'top_ops.txt', p.key_averages().table(sort_by=key, row_limit=25))
+            self.say(f'profile: {pc.steps} steps written to {out}/trace.json and top_ops.txt')
+        prof = profile(activities=acts, schedule=schedule(wait=pc.wait, warmup=1, active=pc.steps, repeat=1), on_trace_ready=ready)
+        prof.start()
+        return prof
+
+# %% ../nbs/07_train.ipynb
+class _Lifecycle:
     def fit(self)->RunResult:
-        "Train until done; returns a RunResult. NtrainError for bad input, with the run directory left consistent."
-        cfg = self.cfg
-        self.events.hold()
-        with deterministic_mode(cfg.deterministic), signals_stop(self.stopper, after=self.signals_after) as self._signals:
+        "Train until done (`open`, the epochs, the end `close` writes); returns a RunResult. NtrainError for bad input, with the run directory left consistent."
+        if self._opened: raise NtrainError('this Trainer was opened already: make a new Trainer (or `resume` its run directory)')
+        with deterministic_mode(self.cfg.deterministic), signals_stop(self.stopper, after=self.signals_after) as self._signals:
             try:
                 try:
-                    self.name_run_dir()
-                    self._setup_process()
-                    if self.is_main: self._env_probe = EnvProbe()  # collected when the run opens its files
-                    self._claim_run_dir()
-                    self.setup()
-                    if self.refusal is not None: raise self.refusal
-                    self._open_run()
+                    self._open()
                     status = self._run()
                 except NonFinite: status = self._on_nonfinite()
                 except _Stopped:
@@ -637,39 +908,58 @@ class Trainer(_Build, _Step, _Measure, _Records, StateMixin, RunDirMixin, Guards
                     self.say(f'stopped during setup ({self.stopper.reason}); nothing was trained')
                     status = 'stopped'
                 except _OOM:
-                    raise NtrainError(f"out of memory at batch_size {cfg.batch_size} per device on {self.device}: lower batch_size and raise accum "
+                    raise NtrainError(f"out of memory at batch_size {self.cfg.batch_size} per device on {self.device}: lower batch_size and raise accum "
                                       f"to keep the global batch of {self.global_batch}, use precision=bf16, or set activation_checkpointing=true") from None
                 self.saver.wait()  # the last save is on disk before the run says it ended
                 return self.result(status)
             except BaseException as e:  # the run directory says how it ended, whatever ended it
                 if self.ended: raise  # after the final record nothing changes the run (see `result`)
-                lost = worker_lost(e)  # a worker's death that torch's SIGCHLD handler raised outside a fetch: one line too
-                if lost is None and self.distributed:  # a peer that hangs or left: one line naming this rank
-                    lost = collective_error(e, self.rank, self.step, float(os.environ.get('NTRAIN_DIST_TIMEOUT') or cfg.dist_timeout), self.run_dir/'logs')
-                err = lost or e
-                if not isinstance(err, Exception) or isinstance(err, LoaderError): kill_workers(self.train_loader, self.valid_loader)  # a second Ctrl-C, a stuck worker: at once
-                if isinstance(err, Exception) and self.saver.busy:  # let the save in flight land (a stuck worker is gone by now); the first error wins
-                    with contextlib.suppress(Exception): self.saver.wait()
-                self.events.release()
-                with contextlib.suppress(Exception): self.emit(record('failed', epoch=self.epoch, step=self.step, reason=_line(err), status='failed'))
-                if self.status is not None: self.status.update(state='failed', reason=_line(err), message=_line(err), phase=None); self.status.close()
+                lost = self._failed(e)
                 if lost is not None: raise lost from None
                 raise
-            finally:
-                for lg in self.loggers + self.text_logs + ([self.jsonl] if self.jsonl else []):
-                    close = getattr(lg, 'close', None)  # a user's logger may be a plain function
-                    if callable(close):
-                        with contextlib.suppress(Exception): close()  # (the run has ended: nothing of it depends on a logger)
-                if self._watch is not None: self._watch.close()
-                if self._env_probe is not None: self._env_probe.close()
-                close_loaders(self.train_loader, self.valid_loader)  # persistent workers go now, not at some later gc
-                if self.lock is not None: self.lock.release()  # held for the whole run: every file is written by now
+            finally: self._release()
 
-    def result(self, status:str)->RunResult:
+    def _open(self):
+        "Everything before the first step: the process group, the run directory, setup, the run's files and its first record."
+        self._opened = True
+        self.events.hold()
+        self.name_run_dir()
+        self._setup_process()
+        if self.is_main: self._env_probe = EnvProbe()  # collected when the run opens its files
+        self._claim_run_dir()
+        self.setup()
+        if self.refusal is not None: raise self.refusal
+        self._open_run()
+
+    def _failed(self, e:BaseException)->Optional[BaseException]:
+        """A run ended by `e`: the save in flight lands, the `failed` record and status.json say so. Returns the one-line
+        error to raise instead of `e` (a lost DataLoader worker, a peer that hangs or left), or None."""
+        lost = worker_lost(e)  # a worker's death that torch's SIGCHLD handler raised outside a fetch: one line too
+        if lost is None and self.distributed:  # a peer that hangs or left: one line naming this rank
+            lost = collective_error(e, self.rank, self.step, float(os.environ.get('NTRAIN_DIST_TIMEOUT') or self.cfg.dist_timeout), self.run_dir/'logs')
+        err = lost or e
+        if not isinstance(err, Exception) or isinstance(err, LoaderError): kill_workers(self.train_loader, self.valid_loader)  # a second Ctrl-C, a stuck worker: at once
+        if isinstance(err, Exception) and self.saver.busy:  # let the save in flight land (a stuck worker is gone by now); the first error wins
+            with contextlib.suppress(Exception): self.saver.wait()
+        self.events.release()
+        with contextlib.suppress(Exception): self.emit(record('failed', epoch=self.epoch, step=self.step, reason=_line(err), status='failed'))
+        st = self.files.status
+        if st is not None: st.update(state='failed', reason=_line(err), message=_line(err), phase=None); st.close()
+        return lost
+
+    def _release(self):
+        "However the run ended: its files closed, its loader watch and environment probe stopped, its DataLoader workers gone, its lock given back."
+        self.files.close()
+        if self._watch is not None: self._watch.close()
+        if self._env_probe is not None: self._env_probe.close()
+        close_loaders(self.train_loader, self.valid_loader)  # persistent workers go now, not at some later gc
+        self.files.release()  # held for the whole run: every file is written by now
+
+    def result(self, status:str, report:bool=True)->RunResult:
         """The RunResult; writes the end record and the final status.json, then curves.png and the run card. After the end
         record nothing changes how the run ended: its DataLoader workers are gone before it (a worker's death cannot fail
         the run after it ended), and the files that only show the run are written within a few seconds or skipped with a
-        warning, whatever matplotlib or a signal does meanwhile."""
+        warning, whatever matplotlib or a signal does meanwhile (`report=False`: not written; `ntrain report` writes the card)."""
         close_loaders(self.train_loader, self.valid_loader)  # persistent workers go now, not at some later gc
         sps = [r['samples_per_s'] for r in self.history if r.get('samples_per_s')]
         res = RunResult(run_dir=str(self.run_dir), status=status, history=self.history, best=dict(self.best),
@@ -681,20 +971,134 @@ class Trainer(_Build, _Step, _Measure, _Records, StateMixin, RunDirMixin, Guards
         self.ended = True  # from here on, nothing changes how the run ended
         with contextlib.suppress(Exception):  # (a sink that fails now, a full disk: status.json still says how it ended)
             self.emit(record(kind, epoch=self.epoch, step=self.step, reason=reason, status=status,
-                             **(dict(bad=self.acc.get('bad', [])) if status == 'nonfinite' else {})))
-        if self.is_main and self.status is not None:
+                             **(dict(bad=self.stats.bad) if status == 'nonfinite' else {})))
+        st = self.files.status
+        if self.is_main and st is not None:
             state, why = end_state(status, self.stopper.reason if status == 'stopped' else None)  # the lifecycle's words
-            self.status.update(state=state, reason=why, phase=None, epoch=self.epoch, step=self.step, exit_code=res.exit_code, finished=time.time(),
-                               checkpoints=res.checkpoints)
-            self.status.close()
-            try: self._end_files()
+            st.update(state=state, reason=why, phase=None, epoch=self.epoch, step=self.step, exit_code=res.exit_code, finished=time.time(),
+                      checkpoints=res.checkpoints)
+            st.close()
+            try:
+                if report: self.files.end_files(curves=bool(self.history))
             except KeyboardInterrupt: self.say('interrupted after the run ended: curves.png or run.md may not be written (`ntrain report` writes the card)', 'warning')
         return res
 
-    def _end_files(self):
-        "curves.png (done or given up within 5 s, never importing matplotlib here) and the run card; a failure is a warning."
-        if not (self.run_dir/'config.yaml').exists(): return
-        from ntrain.card import write_card
-        from ntrain.plots import plot_curves  # through the CLI's plotter process, if there is one
-        if self.history: self._write_safely(f'{self.run_dir}/curves.png', lambda: plot_curves(self.run_dir, budget=5.0))
-        self._write_safely(f'{self.run_dir}/run.md', lambda: write_card(self.run_dir))
+    def open(self)->Trainer:
+        """Open the run to drive it step by step: what `fit` does before its first step (the process group, the run
+        directory claimed, `setup`, the files opened, the `start` or `resume` record). `deterministic=true` holds until
+        `close`; the stop signals are left as they are. A failure ends the run as `fit` would, and raises."""
+        if self._opened: raise NtrainError('this Trainer was opened already: make a new Trainer (or `resume` its run directory)')
+        self._exit = contextlib.ExitStack()
+        self._exit.enter_context(deterministic_mode(self.cfg.deterministic))
+        try: self._open()
+        except BaseException as e:
+            try:
+                if isinstance(e, _Stopped):
+                    self.events.release(); self.result('stopped')
+                    lost = NtrainError(f'stopped during setup ({self.stopper.reason}); nothing was trained')
+                else: lost = self._failed(e)
+            finally: self._release(); self._exit.close(); self._exit = None
+            if lost is not None: raise lost from None
+            raise
+        return self
+
+    def close(self, report:bool=True)->RunResult:
+        """End a run opened with `open`: one whose epochs are not all done is stopped (resumable: `last.pt` is saved, as a
+        stop saves it), else it finished; the save in flight lands, and the end record and status.json say how it ended
+        (as `fit` ends), then curves.png and the run card unless `report=False`. Returns the RunResult."""
+        if self._exit is None: raise NtrainError('this Trainer is not open: call open() first')
+        try:
+            try:
+                status = 'finished' if self.epoch >= self.cfg.epochs else 'max_steps' if self._max_steps_hit() else 'stopped'
+                if status == 'stopped':
+                    if self.stopper.reason is None: self.stopper.request('closed')
+                    self._stopping()
+                    if self.params_finite(): self.save('last')
+                self.saver.wait()
+                return self.result(status, report)
+            except BaseException as e:
+                if self.ended: raise
+                lost = self._failed(e)
+                if lost is not None: raise lost from None
+                raise
+        finally: self._release(); self._exit.close(); self._exit = None
+
+    def train_batches(self):
+        """The rest of the current epoch's training batches, one accumulation window (a list of `accum` loader items) at a
+        time: what `train_step` takes. A new epoch starts its `stats` afresh, as `train_epoch` does."""
+        if self.batch_in_epoch == 0: self._new_epoch()
+        self.train_sampler.set_epoch(self.epoch, skip=self.batch_in_epoch)
+        it, b = self._iter_loader(self.train_loader), self.batch_in_epoch
+        while b < self.batches_per_epoch:
+            n = min(self.accum, self.batches_per_epoch - b)
+            with self.timer('data'): window = [self._fetch(it, 'train', b + j) for j in range(n)]
+            yield window; b += n
+
+# %% ../nbs/07_train.ipynb
+class Trainer(_Build, _Step, _Records, _Loop, _Saving, _Opening, _Lifecycle, GuardsMixin):
+    "The training engine: `Trainer(cfg, task).fit() -> RunResult`, or driven by hand: `open`, `train_step`, `validate`, `save`, `close`."
+    def __init__(self, cfg:Config, task:Optional[Task]=None, *, run_dir=None, callbacks:Iterable[Callable]=(),
+                 stop:Union[Stopper, Callable, None]=None, resume:Union[bool, str]=False, force:bool=False, init_from=None,
+                 quiet:bool=False, loggers:Iterable=(), reset_optimizer:bool=False, timer=None):
+        # what the run was given; `cfg` is never replaced (`run_config` is the config as the run records it, set when it opens)
+        self.cfg, self.task, self.quiet, self.resume, self.force, self.init_from = cfg, task, quiet, resume, force, init_from
+        self.run_config = cfg
+        self.reset_optimizer = reset_optimizer  # a resume starts the optimizer fresh (another optimizer, or a state that does not fit)
+        self._named = bool(run_dir or cfg.run_dir) or resume is True or task is not None  # else named from the task (see `name_run_dir`)
+        rd = Path(run_dir or cfg.run_dir or default_run_dir(run_name(cfg, task)))
+        self.stopper = stop if isinstance(stop, Stopper) else Stopper(stop)
+        self.extra_loggers = list(loggers)
+        env = dist_env()
+        self.rank, self.world = env['rank'], env['world_size']
+        self.is_main = self.rank == 0
+        console = [ProgressLine(enabled=cfg.progress), TextLog(sys.stdout)] if self.is_main and not quiet else []
+        self.events = Events(callbacks=console + list(callbacks) if self.is_main else [], on_interrupt=self.stopper.request)
+        # the parts: the run directory's files, the checkpoints, the epoch's statistics and the step's timer
+        self.files = RunFiles(rd, warn=self._warn_from_any_thread)
+        self.checkpoints = Checkpointer(rd, cfg.ckpt_async, on_saved=self._on_saved, warn=self._warn_from_any_thread, is_main=self.is_main)
+        self.stats = EpochStats()
+        self.timer = timer if timer is not None else NoTimer()
+        self._created = time.time()
+        # built by setup(): the process group, device and precision, the data, the model and its optimizer
+        self.device = self.prec = self.ctl_group = self.agree = None
+        self.distributed, self.strategy, self.is_ce = False, 'single', False
+        self.n_train = self.n_valid = self.batches_per_epoch = self.steps_per_epoch = self.total_steps = self.global_batch = 0
+        self.accum, self.lr = 1, cfg.optim.lr
+        self.train_sampler = self.valid_sampler = self.train_loader = self.valid_loader = None
+        self.model = self.eval_model = self.train_model = self.optimizer = self.scheduler = self.scaler = None
+        self.params, self.train_metrics, self.val_metrics = [], [], []
+        self.mode = self.es_mode = 'min'; self.es_metric = cfg.early_stop.metric or cfg.monitor
+        # the position and the training state: what a checkpoint holds (with `stats`)
+        self.epoch = self.batch_in_epoch = self.step = 0
+        self.best = dict(metric=cfg.monitor, value=None, epoch=None, step=None, path=None)
+        self.es = dict(metric=self.es_metric, best=None, bad_epochs=0)
+        self.history = []
+        self._check_epoch = self._first_step = 0  # targets are checked batch by batch during the first epoch this process runs
+        self.prof = self._watch = self._env_probe = None
+        self._fresh_optimizer = False  # set while validating a resume
+        self.complete, self.env_brief, self.refusal = False, {}, None
+        self._val_cut = False  # a stop cut a validation inside the epoch short: it is pending
+        self._opened = self.ended = False  # the run was opened; its final record is out: nothing may change how it ended
+        self._exit = None  # what `open` entered (deterministic mode), left by `close`
+        self.run_id = None  # the run's identity: new for a new run, its own for a resume (see `_claim_run_dir`)
+        self._signals, self.signals_after = None, None  # the stop signals while `fit` runs; what they do once it returns (None: as before)
+        from ntrain import faults
+        if faults.requested(): faults.install(self)  # ntrain's own tests only: see the faults notebook
+
+    @property
+    def run_dir(self)->Path: return self.files.run_dir
+    @run_dir.setter
+    def run_dir(self, p): self.files.run_dir = self.checkpoints.run_dir = Path(p)
+    @property
+    def saver(self)->ckpt.Saver: return self.checkpoints.saver
+    @property
+    def status(self): return self.files.status  # status.json as the run keeps it (None before it is opened)
+
+    def name_run_dir(self)->Path:
+        """The run directory, named after the task when none was given (`run_name`): a task given as `module:function` is
+        imported now for its `Task.name`, once. Nothing is written."""
+        if not self._named:
+            self._named = True
+            if self.task is None: self.task = get_task(self.cfg.task, **self.cfg.task_args)  # (setup would import it next)
+            self.run_dir = default_run_dir(run_name(self.cfg, self.task))
+        return self.run_dir
