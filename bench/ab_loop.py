@@ -1,11 +1,12 @@
 """Before against after: `bench/loop_bench.py` and `ntrain fit digits` on two checkouts, side by side (run by hand).
 
     git -C . worktree add ../base COMMIT
-    python bench/ab_loop.py ../base . --pairs 20 --e2e-pairs 5     # writes bench/results/ab_loop.json
+    python bench/ab_loop.py ../base . --pairs 10 --e2e-pairs 5     # writes bench/results/ab_loop.json
 
-Each pair runs `loop_bench.py --pairs 1` (one ntrain/bare pair per mode, num_workers 0) in a fresh process for each
-checkout, alternating which goes first; the figure per mode is the per-pair ratio of the two in-loop ratios
-(after / before: 1.0 is unchanged, above is faster), median and IQR. End to end: `python -m ntrain fit digits`
+Each pair runs `loop_bench.py --pairs 2` (two ntrain/bare pairs per mode, num_workers 0; its median, the mean of the
+two) in a fresh process for each checkout, alternating which goes first, so 10 pairs hold 20 loop_bench pairs a
+side; the figure per mode is the per-pair ratio of the two in-loop ratios (after / before: 1.0 is unchanged, above
+is faster), median and IQR. End to end: `python -m ntrain fit digits`
 (the README's main job) in a fresh directory, wall seconds, after / before per pair, alternating too. Both
 checkouts are byte-compiled first (`python -m compileall`), as pip compiles a package it installs.
 """
@@ -18,12 +19,12 @@ def quartiles(xs):
     q = statistics.quantiles(xs, n=4, method='inclusive')
     return dict(median=statistics.median(xs), q1=q[0], q3=q[2], n=len(xs))
 
-def loop_once(root:Path, modes, workers)->dict:
+def loop_once(root:Path, modes, workers, inner:int=2, epochs:int=3)->dict:
     "One loop_bench pair per mode in `root`'s checkout: {mode: (ratio, ntrain steps/s, bare steps/s)}."
     with tempfile.TemporaryDirectory() as d:
         out = Path(d)/'loop.json'
         env = dict(os.environ, PYTHONPATH=str(root))
-        r = subprocess.run([sys.executable, 'bench/loop_bench.py', '--pairs', '1', '--workers', str(workers), '--modes', *modes,
+        r = subprocess.run([sys.executable, 'bench/loop_bench.py', '--pairs', str(inner), '--epochs', str(epochs), '--workers', str(workers), '--modes', *modes,
                             '--no-digits-run', '--out', str(out)], cwd=root, env=env, capture_output=True, text=True, timeout=900)
         assert r.returncode == 0, r.stderr[-3000:]
         res = json.loads(out.read_text())['results']
@@ -42,7 +43,9 @@ def e2e_once(root:Path)->float:
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('before'); ap.add_argument('after')
-    ap.add_argument('--pairs', type=int, default=20)
+    ap.add_argument('--pairs', type=int, default=10)
+    ap.add_argument('--inner', type=int, default=2, help="loop_bench's own pairs per process (at least 2)")
+    ap.add_argument('--epochs', type=int, default=3, help="loop_bench's timed epochs per measurement (22 steps each)")
     ap.add_argument('--e2e-pairs', type=int, default=5)
     ap.add_argument('--modes', nargs='+', default=['train', 'full'])
     ap.add_argument('--workers', type=int, default=0)
@@ -56,7 +59,7 @@ def main():
                loadavg_start=os.getloadavg())
     for i in range(a.pairs):
         order = ('before', 'after') if i % 2 == 0 else ('after', 'before')
-        r = {s: loop_once(sides[s], a.modes, a.workers) for s in order}
+        r = {s: loop_once(sides[s], a.modes, a.workers, a.inner, a.epochs) for s in order}
         rows.append(r)
         print(f'pair {i+1}/{a.pairs} ({order[0]} first): ' + '  '.join(
             f"{m} {r['before'][m][0]:.3f} -> {r['after'][m][0]:.3f}" for m in a.modes), flush=True)

@@ -29,6 +29,7 @@ from ntrain.config import load_config
 from ntrain.train import Trainer
 
 def quartiles(xs):
+    if len(xs) < 2: return dict(median=xs[0], q1=xs[0], q3=xs[0], iqr=0.0, n=len(xs))  # (a brief run: --reps 1)
     q = statistics.quantiles(xs, n=4)
     return dict(median=statistics.median(xs), q1=q[0], q3=q[2], iqr=q[2] - q[0], n=len(xs))
 

@@ -116,8 +116,8 @@ def main():
             t2.train_epoch()
             a0 = time.perf_counter(); v = t2.validate(); a1 = time.perf_counter()
             orig, ts = t2.save, [0.0, 0]
-            def timed_save(which='last', orig=orig):
-                s0 = time.perf_counter(); orig(which); ts[0] += time.perf_counter() - s0; ts[1] += 1
+            def timed_save(*which, orig=orig):  # (`end_epoch` saves best and last in one call)
+                s0 = time.perf_counter(); orig(*which); ts[0] += time.perf_counter() - s0; ts[1] += 1
             t2.save = timed_save
             t2.end_epoch(v); a2 = time.perf_counter(); t2.save = orig
             b2.train_epoch(); b2.model.eval()
