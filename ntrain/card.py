@@ -8,7 +8,7 @@ import contextlib, hashlib, json, os, math
 from pathlib import Path
 from typing import Optional
 import yaml
-from .core import NtrainError, atomic_write_text
+from .core import NtrainError, atomic_write_text, first_line
 from .config import Config
 from .loggers import read_metrics
 from .lifecycle import run_state

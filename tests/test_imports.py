@@ -184,3 +184,26 @@ def test_the_parser_sees_every_form_of_import(tmp_path):
 if __name__ == '__main__':
     print(floors_text(graph()))
     for p in problems(graph()): print('PROBLEM', p)
+
+
+def undefined_names(src:str)->set:
+    """Names a module reads that nothing in it binds (an import, a def or class, an assignment, an argument, an `except
+    ... as`) and that are not builtins: what a merge that moved code leaves behind (a NameError at run time)."""
+    import ast, builtins
+    t = ast.parse(src)
+    bound = set(dir(builtins)) | {'__file__', '__name__', '__spec__', 'get_ipython'}
+    for n in ast.walk(t):
+        if isinstance(n, (ast.Import, ast.ImportFrom)): bound |= {(a.asname or a.name).split('.')[0] for a in n.names}
+        elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)): bound.add(n.name)
+        elif isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)): bound.add(n.id)
+        elif isinstance(n, ast.arg): bound.add(n.arg)
+        elif isinstance(n, ast.ExceptHandler) and n.name: bound.add(n.name)
+    return {n.id for n in ast.walk(t) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)} - bound
+
+
+def test_no_module_reads_a_name_it_never_binds():
+    found = {p.stem: sorted(undefined_names(p.read_text())) for p in sorted(PKG.glob('*.py'))}
+    assert not {m: n for m, n in found.items() if n}, found
+    # the negative control: the card before its import of first_line was carried over in a merge
+    assert undefined_names("from .core import NtrainError\ndef f(e):\n    raise NtrainError(first_line(e))\n") == {'first_line'}
+    assert undefined_names("import os\ndef f(x, *a, k=1):\n    try: y = [z for z in a]\n    except OSError as e: return e\n    return os.sep, x, y, k\n") == set()
