@@ -71,7 +71,7 @@ def main():
     out['loop'] = {m: dict(before_ratio=quartiles(r['before'][m][0] for r in rows), after_ratio=quartiles(r['after'][m][0] for r in rows),
                            after_over_before=quartiles(r['after'][m][0] / r['before'][m][0] for r in rows),
                            before_steps_per_s=quartiles(r['before'][m][1] for r in rows), after_steps_per_s=quartiles(r['after'][m][1] for r in rows))
-                   for m in a.modes}
+                   for m in a.modes} if rows else {}  # (--pairs 0: end to end only)
     if e2e: out['e2e'] = dict(before_s=quartiles(w['before'] for w in e2e), after_s=quartiles(w['after'] for w in e2e),
                               after_over_before=quartiles(w['after'] / w['before'] for w in e2e))
     out['pairs'], out['e2e_pairs'], out['loadavg_end'] = rows, e2e, os.getloadavg()
