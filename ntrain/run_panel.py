@@ -344,7 +344,12 @@ class Dashboard:
     def stop(self, wait:bool=True, timeout:Optional[float]=120):
         "Graceful stop: every rank stops after its step and saves; waits for the end unless `wait=False`."
         self.notice = 'stop requested: every rank finishes its step and saves last.pt'
-        self.handle.stop(timeout=timeout if wait else 0)
+        self.handle.stop(timeout=0)  # the request is on disk (the stop file): shown at once, not at the next tick
+        with self._lock:
+            if self.handle.running: self.view.ask_stop()
+            d = self.view.to_dict()
+        self._render(d, final=False)
+        if wait: self.handle.wait(timeout)
         if wait: self.wait(timeout=30)  # apply the run's last records here: a cell that waits blocks the kernel's loop
         return self
     def kill(self)->bool:

@@ -210,6 +210,7 @@ class RunView:
         self.stale_s, self.launched, self.records = stale_s, launched, []
         self.status, self.running, self.outcome, self.error_lines = {}, None, None, []
         self.version = self.plot_version = 0
+        self.stop_asked = None  # why this view's own Stop asked the run to stop (see `ask_stop`)
         self._rebuild()
     def _rebuild(self):
         self.layout, self.curves, self.warnings, self.peak_mem = {}, dict(step=[], loss=[], epoch=[], epoch_step=[], train_loss=[], val_loss=[], metric=[]), [], {}
@@ -261,7 +262,12 @@ class RunView:
             st, why = end_state(self.outcome.get('status') or 'failed')
             s.update(state=st, reason=self.outcome.get('message') or why, message=self.outcome.get('message'))
         if s['state'] is None: s['state'] = 'unknown'
+        if s['state'] == 'running' and self.stop_asked: s.update(state='stopping', reason=self.stop_asked)
         return s
+    def ask_stop(self, reason:str='stop requested'):
+        """This view's own Stop wrote the run's stop request: a running run reads `stopping` from now on (every rank acts
+        on the request at its next step; the run says `stopping` itself a moment later, then how it ended)."""
+        self.stop_asked = reason; self.version += 1
     @property
     def state(self)->str: return self.state_at()
     def state_at(self, now:Optional[float]=None)->str:
