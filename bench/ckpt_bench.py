@@ -8,7 +8,7 @@
      plain-data check and the copy of the state);
    - `durable`: the same save until it is on disk (`submit` then `wait`: sha256, temporary file, fsync, rotation,
      manifest, rename, directory fsync);
-   - `sync`: `ntrain.checkpoint.save` called directly (`ckpt_async=false`).
+   - `sync`: `ntrain.engine.checkpoint.save` called directly (`ckpt_async=false`).
 2. Save time as a fraction of epoch time for digits at the default ckpt_every (null: last.pt and best.pt at each
    epoch end) and at ckpt_every=5, with the background saver and without: the time the loop waited for saves, and
    the whole epoch time, which also shows what the background writes cost the loop (GIL, cores).
@@ -24,9 +24,9 @@ import torch
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from ntrain import checkpoint as ckpt
+from ntrain.engine import checkpoint as ckpt
 from ntrain.config import load_config
-from ntrain.train import Trainer
+from ntrain.engine.trainer import Trainer
 
 def quartiles(xs):
     if len(xs) < 2: return dict(median=xs[0], q1=xs[0], q3=xs[0], iqr=0.0, n=len(xs))  # (a brief run: --reps 1)

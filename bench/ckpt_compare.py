@@ -10,7 +10,7 @@ the same filesystem (--dir, default a temporary directory), in rotating order, `
 rounds; figures are medians with the IQR of per-round ratios to `bare`.
 
 Saves:
-  ntrain_sync        ntrain.checkpoint.save(state, last.pt, rotate_to=prev.pt): plain-data check, sha256, temporary
+  ntrain_sync        ntrain.engine.checkpoint.save(state, last.pt, rotate_to=prev.pt): plain-data check, sha256, temporary
                      file, fsync, manifest, rotation, rename, directory fsync (what ckpt_async=false does in the loop)
   ntrain_blocking    Saver(background=True).submit(...): what the training loop waits for (check and copy of the state)
   ntrain_durable     the same background save until it is on disk (submit, then wait)
@@ -22,7 +22,7 @@ Saves:
   accelerate_state   Accelerator.save_state(dir) of the prepared model, optimizer and scheduler holding the same
                      state: model.safetensors, optimizer.bin, scheduler.bin, random_states_0.pkl; no fsync
 Loads (of the file each wrote):
-  ntrain_load        ntrain.checkpoint.load: sha256 against the manifest, then torch.load(weights_only=True)
+  ntrain_load        ntrain.engine.checkpoint.load: sha256 against the manifest, then torch.load(weights_only=True)
   bare_load          torch.load(weights_only=True)
   lightning_load     TorchCheckpointIO.load_checkpoint
   accelerate_state_load   Accelerator.load_state(dir) into the prepared objects
@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 BENCH = ROOT/'bench'
 sys.path.insert(0, str(ROOT)); sys.path.insert(0, str(BENCH))
 import ntrain
-from ntrain import checkpoint as ckpt
+from ntrain.engine import checkpoint as ckpt
 from reference_fit import atomic_save, DigitsCNN, MLP
 
 

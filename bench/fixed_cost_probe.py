@@ -7,7 +7,7 @@ pieces that are not training steps. Run by hand, several times, on a quiet machi
 
 It starts a child process per repeat (so imports are paid as a user pays them) that stamps time.time() at its
 first line, wraps the functions below with timers (each skipped if the engine no longer has it), runs
-`ntrain.cli.main(['fit', 'digits', ...])`, and reports. The parent stamps the exit. Timed pieces: `import ntrain.cli, ntrain.train` (torch with them),
+`ntrain.cli.main(['fit', 'digits', ...])`, and reports. The parent stamps the exit. Timed pieces: `import ntrain.cli, ntrain.engine.trainer` (torch with them),
 the CLI parser, `Trainer._setup_process`, `_claim_run_dir`, `get_task` (scikit-learn's import and the digits
 load), `_build_model` (torch.optim's first use imports torch._dynamo), `_open_run` with `env_record`,
 `pip_freeze` and `git_state` inside it, every `draw_curves` (with where it was called from: the epoch end, inside
@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 CHILD = r'''
 import time, sys, json
 T0 = time.time()
-import ntrain.cli, ntrain.train  # what `ntrain fit` loads before its setup (`import ntrain` alone loads nothing)
+import ntrain.cli, ntrain.engine.trainer  # what `ntrain fit` loads before its setup (`import ntrain` alone loads nothing)
 T_IMPORT = time.time()
 import torch, traceback
 from torch.optim.optimizer import register_optimizer_step_post_hook
@@ -39,8 +39,8 @@ def wrap(owner, name, label=None):
             ctx = 'end_epoch' if 'end_epoch' in where else 'result' if 'result' in where else ''
             rec['calls'].append((label or name, t, time.time(), ctx, len(rec['steps'])))
     setattr(owner, name, g)
-import ntrain.train as tr, ntrain.core as core, ntrain.card as card, ntrain.plots as plots, ntrain.data as data, ntrain.checkpoint as ck, ntrain.cli as cli
-import ntrain.runstate as rs
+import ntrain.engine.trainer as tr, ntrain.core as core, ntrain.card as card, ntrain.plots as plots, ntrain.data as data, ntrain.engine.checkpoint as ck, ntrain.cli as cli
+import ntrain.engine.trainstate as rs
 for n in ('_setup_process', '_claim_run_dir', '_build_model', '_open_run', 'validate', 'end_epoch', 'result', 'setup'):
     wrap(tr.Trainer, n)
 wrap(tr, 'get_task'); wrap(core, 'pip_freeze'); wrap(core, 'git_state'); wrap(tr, 'env_record'); wrap(core, 'env_record', 'env_record(core)')
@@ -67,11 +67,11 @@ def one(overrides, env)->dict:
     if line is None: raise SystemExit(f'the child failed:\n{r.stderr[-3000:]}')
     rec = json.loads(line[6:])
     rel = lambda t: t - t_launch
-    rows = [('interpreter up (first line)', 0.0, rel(rec['t_script'])), ('import ntrain.cli, ntrain.train', rel(rec['t_script']), rel(rec['t_imported']))]
+    rows = [('interpreter up (first line)', 0.0, rel(rec['t_script'])), ('import ntrain.cli, ntrain.engine.trainer', rel(rec['t_script']), rel(rec['t_imported']))]
     for name, a, b, ctx, nsteps in rec['calls']:
         rows.append((name + (f' [in {ctx}]' if ctx else '') + f' (after step {nsteps})', rel(a), rel(b)))
     steps = rec['steps']
-    pieces = {'import ntrain.cli, ntrain.train': rec['t_imported'] - rec['t_script']}
+    pieces = {'import ntrain.cli, ntrain.engine.trainer': rec['t_imported'] - rec['t_script']}
     for name, a, b, ctx, nsteps in rec['calls']:
         k = name + (f' [in {ctx}]' if ctx else '')
         pieces[k] = pieces.get(k, 0.0) + (b - a)

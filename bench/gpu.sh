@@ -13,7 +13,7 @@
 #   saves        the background checkpoint saver on CUDA tensors against saving in the loop, and the snapshot check
 #   ddp          NCCL DDP on one GPU under torchrun, against the single-process curve
 #   compile      ntrain's compile=true (inductor) on the digits example
-#   sync_bn      a BatchNorm model (ntrain.user_tasks:batchnorm) with sync_bn=true on 1 and on 2 processes (NCCL): the
+#   sync_bn      a BatchNorm model (ntrain.ladder.user_tasks:batchnorm) with sync_bn=true on 1 and on 2 processes (NCCL): the
 #                validation curves' gap (2 processes need 2 GPUs: NCCL refuses two ranks on one device; skipped, saying so)
 # SECTIONS="throughput sync" runs only those. EPOCHS (default 2) sets the digits runs' epochs.
 # On a machine without CUDA (a rehearsal: EPOCHS=1 OUT=/tmp/r bash bench/gpu.sh) the CUDA-only parts skip cleanly
@@ -94,7 +94,7 @@ if want saves; then
   guard snapshot 30 python - "$OUT" <<'PY' 2>&1 | tee -a "$OUT/summary.txt"
 import json, sys, torch
 from pathlib import Path
-from ntrain.checkpoint import snapshot, Saver, load
+from ntrain.engine.checkpoint import snapshot, Saver, load
 out = Path(sys.argv[1])
 for d in ('save_async', 'save_sync'):
     s = json.loads((out/d/'status.json').read_text()) if (out/d/'status.json').exists() else {}
@@ -120,7 +120,7 @@ fi
 if want sync_bn; then
   NGPU=$(python -c "import torch; print(torch.cuda.device_count())" 2>/dev/null || echo 0)
   if (( NGPU >= 2 )); then
-    printf 'name: bn\ntask: ntrain.user_tasks:batchnorm\nepochs: 3\nbatch_size: 32\nsync_bn: true\nseed: 0\n' >"$OUT/bn.yaml"
+    printf 'name: bn\ntask: ntrain.ladder.user_tasks:batchnorm\nepochs: 3\nbatch_size: 32\nsync_bn: true\nseed: 0\n' >"$OUT/bn.yaml"
     for n in 1 2; do
       guard "sync_bn$n" 60 python -m ntrain launch "$OUT/bn.yaml" run_dir="$OUT/bn$n" --nproc $n >"$OUT/bn$n.log" 2>&1
     done

@@ -39,7 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 import ntrain
 from ntrain.examples import digits, DigitsCNN
-from ntrain.train import Trainer
+from ntrain.engine.trainer import Trainer
 
 BS, LR, WD, PCT, CLIP = 64, 3e-3, 0.01, 0.15, 1.0
 EPOCH_END = 'reference'  # --bare-epoch-end

@@ -92,7 +92,7 @@ def costs(tmp, hogging:bool)->dict:
     "Part costs: old and new redraws of the same dicts, alternating, under load."
     from ntrain.plots import LivePlot
     from rebuilt_plots import PngCanvas, draw_run, draw_ladder  # (bench/: the figure rebuilt at each redraw, as before)
-    from ntrain.viewmodel import RunView, LadderView
+    from ntrain.notebook.viewmodel import RunView, LadderView
     h = hog() if hogging else None
     load = Trainer(tmp); load.start()
     try:
@@ -133,7 +133,7 @@ def costs(tmp, hogging:bool)->dict:
 def rung_once(session, steps:int, panel:bool)->dict:
     "Rung 3 on a thread, with or without the panel's plot following it; its training seconds and the plot's redraws while it ran."
     from ntrain.plots import LivePlot
-    from ntrain.viewmodel import LadderView, Pump
+    from ntrain.notebook.viewmodel import LadderView, Pump
     stamps, q, done = {}, queue.SimpleQueue(), threading.Event()
     def stamp(r):
         k = r.get('kind')
@@ -165,7 +165,7 @@ def rung_once(session, steps:int, panel:bool)->dict:
 def rung(tmp, pairs:int, rung_s:float, hogging:bool, charge:str='wall')->dict:
     from ntrain.ladder import LadderSession
     from ntrain.plots import LivePlot
-    from ntrain.viewmodel import LadderView
+    from ntrain.notebook.viewmodel import LadderView
     h = hog() if hogging else None
     try:
         probe = LadderSession('digits', run_dir=Path(tmp)/'probe', settings=dict(overfit_steps=100, overfit_ratio=1e-9))
@@ -198,7 +198,7 @@ def lag(tmp, epochs:int, nproc:int, hogging:bool)->dict:
     "A launched run followed as the dashboard follows it: how far its plot is behind the newest step record, and the CPU that takes."
     import ntrain
     from ntrain.plots import LivePlot
-    from ntrain.viewmodel import RunView, Pump
+    from ntrain.notebook.viewmodel import RunView, Pump
     h = hog() if hogging else None
     try:
         rd = Path(tmp)/'lag'

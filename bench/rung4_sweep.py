@@ -4,7 +4,7 @@
     python bench/rung4_sweep.py --seeds 5 --pairs 2      # a quick look
     python bench/rung4_sweep.py --rows shuffled_labels digits
 
-Rows: `ntrain.user_tasks.RUNG4_ROWS` (shuffled digits labels, 20% symmetric label noise, imbalanced binary with 5%
+Rows: `ntrain.ladder.user_tasks.RUNG4_ROWS` (shuffled digits labels, 20% symmetric label noise, imbalanced binary with 5%
 positives, 8-label multi-label with 25% positives, MSE regression, per-pixel segmentation, clean digits). Seed s
 builds the row's task with data seed s and runs `ntrain.ladder(..., seed=s, rungs='3-4', force=True)`: the run's
 seed moves the initial weights, rung 4's subset, the batch order and the control's permutation. Rung 3 runs first,
@@ -16,7 +16,7 @@ a fail on a healthy task: a false fail). The table gives each verdict's count, t
 interval, and how often a fail blamed the labels (cause `labels`). The target: every error rate at most 5%.
 
 The cost part: rung 4 on digits with its default settings (leakage check included), as it was before the control
-(`ntrain/rungs.py` at --before, imported from git as its own module) and as it is now, in alternating pairs in this
+(`ntrain/ladder/rungs.py` at --before, imported from git as its own module) and as it is now, in alternating pairs in this
 one process; the ratio now / before per pair, its median and IQR. The target: at most 2.
 """
 from __future__ import annotations
@@ -45,7 +45,7 @@ def git(*args)->str:
 def one(name:str, seed:int, work:Path)->dict:
     "Rungs 3 and 4 of row `name` at `seed`: the verdict, causes and the numbers that decided it."
     import ntrain
-    from ntrain.user_tasks import RUNG4_ROWS
+    from ntrain.ladder.user_tasks import RUNG4_ROWS
     make, base, right, wrong = RUNG4_ROWS[name]
     t0 = time.perf_counter()
     res = ntrain.ladder(base, [f'seed={seed}'], task=make(seed), rungs='3-4', force=True, write=False,
@@ -60,7 +60,7 @@ def one(name:str, seed:int, work:Path)->dict:
 
 
 def summarize(name:str, runs:list)->dict:
-    from ntrain.user_tasks import RUNG4_ROWS
+    from ntrain.ladder.user_tasks import RUNG4_ROWS
     _, _, right, wrong = RUNG4_ROWS[name]
     n = len(runs)
     count = {v: sum(r['verdict'] == v for r in runs) for v in ('pass', 'warn', 'fail')}
@@ -73,8 +73,8 @@ def summarize(name:str, runs:list)->dict:
 
 
 def load_before(commit:str):
-    "ntrain/rungs.py as it was at `commit`, imported as a module of its own (`ntrain._rungs_before`)."
-    src = subprocess.run(['git', 'show', f'{commit}:ntrain/rungs.py'], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    "ntrain/ladder/rungs.py as it was at `commit`, imported as a module of its own (`ntrain._rungs_before`)."
+    src = subprocess.run(['git', 'show', f'{commit}:ntrain/ladder/rungs.py'], cwd=ROOT, capture_output=True, text=True, check=True).stdout
     path = Path(tempfile.mkdtemp())/'rungs_before.py'; path.write_text(src)
     spec = importlib.util.spec_from_file_location('ntrain._rungs_before', path)  # in ntrain's package: its relative imports resolve
     mod = importlib.util.module_from_spec(spec); sys.modules[spec.name] = mod; spec.loader.exec_module(mod)
@@ -83,8 +83,8 @@ def load_before(commit:str):
 
 def cost(pairs:int, before:str, work:Path, log)->dict:
     "Rung 4 on digits before and after, in alternating pairs after one warm-up call of each: seconds each, ratio now / before per pair."
-    from ntrain.bench import bench
-    from ntrain import rungs as now
+    from ntrain.ladder.kernel import bench
+    from ntrain.ladder import rungs as now
     old = load_before(before)
     for side in (old, now): side.rung4(bench('digits', run_dir=work/'cost-warm'))  # first calls pay one-off costs: not counted
     rows = []
@@ -129,7 +129,7 @@ def render(res:dict)->str:
                  f"({s['errors']}/{s['n']}) | {pct(lo)}-{pct(hi)} | {s['labels_blamed']} | {'yes' if s['meets'] else 'NO'} | {s['seconds_median']:.2f} s |")
     if res.get('cost'):
         c = res['cost']
-        L += ['', f"**Cost on digits:** rung 4 now / before (`ntrain/rungs.py` at {c['before_commit'][:7]}), {len(c['pairs'])} alternating pairs in one "
+        L += ['', f"**Cost on digits:** rung 4 now / before (`ntrain/ladder/rungs.py` at {c['before_commit'][:7]}), {len(c['pairs'])} alternating pairs in one "
                   f"process, default settings (leakage check included): median **{c['median']:.3f}** (IQR {c['iqr'][0]:.3f}-{c['iqr'][1]:.3f}; "
                   f"{c['before_median_s']:.2f} s -> {c['now_median_s']:.2f} s); target at most 2: {'meets' if c['meets'] else 'LOSES'}."]
     return '\n'.join(L) + '\n'
@@ -146,7 +146,7 @@ def put_section(md:Path, text:str):
 
 
 def main(argv=None):
-    from ntrain.user_tasks import RUNG4_ROWS
+    from ntrain.ladder.user_tasks import RUNG4_ROWS
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument('--seeds', type=int, default=60, help='seeds per row')
     p.add_argument('--seed0', type=int, default=0, help='the first seed (a held-out range: --seed0 60)')

@@ -9,7 +9,7 @@ import sys, time, statistics, tempfile, torch
 from pathlib import Path
 torch.set_num_threads(1)
 import ntrain
-from ntrain.train import Trainer
+from ntrain.engine.trainer import Trainer
 cfg = ntrain.load_config('digits', ['epochs=2', 'num_workers=0', 'progress=false', 'early_stop.patience=null'])
 d = tempfile.mkdtemp()
 t = Trainer(cfg, run_dir=Path(d)/'run', quiet=True)

@@ -9,9 +9,9 @@ import json, math, sys, tempfile, time
 import torch
 torch.set_num_threads(1)
 from ntrain.ladder import ladder
-from ntrain.rungs import loss_rose
-from ntrain import gallery as g
-from ntrain.user_tasks import USER_TASKS
+from ntrain.ladder.rungs import loss_rose
+from ntrain.ladder import gallery as g
+from ntrain.ladder.user_tasks import USER_TASKS
 
 SEEDS = range(int(sys.argv[1]) if len(sys.argv) > 1 else 5)
 OUT = sys.argv[2] if len(sys.argv) > 2 else 'bench/results/verdict_seeds.json'
@@ -32,19 +32,19 @@ CASES = {
                   ('adamw: zero_grad after', False, dict(step=g.step_zero_grad_after), '3', 3),
                   ('sgd m0.9: step_ok', False, dict(step=g.step_ok, overrides=['optim.name=sgd', 'optim.lr=0.1', M9]), '3', 3),
                   ('sgd m0.9: zero_grad after', False, dict(step=g.step_zero_grad_after, overrides=['optim.name=sgd', 'optim.lr=0.1', M9]), '3', 3)],
-    'nondeterministic': [('unseeded', True, dict(overrides=['task=ntrain.gallery:unseeded']), '3', 3),
-                         ('digits', False, {}, '3', 3), ('dropout', False, dict(overrides=['task=ntrain.gallery:dropout']), '3', 3),
-                         ('eval_ignored (seeded dropout)', False, dict(overrides=['task=ntrain.gallery:eval_ignored']), '3', 3)]
+    'nondeterministic': [('unseeded', True, dict(overrides=['task=ntrain.ladder.gallery:unseeded']), '3', 3),
+                         ('digits', False, {}, '3', 3), ('dropout', False, dict(overrides=['task=ntrain.ladder.gallery:dropout']), '3', 3),
+                         ('eval_ignored (seeded dropout)', False, dict(overrides=['task=ntrain.ladder.gallery:eval_ignored']), '3', 3)]
                         + [(f'user task {k}', False, dict(task=k), '3', 3) for k in USER_TASKS],
-    'eval_mode': [('eval_ignored', True, dict(overrides=['task=ntrain.gallery:eval_ignored']), '1', 1),
-                  ('digits', False, {}, '1', 1), ('dropout', False, dict(overrides=['task=ntrain.gallery:dropout']), '1', 1)]
+    'eval_mode': [('eval_ignored', True, dict(overrides=['task=ntrain.ladder.gallery:eval_ignored']), '1', 1),
+                  ('digits', False, {}, '1', 1), ('dropout', False, dict(overrides=['task=ntrain.ladder.gallery:dropout']), '1', 1)]
                  + [(f'user task {k}', False, dict(task=k), '1', 1) for k in USER_TASKS],
 }
 # the table test's shorter budget: the same verdicts at 100 steps as at 300?
 for steps in (100, 300):
     CASES[f'table rows at overfit_steps={steps}'] = [
         ('zero_grad', True, dict(step=g.step_no_zero_grad, settings=dict(overfit_steps=steps)), '3', 3, 'zero_grad'),
-        ('frozen', True, dict(overrides=['task=ntrain.gallery:frozen'], settings=dict(overfit_steps=steps)), '3', 3, 'frozen'),
+        ('frozen', True, dict(overrides=['task=ntrain.ladder.gallery:frozen'], settings=dict(overfit_steps=steps)), '3', 3, 'frozen'),
         ('lr 1e-7', True, dict(overrides=['optim.lr=1e-7'], settings=dict(overfit_steps=steps)), '3', 3, 'lr_low'),
         ('sgd m0.9 lr 10', True, dict(overrides=['optim.name=sgd', 'optim.lr=10', M9], settings=dict(overfit_steps=steps)), '3', 3, 'lr_high'),
         ('adam lr 10', True, dict(overrides=['optim.name=adam', 'optim.lr=10'], settings=dict(overfit_steps=steps)), '3', 3, 'lr_high')]

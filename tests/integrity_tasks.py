@@ -1,4 +1,4 @@
-"""Tasks and loggers for the integrity tests (tests/test_integrity.py, tests/test_concurrency.py), named as
+"""Tasks and loggers for the integrity tests (tests/test_bad_inputs.py, tests/test_concurrency.py), named as
 `task=integrity_tasks:NAME` (tests/ on PYTHONPATH). Each breaks one thing on purpose, and only while the environment
 variable that names it is set, so that the resume of a failed run finishes."""
 import os, signal, time

@@ -1,4 +1,4 @@
-"""The panels in a real browser tell the run's state as it is, on a busy machine (issue 19).
+"""The panels in a real browser tell the run's state as it is, on a busy machine.
 
 JupyterLab 4 and Chromium (tests/jlab.py), with a process holding one core busy all along. A notebook the test writes
 defines its own task (a regression with a BatchNorm model, named 'sines'): its ladder runs rungs 1-4, then rung 5 in

@@ -1,4 +1,4 @@
-"""How fresh a dashboard is, and what a saved notebook shows, in a real browser on a busy machine (issue 20, items 3 and 6).
+"""How fresh a dashboard is, and what a saved notebook shows, in a real browser on a busy machine.
 
 JupyterLab 4 and Chromium (tests/jlab.py), a process holding one core busy, "save widget state" on. A notebook launches
 two runs on torchrun and shows their dashboards: a short one runs to its end (its card shows), a long one runs on.

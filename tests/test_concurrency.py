@@ -1,4 +1,4 @@
-"""Issue 12: one writer per run directory. Two `fit`s, `fit` against `resume`, two `launch`es of one directory: exactly
+"""One writer per run directory. Two `fit`s, `fit` against `resume`, two `launch`es of one directory: exactly
 one wins, the other is refused in one line naming the holder's pid and host, and the winner's run is whole. A run
 killed with SIGKILL (DataLoader workers still alive) resumes at once; `attach().stop()` never signals another process.
 Every subprocess has a timeout."""
@@ -10,7 +10,7 @@ from conftest import ROOT
 TESTS = Path(__file__).resolve().parent
 ENV = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), str(TESTS)]), OMP_NUM_THREADS='1', PYTHONWARNINGS='ignore', PYTHONUNBUFFERED='1')
 import ntrain
-from ntrain import checkpoint as ckpt
+from ntrain.engine import checkpoint as ckpt
 from ntrain.loggers import read_metrics
 from ntrain.rundir import read_status, process_start_time
 

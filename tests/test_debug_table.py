@@ -1,10 +1,10 @@
-"""Issue 21, parts 3 and 4: the training practice's Debugging table, each row a broken case named by the right rung and a
-healthy control that stays quiet (`ntrain.gallery.DEBUG_TABLE`); and rung 3 reading its loss curve (a loss that rose is
+"""The training practice's Debugging table, each row a broken case named by the right rung and a
+healthy control that stays quiet (`ntrain.ladder.gallery.DEBUG_TABLE`); and rung 3 reading its loss curve (a loss that rose is
 `lr_high`, with the LR range test's suggestion, never "too low"). `bench/verdict_seeds.py` measures the same judgements
 over seeds."""
 import pytest
 from ntrain.ladder import ladder
-from ntrain.gallery import DEBUG_TABLE
+from ntrain.ladder.gallery import DEBUG_TABLE
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.usefixtures('one_thread')]
 
@@ -37,7 +37,7 @@ def test_debug_table_row(symptom, tmp_path, tmp_path_factory):
     if not row.get('info'): assert row['cause'] not in c.rung(row['rung']).causes, c.table()  # ... (information may show on it too)
 
 def test_results_differ_fails_rung_3_under_deterministic_true(tmp_path):
-    res = ladder('digits', ['task=ntrain.gallery:unseeded', 'deterministic=true'], rungs='3', force=True, run_dir=tmp_path, write=False)
+    res = ladder('digits', ['task=ntrain.ladder.gallery:unseeded', 'deterministic=true'], rungs='3', force=True, run_dir=tmp_path, write=False)
     r = res.rung(3)
     assert r.verdict == 'fail' and r.causes == ['nondeterministic'] and 'deterministic=true' in r.diagnosis, r.diagnosis
 

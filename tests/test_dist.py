@@ -8,7 +8,7 @@ import pytest
 from conftest import logs
 import torch
 import torch.distributed as dist
-from ntrain.checkpoint import load as load_ckpt
+from ntrain.engine.checkpoint import load as load_ckpt
 from ntrain.events import MEASURED
 
 TIMEOUT = 240
@@ -146,7 +146,7 @@ def test_fsdp_matches_ddp_on_a_model_with_buffers(tmp_path):
     assert_same_curve(ddp, fsdp)
     assert (fsdp/'ckpt'/'latest').read_text().strip().startswith('step-')
     # best.pt is one consolidated file that loads without a process group, buffers included
-    from ntrain.api import load
+    from ntrain.engine.api import load
     model, cfg = load(fsdp)
     assert {'mean', 'std'} <= set(dict(model.named_buffers()))
     assert sum(p.numel() for p in model.parameters()) == sum(p.numel() for p in load(ddp)[0].parameters())

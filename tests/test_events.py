@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import torch
 import ntrain
-from ntrain import checkpoint as ckpt
+from ntrain.engine import checkpoint as ckpt
 from ntrain.events import watch, apply_record
 from ntrain.loggers import read_metrics
 from ntrain.events import MEASURED

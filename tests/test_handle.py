@@ -1,4 +1,4 @@
-"""The RunHandle protocol (nbs/12a_handle): one conformance test over both kinds of run, a run on a thread of this
+"""The RunHandle protocol (nbs/03_launch/01_handle): one conformance test over both kinds of run, a run on a thread of this
 process (`ThreadRun`) and a run under torchrun (`ntrain.launch(..., wait=False)`, a `Launch`), on the same small task."""
 import os, time
 from pathlib import Path
@@ -76,7 +76,7 @@ def test_a_handle_shown_in_a_cell_loads_its_view_which_the_handle_never_imports(
     as it always did. In a fresh interpreter that imported only the launcher."""
     import subprocess, sys
     code = (f"import sys\nfrom ntrain.launch import Launch\nh = Launch({str(tmp_path)!r}, [], pid=1)\n"
-            "print('before', 'ntrain.run_panel' in sys.modules)\nh._ipython_display_()\n"
-            "from ntrain import display, run_panel\nprint('after', 'ntrain.run_panel' in sys.modules, display._VIEWS['run'] is run_panel._display_launch)")
+            "print('before', 'ntrain.notebook.dashboard' in sys.modules)\nh._ipython_display_()\n"
+            "from ntrain import display\nfrom ntrain.notebook import dashboard as run_panel\nprint('after', 'ntrain.notebook.dashboard' in sys.modules, display._VIEWS['run'] is run_panel._display_launch)")
     r = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, timeout=120, env=dict(os.environ, **ENV))
     assert r.stdout.splitlines() == ['before False', f'Launch(pid 1, failed, {tmp_path})', 'after True True'], r.stdout + r.stderr

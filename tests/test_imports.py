@@ -10,29 +10,46 @@ PKG = pathlib.Path(__file__).resolve().parents[1]/'ntrain'
 
 FLOORS = [  # (floor, what it holds, its modules), lowest first: a module imports from its own floor or a lower one
     ('foundation', 'torch-free: errors, config, records, run directories, the run-state machine (EXIT_CODES, STATES), '
-                   'display hooks; the package front, which imports only `display` (its other imports are by name)',
-     ['__init__', '_modidx', 'core', 'config', 'display', 'events', 'lifecycle', 'loggers', 'rundir']),
+                   'display hooks; the package front, which imports only `display` (its other imports are by name); '
+                   'the subpackages `engine` and `notebook`, which import nothing',
+     ['__init__', '_modidx', 'core', 'config', 'display', 'events', 'lifecycle', 'loggers', 'rundir', 'engine', 'notebook']),
     ('readers', "torch-free renderers of a run's records and files: the console's lines, the plots, the view-model",
-     ['console', 'plots', 'viewmodel']),
+     ['console', 'plots', 'notebook.viewmodel']),
     ('engine', 'data, the trainer and its parts, the card, the API, launching under torchrun and run handles',
-     ['metrics', 'optim', 'device', 'checkpoint', 'data', 'examples', 'gallery', 'user_tasks', 'distributed', 'sharded', 'faults',
-      'guards', 'runstate', 'runfiles', 'card', 'train', 'api', 'resume_check', 'launch', 'handle']),
-    ('ladder', 'the sanity ladder: its bench (results, thresholds, user-code errors), diagnoses, rungs and session',
-     ['bench', 'diagnose', 'rungs', 'ladder']),
-    ('views', 'widgets: the run dashboard and the ladder panel', ['run_panel', 'panel']),
+     ['metrics', 'engine.optim', 'engine.device', 'engine.checkpoint', 'data', 'examples', 'ladder.gallery', 'ladder.user_tasks',
+      'engine.distributed', 'engine.sharded', 'engine.faults', 'engine.guards', 'engine.trainstate', 'engine.runfiles', 'card',
+      'engine.trainer', 'engine.api', 'engine.resume_check', 'launch', 'handle']),
+    ('ladder', 'the sanity ladder: its kernel (results, thresholds, user-code errors), diagnoses, rungs and session',
+     ['ladder.kernel', 'ladder.diagnose', 'ladder.rungs', 'ladder.session', 'ladder']),
+    ('views', 'widgets: the run dashboard and the ladder panel', ['notebook.dashboard', 'notebook.ladder_panel']),
     ('front', 'the command line', ['cli', '__main__']),
 ]
 
 def private(name:str)->bool: return name.startswith('_') and not (name.startswith('__') and name.endswith('__'))
 
-def parse_imports(pkg:pathlib.Path, pkg_name:str='ntrain')->dict:
-    """{module: [(target module, name imported or None, line, where)]} for every module of package directory `pkg`; `where`
-    is 'top' or the function the import is in. A name taken from the package itself (`from ntrain import __version__`)
-    targets `__init__`; a private attribute of a module bound by an import (`card._x`) counts as a name taken from it."""
-    mods = {p.stem for p in pkg.glob('*.py')}
+def module_names(pkg:pathlib.Path)->dict:
+    "{dotted name under the package: path}: `engine.trainer` for engine/trainer.py, `engine` for engine/__init__.py, `__init__` for the front."
     out = {}
-    for path in sorted(pkg.glob('*.py')):
-        src, tree, found, bound = path.stem, ast.parse(path.read_text(encoding='utf-8'), str(path)), [], {}
+    for p in sorted(pkg.rglob('*.py')):
+        parts = list(p.relative_to(pkg).with_suffix('').parts)
+        if parts[-1] == '__init__' and len(parts) > 1: parts = parts[:-1]
+        out['.'.join(parts)] = p
+    return out
+
+def parse_imports(pkg:pathlib.Path, pkg_name:str='ntrain')->dict:
+    """{module: [(target module, name imported or None, line, where)]} for every module of package directory `pkg` (its
+    subpackages included, modules named dotted: `engine.trainer`); `where` is 'top' or the function the import is in. A
+    name taken from the package itself (`from ntrain import __version__`) targets `__init__`; a submodule imported by
+    name (`from . import card`, `from ..engine import checkpoint`) targets that module; a private attribute of a
+    module bound by an import (`card._x`) counts as a name taken from it."""
+    paths = module_names(pkg)
+    mods = set(paths)
+    def resolve(dotted:str)->str: return dotted if dotted else '__init__'
+    out = {}
+    for src, path in paths.items():
+        tree, found, bound = ast.parse(path.read_text(encoding='utf-8'), str(path)), [], {}
+        is_pkg = path.name == '__init__.py'
+        here = ([] if src == '__init__' else src.split('.')) if is_pkg else src.split('.')[:-1]  # the package the module is in
         def visit(node, where):
             for n in ast.iter_child_nodes(node):
                 if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)): visit(n, getattr(n, 'name', 'lambda'))
@@ -43,19 +60,20 @@ def parse_imports(pkg:pathlib.Path, pkg_name:str='ntrain')->dict:
                 for a in n.names:
                     parts = a.name.split('.')
                     if parts[0] != pkg_name: continue
-                    t = parts[1] if len(parts) > 1 else '__init__'
+                    t = resolve('.'.join(parts[1:]))
                     found.append((t, None, n.lineno, where))
                     if a.asname: bound[a.asname] = t
             elif isinstance(n, ast.ImportFrom):
-                if n.level > 1: raise AssertionError(f'{path}:{n.lineno}: an import from above the package')
-                if n.level == 1: base = n.module or ''
+                if n.level:
+                    if n.level - 1 > len(here): raise AssertionError(f'{path}:{n.lineno}: an import from above the package')
+                    base = '.'.join(here[:len(here) - (n.level - 1)] + ([n.module] if n.module else []))
                 elif n.module == pkg_name or (n.module or '').startswith(pkg_name + '.'): base = n.module[len(pkg_name) + 1:]
                 else: return
                 for a in n.names:
-                    if base: found.append((base.split('.')[0], a.name, n.lineno, where))
-                    elif a.name in mods:  # a submodule: `from . import card`
-                        found.append((a.name, None, n.lineno, where)); bound[a.asname or a.name] = a.name
-                    else: found.append(('__init__', a.name, n.lineno, where))
+                    sub = f'{base}.{a.name}' if base else a.name
+                    if sub in mods:  # a submodule: `from . import card`
+                        found.append((sub, None, n.lineno, where)); bound[a.asname or a.name] = sub
+                    else: found.append((resolve(base), a.name, n.lineno, where))
             elif isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id in bound and private(n.attr):
                 found.append((bound[n.value.id], n.attr, n.lineno, where))
         visit(tree, 'top')
@@ -119,7 +137,7 @@ def floors_text(imports:dict, floors=FLOORS)->str:
     edges, lines = edges_of(imports), []
     for f, what, mods in reversed(floors):
         lines.append(f'{f}: {what}')
-        lines += [f"  {m:<13} -> {', '.join(sorted(edges.get(m, ()))) or '(nothing of ntrain)'}" for m in mods]
+        lines += [f"  {m:<21} -> {', '.join(sorted(edges.get(m, ()))) or '(nothing of ntrain)'}" for m in mods]
     return '\n'.join(lines)
 
 _GRAPH = None
@@ -170,9 +188,14 @@ def test_the_parser_sees_every_form_of_import(tmp_path):
     (pkg/'c.py').write_text('from ntrain import a, __version__\ndef g():\n    from . import top\n    return top\n')
     (pkg/'top.py').write_text('from ntrain.a import _secret\nimport ntrain.b as bb\nbb._hidden\n')
     (pkg/'d.py').write_text('from . import c as cc\ndef h(): return cc._also\ndef __getattr__(name): return getattr(cc, name)\n')
-    floors = [('low', '', ['__init__', 'a', 'b', 'c', 'd']), ('high', '', ['top'])]
+    (pkg/'sub').mkdir(); (pkg/'sub'/'__init__.py').write_text('')  # a subpackage: imports two levels up, and of its own modules
+    (pkg/'sub'/'m.py').write_text('from ..b import x\nfrom . import n\nfrom ntrain.sub.n import y\nimport ntrain.a\n')
+    (pkg/'sub'/'n.py').write_text('y = 1\n')
+    floors = [('low', '', ['__init__', 'a', 'b', 'c', 'd', 'sub', 'sub.n', 'sub.m']), ('high', '', ['top'])]
     g = parse_imports(pkg)
     assert ('c', None, 3, 'f') in g['b'] and ('__init__', '__version__', 1, 'top') in g['c'] and ('top', None, 3, 'g') in g['c']
+    assert g['sub.m'] == [('b', 'x', 1, 'top'), ('sub.n', None, 2, 'top'), ('sub.n', 'y', 3, 'top'), ('a', None, 4, 'top')], g['sub.m']
+    assert g['sub'] == [] and g['sub.n'] == []
     ps = problems(g, floors)
     assert ps == ['a cycle: a -> b -> c -> a',
                   'c:3 (g) imports top: upwards, from low to high',
@@ -202,7 +225,7 @@ def undefined_names(src:str)->set:
 
 
 def test_no_module_reads_a_name_it_never_binds():
-    found = {p.stem: sorted(undefined_names(p.read_text())) for p in sorted(PKG.glob('*.py'))}
+    found = {m: sorted(undefined_names(p.read_text())) for m, p in module_names(PKG).items()}
     assert not {m: n for m, n in found.items() if n}, found
     # the negative control: the card before its import of first_line was carried over in a merge
     assert undefined_names("from .core import NtrainError\ndef f(e):\n    raise NtrainError(first_line(e))\n") == {'first_line'}

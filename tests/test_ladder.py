@@ -7,7 +7,7 @@ from torch.utils.data import TensorDataset, DataLoader
 from conftest import run_cli, ROOT
 from ntrain.core import NtrainError
 from ntrain.ladder import ladder
-from ntrain.gallery import BROKEN
+from ntrain.ladder.gallery import BROKEN
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.usefixtures('one_thread')]
 
@@ -121,7 +121,7 @@ def test_cli_rungs_1_2_pass_and_write_the_report(tmp_path):
     assert [x['rung'] for x in d['rungs']] == [1, 2] and d['ok']
 
 def test_cli_a_failing_task_exits_non_zero(tmp_path):
-    r = run_cli('ladder', 'digits', f'run_dir={tmp_path}', 'task=ntrain.gallery:big_init', '--rungs', '1-3', cwd=ROOT, timeout=120)
+    r = run_cli('ladder', 'digits', f'run_dir={tmp_path}', 'task=ntrain.ladder.gallery:big_init', '--rungs', '1-3', cwd=ROOT, timeout=120)
     assert r.returncode == 1, r.stdout + r.stderr
     assert 'FAIL' in r.stdout and 'REFUSED' in r.stdout and "last layer's init scale" in r.stdout
     assert json.loads((tmp_path/'ladder.json').read_text())['ok'] is False
@@ -158,7 +158,7 @@ def test_cli_and_panel_write_the_same_ladder_json(tmp_path):
     """One driver (LadderSession): the same inputs give a byte-equal ladder.json, timings aside, from `ntrain ladder` in a
     subprocess and from the panel driven by its widgets (the editor's lr, then the Run 1-4 button)."""
     import re, shutil
-    from ntrain.panel import Ladder
+    from ntrain.notebook.ladder_panel import Ladder
     rd = tmp_path/'lad'
     run_cli('ladder', 'digits', f'run_dir={rd}', 'optim.lr=0.005', '--rungs', '1-4', timeout=300, check=0)
     cli = (rd/'ladder.json').read_bytes()
@@ -184,10 +184,10 @@ def test_a_session_on_tasks_that_are_not_digits(tmp_path, monkeypatch):
     from ntrain.config import Config
     from ntrain.handle import ThreadRun
     from ntrain.ladder import LadderSession
-    from ntrain.rungs import IN_KERNEL
-    from ntrain import user_tasks
+    from ntrain.ladder.rungs import IN_KERNEL
+    from ntrain.ladder import user_tasks
     monkeypatch.chdir(tmp_path)
-    reg = LadderSession(task='ntrain.user_tasks:regression')
+    reg = LadderSession(task='ntrain.ladder.user_tasks:regression')
     assert asdict(reg.base) == asdict(Config()) and reg.run_dir.parent == Path('runs') and reg.run_dir.name.startswith('regression-'), reg.run_dir
     res = reg.run('1-3')
     assert [r.verdict for r in res.rungs] == ['pass'] * 3, res.table()

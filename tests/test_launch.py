@@ -302,7 +302,7 @@ def test_stop_reaches_every_rank_which_exit_0_and_resume_exactly(tmp_path):
     r2.wait(timeout=TIMEOUT)
     assert (r2.result.status, r2.result.exit_code) == ('finished', 0), logs(rd)
     assert any(r['kind'] == 'resume' for r in r2.records())
-    wa, wb = (ntrain.checkpoint.load(Path(x)/'ckpt'/'last.pt')['model'] for x in (tmp_path/'ref', rd))
+    wa, wb = (ntrain.engine.checkpoint.load(Path(x)/'ckpt'/'last.pt')['model'] for x in (tmp_path/'ref', rd))
     assert wa.keys() == wb.keys() and all(torch.equal(wa[k], wb[k]) for k in wa)
     strip = lambda rs: [{k: v for k, v in r.items() if k not in TIMING} for r in rs]
     assert strip(ref.records('epoch')) == strip(r2.records('epoch'))
@@ -334,7 +334,7 @@ def test_ctrl_c_stops_through_a_save_longer_than_torchruns_grace(tmp_path):
     assert took >= 30, f'the stop took {took:.0f} s: the slow save did not happen (NTRAIN_TEST_SLOW_SAVE)\n{out}'
     st = read_status(rd)
     assert st['state'] == 'stopped', st
-    last = ntrain.checkpoint.load(rd/'ckpt'/'last.pt')  # complete, and of the step the run stopped at
+    last = ntrain.engine.checkpoint.load(rd/'ckpt'/'last.pt')  # complete, and of the step the run stopped at
     assert last['step'] == st['step'], (last['step'], st)
     assert_no_worker_killed(rd)
     assert not procs_with(f'run_dir={rd}')
@@ -374,7 +374,7 @@ def test_a_launched_run_is_named_after_its_task(tmp_path, monkeypatch):
     """No config and no run_dir: the base is `Config()` (not digits), and the run is named after the task: its Task.name,
     which the pre-flight's import finds, made safe for a path; the dry run imports nothing and names it by the function."""
     monkeypatch.chdir(tmp_path)
-    argv = launch_command(task='ntrain.user_tasks:regression')['argv']
+    argv = launch_command(task='ntrain.ladder.user_tasks:regression')['argv']
     assert any(a.startswith('run_dir=runs/regression-') for a in argv), argv
     env = dict(ENV, PYTHONPATH=os.pathsep.join([str(Path(ntrain.__file__).parents[1]), str(Path(__file__).parent)]))
     h = launch(None, ['epochs=1', 'num_workers=0', 'batch_size=64', 'progress=false'], task='tasks_for_tests:renamed', nproc=1, env=env, echo=False)

@@ -1,4 +1,4 @@
-"""Issue 18 (launch): the edges of `ntrain launch`. A rendezvous endpoint held by a service that accepts connections and
+"""The edges of `ntrain launch`. A rendezvous endpoint held by a service that accepts connections and
 never answers is refused in one line, within seconds, naming the endpoint and the process that holds it; a refused launch
 leaves the run directory it was pointed at byte-identical (or absent, when it did not exist); a rank that crashes on every
 start ends the run `failed` with a message once torchrun gives up, never `running`.

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from PIL import Image
 from ntrain.plots import LivePlot, RedrawClock, WAITING, HEADS
-from ntrain.viewmodel import LadderView, RunView
+from ntrain.notebook.viewmodel import LadderView, RunView
 
 def pixels(png:bytes)->np.ndarray: return np.asarray(Image.open(io.BytesIO(png)).convert('RGB')).astype(int)
 

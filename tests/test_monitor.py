@@ -1,4 +1,4 @@
-"""Issue 21, part 1: a monitor direction you can trust. Names are read by whole words (`val_mape` is minimised, not
+"""A monitor direction you can trust. Names are read by whole words (`val_mape` is minimised, not
 'map'), a Metric's `higher_is_better` wins over its name, a name nobody can read is refused asking for `mode=`, and
 best.pt, early stopping, the `start` record, the card and rung 5 share the one answer; a resume keeps the direction
 its run recorded."""
@@ -12,12 +12,12 @@ import yaml
 from torch import nn
 from torch.utils.data import TensorDataset
 import ntrain
-from ntrain import checkpoint as ckpt
+from ntrain.engine import checkpoint as ckpt
 from ntrain.core import ConfigError
 from ntrain.card import run_card
 from ntrain.loggers import read_metrics
-from ntrain.optim import monitor_mode, metric_direction
-from ntrain.rungs import _run_numbers
+from ntrain.engine.optim import monitor_mode, metric_direction
+from ntrain.ladder.rungs import _run_numbers
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.usefixtures('one_thread')]
 

@@ -5,13 +5,13 @@ import math, os, random, shutil, time
 from pathlib import Path
 import pytest, torch
 import ntrain
-from ntrain import checkpoint as ckpt
+from ntrain.engine import checkpoint as ckpt
 from ntrain.config import Config, apply_overrides, load_config
 from ntrain.core import NtrainError, CheckpointError
-from ntrain.runfiles import RunFiles
-from ntrain.runstate import TrainState, Checkpointer, read_config_dict
-from ntrain.train import Trainer, EpochStats, NoTimer, PhaseTimer
-from ntrain.user_tasks import regression
+from ntrain.engine.runfiles import RunFiles
+from ntrain.engine.trainstate import TrainState, Checkpointer, read_config_dict
+from ntrain.engine.trainer import Trainer, EpochStats, NoTimer, PhaseTimer
+from ntrain.ladder.user_tasks import regression
 
 FIX = Path(__file__).resolve().parent/'fixtures'
 

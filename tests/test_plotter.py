@@ -1,4 +1,4 @@
-"""The plotter process (see nbs/12b_plots.ipynb): `ntrain fit` draws curves.png in a forked child, the training process
+"""The plotter process (see nbs/00_foundation/11_plots.ipynb): `ntrain fit` draws curves.png in a forked child, the training process
 never imports matplotlib, a gone or failing plotter falls back to drawing in-process, and no plotter outlives its command."""
 import os, re, signal, subprocess, sys, time
 from pathlib import Path
@@ -9,7 +9,7 @@ REPORT = re.compile(r'ntrain-test: rank (\d+) plotter pid (\d+|None) drew (\d+) 
 FIT = ('fit', 'digits', 'epochs=1', 'num_workers=0', 'progress=false')
 
 def report(text:str, rank:int=0)->dict:
-    "The NTRAIN_TEST_PLOTTER=report line of `rank` (see nbs/06d_faults.ipynb)."
+    "The NTRAIN_TEST_PLOTTER=report line of `rank` (see nbs/01_engine/05_faults.ipynb)."
     ms = [m for m in REPORT.finditer(text) if int(m.group(1)) == rank]
     assert len(ms) == 1, f'no single report line for rank {rank} in:\n{text[-3000:]}'
     m = ms[0]

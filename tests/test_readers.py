@@ -11,7 +11,7 @@ import ntrain
 from ntrain.events import apply_record, record, watch, Watcher
 from ntrain.launch import Launch
 from ntrain.rundir import read_status
-from ntrain.viewmodel import RunView, console_watch, run_info, runs
+from ntrain.notebook.viewmodel import RunView, console_watch, run_info, runs
 from conftest import ROOT
 
 GARBAGE = [b'\xff\xfe{"kind": "ep"', b'\x80abc', b'\x00\x00\x00\x00', b'{"kind": "step", "st', b'\xed\xa0\x80', b'[' * 100_000]

@@ -1,5 +1,5 @@
 """The resume guarantee, proven the way a user meets it: the CLI in subprocesses, killed with SIGKILL at exact and at
-seeded random points, resumed, and compared bit for bit with the same run left alone (issue 4).
+seeded random points, resumed, and compared bit for bit with the same run left alone.
 
 The task is digits with dropout (tests/resume_tasks.py), so training draws from the global torch RNG: that is what
 makes the negative control that skips restoring the RNG fail, as it must. Digits' random-shift augmentation is on.
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import torch
 from conftest import run_cli, ROOT
-from ntrain.resume_check import compare_runs, describe_diff, metric_records
+from ntrain.engine.resume_check import compare_runs, describe_diff, metric_records
 
 TESTS = Path(__file__).resolve().parent
 ENV = dict(PYTHONPATH=os.pathsep.join([str(ROOT), str(TESTS)] + [p for p in os.environ.get('PYTHONPATH', '').split(os.pathsep) if p]))
@@ -220,7 +220,7 @@ def test_killed_before_the_first_checkpoint_starts_again(alone, tmp_path):
 
 # ---------------------------------------------------------------- foreign checkpoints
 def test_init_from_a_foreign_seed_format_checkpoint_reads_its_weights_only(alone, tmp_path):
-    from ntrain.train import Trainer
+    from ntrain.engine.trainer import Trainer
     from ntrain.config import load_config
     cfg = load_config('digits', OPTS + [f'run_dir={tmp_path/"new"}'])
     w = torch.load(alone/'ckpt'/'best.pt', weights_only=True)['model']
@@ -259,11 +259,11 @@ def test_check_resume_verb_stores_the_verdict_for_the_run_card(tmp_path):
     finally: del os.environ['NTRAIN_HOME']
     assert f"**Resume tested:** {rec['summary']} ({rec['when'][:10]})" in card, card
 
-# ---------------------------------------------------------------- crash consistency of the checkpoint rotation (issue 12)
+# ---------------------------------------------------------------- crash consistency of the checkpoint rotation
 @pytest.mark.parametrize('point', ['written', 'rotated', 'renamed', 'synced'])
 def test_sigkill_at_each_instant_of_the_rotation_resumes_from_a_verified_checkpoint(alone, tmp_path, point):
     "Killed at each rename and fsync of step 12's last.pt rotation: a verified checkpoint is there, and the resume ends bit-identical."
-    from ntrain import checkpoint as ckpt
+    from ntrain.engine import checkpoint as ckpt
     rd = tmp_path/'run'
     killed(rd, f'ckpt_{point}:12', False)
     cd = rd/'ckpt'

@@ -1,4 +1,4 @@
-"""Issue 19: one run state for every view. For each case of files on disk, `run_state`/`run_info`, `ntrain.runs`, a
+"""One run state for every view. For each case of files on disk, `run_state`/`run_info`, `ntrain.runs`, a
 `RunView` fed the run's records and status, `ntrain runs`, `ntrain watch` (and its exit code) and the run card say the
 same state. Real runs: a launched run killed by `Launch.kill`, a plain `ntrain fit` killed from outside (lost), a run
 stopped by `ntrain stop` (stopping, then stopped) and resumed, a finished run with a damaged status.json, and a run that
@@ -18,8 +18,8 @@ from ntrain.handle import RunHandle
 from ntrain.launch import LaunchResult, attach, launch
 from ntrain.lifecycle import STATES, run_state
 from ntrain.rundir import process_alive, process_start_time, process_tree, read_status
-from ntrain.run_panel import dashboard
-from ntrain.viewmodel import RunView, run_info, runs
+from ntrain.notebook.dashboard import dashboard
+from ntrain.notebook.viewmodel import RunView, run_info, runs
 
 TESTS = Path(__file__).resolve().parent
 ENV = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), str(TESTS)]), OMP_NUM_THREADS='1', PYTHONUNBUFFERED='1',
@@ -124,7 +124,7 @@ def test_every_view_says_the_same_state(case, tmp_path):
 
 def test_every_state_has_a_view():
     "Every state of the lifecycle is a word every view prints (and the dashboard has a colour for)."
-    from ntrain.run_panel import _COLORS
+    from ntrain.notebook.dashboard import _COLORS
     assert set(_COLORS) == set(STATES)
 
 
@@ -144,7 +144,7 @@ def test_a_launched_run_killed_by_launch_kill_reads_killed(tmp_path):
     st = read_status(rd)
     assert (st['state'], st['reason'], st['exit_code']) == ('killed', 'Launch.kill', 137), st
     assert_everywhere(rd, 'killed')
-    from ntrain.rungs import run_verdict  # as rung 5 of a ladder: its badge reads KILLED, not FAIL
+    from ntrain.ladder.rungs import run_verdict  # as rung 5 of a ladder: its badge reads KILLED, not FAIL
     r5 = run_verdict(h, load_config(rd/'config.yaml'), time.time() - 5)
     assert r5.verdict == 'killed' and not r5.ok and 'killed by Launch.kill' in r5.diagnosis, r5.diagnosis
     db = dashboard(attach(rd)); db.wait(timeout=30)  # the dashboard's state dict: killed, said in its colour, not as a failure

@@ -1,5 +1,5 @@
 """The record schema (`ntrain.events.SCHEMA`) against what the engine writes: every record of real short runs (digits through a
-stop and a resume, a task of `ntrain.user_tasks`, two failures) and of a ladder on a user task passes `check_record`; a wrong
+stop and a resume, a task of `ntrain.ladder.user_tasks`, two failures) and of a ladder on a user task passes `check_record`; a wrong
 record fails in one line naming its kind and field; an older `metrics.jsonl` reads with the schema's defaults.
 The whole suite runs with NTRAIN_CHECK_RECORDS=1 (conftest.py): every record written in-process is checked as it is emitted."""
 import json, os
@@ -9,8 +9,8 @@ import ntrain
 from ntrain import events
 from ntrain.events import SCHEMA, END_KINDS, Events, check_record, field, read, best_epoch, direction, layout, record
 from ntrain.loggers import read_metrics
-from ntrain.viewmodel import RunView
-from ntrain.user_tasks import multilabel, regression
+from ntrain.notebook.viewmodel import RunView
+from ntrain.ladder.user_tasks import multilabel, regression
 from conftest import ROOT
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.usefixtures('one_thread')]

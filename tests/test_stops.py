@@ -2,7 +2,7 @@
 
 A graceful stop (a signal, `ntrain stop`, the stop file, `Launch.stop()`, a stop token) finishes the step, saves, and
 exits 75; a resume must then end bit-identical to the run left alone (the comparison of the resume tests,
-`ntrain.resume_check.compare_runs`). Tasks here are not digits: a padded token loss (`loss_norm=items`) and dict batches.
+`ntrain.engine.resume_check.compare_runs`). Tasks here are not digits: a padded token loss (`loss_norm=items`) and dict batches.
 """
 import os, signal, subprocess, sys, threading, time
 from pathlib import Path
@@ -10,8 +10,8 @@ import pytest
 from conftest import ROOT
 import ntrain
 from ntrain.config import load_config
-from ntrain.train import Trainer
-from ntrain.resume_check import compare_runs, describe_diff
+from ntrain.engine.trainer import Trainer
+from ntrain.engine.resume_check import compare_runs, describe_diff
 from ntrain.rundir import read_status, process_tree
 from ntrain.lifecycle import end_state
 from ntrain.loggers import read_metrics
@@ -89,7 +89,7 @@ def test_the_checkpoint_of_a_stop_in_validation_says_validation_is_pending(tmp_p
     t = None
     t = Trainer(load_config('digits', [*TOKENS, f'run_dir={rd}']), stop=lambda: t.epoch == LAST and _phase(t) == 'validate', quiet=True)
     assert t.fit().status == 'stopped'
-    sd = ntrain.checkpoint.load(rd/'ckpt'/'last.pt')
+    sd = ntrain.engine.checkpoint.load(rd/'ckpt'/'last.pt')
     assert sd['ntrain']['position'] == dict(epoch=LAST, batch=8, micro=0, pending='validate'), sd['ntrain']['position']
     msg = [r['text'] for r in read_metrics(rd, 'message') if 'stopped at step' in r['text']]
     assert msg and 'the validation of epoch 2 is pending' in msg[0], msg
@@ -220,7 +220,7 @@ LEAK = '''
 import concurrent.futures as cf, multiprocessing as mp, sys
 def job(_):
     from ntrain.config import load_config
-    from ntrain.train import Trainer
+    from ntrain.engine.trainer import Trainer
     t = Trainer(load_config('digits', ['task=tasks_for_tests:tokens', 'monitor=val_loss', 'num_workers=2', 'progress=false']), quiet=True).setup()
     t.train_sampler.set_epoch(0); next(iter(t.train_loader))  # workers started, the loader never closed
     return 1

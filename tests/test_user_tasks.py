@@ -1,4 +1,4 @@
-"""Issue 11: a user's own model and data, trained right. The user-shaped tasks of `ntrain.user_tasks` (a token LM with
+"""A user's own model and data, trained right. The user-shaped tasks of `ntrain.ladder.user_tasks` (a token LM with
 -100 padding and a summed loss, a regression, dict batches with an output object, a tuple output with an auxiliary
 loss, BatchNorm) through ladder rungs 1-4, fit, load and resume; the broken ones caught at the right rung; val_loss
 per token at two validation batch sizes and on 2 processes, against a computation by hand."""
@@ -16,7 +16,7 @@ from conftest import run_cli
 import ntrain
 from ntrain.core import NtrainError, ConfigError, TaskError
 from ntrain.loggers import read_metrics
-from ntrain.user_tasks import USER_TASKS, USER_BROKEN, PAD, token_lm, regression, off_by_one, tuple_aux
+from ntrain.ladder.user_tasks import USER_TASKS, USER_BROKEN, PAD, token_lm, regression, off_by_one, tuple_aux
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.usefixtures('one_thread')]
 
@@ -89,7 +89,7 @@ def test_user_task_fits_resumes_and_loads(name, tmp_path):
     if task.num_classes: assert 0 <= ep['val_acc'] <= 1 and 0 <= ep['val_f1'] <= 1  # F1 on -100 targets: no crash
     else: assert ep['val_mse'] == pytest.approx(ep['val_loss'], rel=1e-6)
     model, cfg = ntrain.load(rd, 'last', task=task)
-    sd = ntrain.checkpoint.load(rd/'ckpt'/'last.pt')['model']
+    sd = ntrain.engine.checkpoint.load(rd/'ckpt'/'last.pt')['model']
     assert all(torch.equal(v, sd[k]) for k, v in model.state_dict().items()) and not model.training
 
 
@@ -134,7 +134,7 @@ def test_token_val_loss_is_per_token_at_any_val_batch_size():
 def test_token_val_loss_is_per_token_on_two_processes(tmp_path):
     "ntrain launch --nproc 2 on 67 validation sequences (one padding copy): the epoch's val_loss is the by-hand per-token loss."
     rd = tmp_path/'run'
-    (tmp_path/'lm.yaml').write_text(yaml.safe_dump(dict(name='lm', task='ntrain.user_tasks:token_lm', loss_norm='items', epochs=1,
+    (tmp_path/'lm.yaml').write_text(yaml.safe_dump(dict(name='lm', task='ntrain.ladder.user_tasks:token_lm', loss_norm='items', epochs=1,
                                                         batch_size=32, val_batch_size=16, num_workers=0, run_dir=str(rd))))
     r = run_cli('launch', tmp_path/'lm.yaml', '--nproc', '2', env=dict(NTRAIN_DIST_TIMEOUT='60'), timeout=240)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
@@ -142,7 +142,7 @@ def test_token_val_loss_is_per_token_on_two_processes(tmp_path):
     model, cfg = ntrain.load(rd, 'last')  # the config names an importable task: no task= needed
     loss, acc, _ = by_hand(model, token_lm().valid)
     assert ep['val_loss'] == pytest.approx(loss, rel=1e-5) and ep['val_acc'] == pytest.approx(acc, rel=1e-6)
-    assert yaml.safe_load((rd/'config.yaml').read_text())['task'] == 'ntrain.user_tasks:token_lm'
+    assert yaml.safe_load((rd/'config.yaml').read_text())['task'] == 'ntrain.ladder.user_tasks:token_lm'
     assert 'BatchNorm' not in r.stdout + r.stderr + (rd/'log.txt').read_text()  # no BatchNorm, no warning about it
     assert not [m for m in read_metrics(rd, 'message') if m.get('level') == 'warning'], read_metrics(rd, 'message')
 
@@ -150,7 +150,7 @@ def test_token_val_loss_is_per_token_on_two_processes(tmp_path):
 def test_batchnorm_on_two_processes_says_why_the_curve_differs(tmp_path):
     "ntrain launch --nproc 2 of a model with BatchNorm and no sync_bn: one warning at setup, naming sync_bn=true and rank 0's statistics."
     rd = tmp_path/'run'
-    (tmp_path/'bn.yaml').write_text(yaml.safe_dump(dict(name='bn', task='ntrain.user_tasks:batchnorm', epochs=1, batch_size=32,
+    (tmp_path/'bn.yaml').write_text(yaml.safe_dump(dict(name='bn', task='ntrain.ladder.user_tasks:batchnorm', epochs=1, batch_size=32,
                                                         num_workers=0, run_dir=str(rd))))
     r = run_cli('launch', tmp_path/'bn.yaml', '--nproc', '2', env=dict(NTRAIN_DIST_TIMEOUT='60'), timeout=240)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]

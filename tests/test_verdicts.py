@@ -1,12 +1,12 @@
-"""Issue 21: right verdicts on users' tasks. Rung 4 against its control fit on permuted targets, on three seeds of each
-row of `ntrain.user_tasks.RUNG4_ROWS` (shuffled digits labels, 20% label noise, imbalanced binary, multi-label,
+"""Right verdicts on users' tasks. Rung 4 against its control fit on permuted targets, on three seeds of each
+row of `ntrain.ladder.user_tasks.RUNG4_ROWS` (shuffled digits labels, 20% label noise, imbalanced binary, multi-label,
 regression, segmentation, clean digits): never the wrong verdict, mostly the right one, and a fail on shuffled labels
 blames the labels. `bench/rung4_sweep.py` runs the same rows over 60 seeds each."""
 import os
 os.environ.setdefault('OMP_NUM_THREADS', '1')
 import pytest
 from ntrain.ladder import ladder
-from ntrain.user_tasks import RUNG4_ROWS
+from ntrain.ladder.user_tasks import RUNG4_ROWS
 
 pytestmark = [pytest.mark.timeout(120), pytest.mark.usefixtures('one_thread')]
 

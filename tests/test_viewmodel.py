@@ -2,7 +2,7 @@
 import json, time
 from pathlib import Path
 import ntrain
-from ntrain.viewmodel import LadderView, RunView, runs, status_line
+from ntrain.notebook.viewmodel import LadderView, RunView, runs, status_line
 
 def recorded_ladder(tmp_path, **kw):
     "A real ladder's record stream (digits, rungs 1-3), as the callbacks receive it."

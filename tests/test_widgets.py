@@ -54,7 +54,7 @@ def test_run_buttons_live_plot_and_one_run_at_a_time(tmp_path):
     assert "data-stale='1'" in badge(lad, 3) and lad.state['settings']['lr'] == 0.001
 
 def test_broken_gallery_task_shows_fail_and_its_diagnosis(tmp_path):
-    lad = ntrain.Ladder('digits', task='ntrain.gallery:frozen', run_dir=tmp_path/'lad')
+    lad = ntrain.Ladder('digits', task='ntrain.ladder.gallery:frozen', run_dir=tmp_path/'lad')
     lad.show(); lad.w['run14'].click(); lad.wait(180)
     st = lad.state
     assert [r['verdict'] for r in st['rungs']][:4] == ['pass', 'pass', 'fail', 'refused'], [r['verdict'] for r in st['rungs']]

@@ -6,7 +6,7 @@ or `#| eval: false`, are not run; a notebook whose front matter says `skip_exec`
 processes that each take one notebook at a time, with a timeout per notebook. A notebook that fails fails the build,
 with its traceback. Then each is rendered to HTML (nbconvert's lab template, directives and `#| hide` cells removed)
 with a sidebar of the chapters; a widget view, which needs a kernel, is left out: a panel shows through its static
-sibling output (the picture and the card, `ntrain.run_panel.publish_panel`). `nbs/index.ipynb` is the front page (it is
+sibling output (the picture and the card, `ntrain.notebook.dashboard.publish_panel`). `nbs/index.ipynb` is the front page (it is
 also the README's source, tools/readme.py). Files of the repository that a page links to (the README's screenshots,
 AGENTS.md, bench/RESULTS.md) are copied in, Markdown rendered to HTML. Last, every internal link and anchor of the site
 is checked; a broken one fails the build. Links to other hosts are not followed (the machines here have no network).
@@ -200,9 +200,13 @@ def sidebar(pages:list, here:str)->str:
         if site == 'index.html':
             out.append(f'<a class="ntrain-home{" ntrain-here" if site == here else ""}" href="{rel(here, site)}">{html.escape(title)}</a>'); continue
         if g != group:
-            group = g; out.append(f'<h4>{html.escape("chapters" if g == "." else g)}</h4>')
+            group = g; out.append(f'<h4>{html.escape(chapter_title(g))}</h4>')
         out.append(f'<a{" class=ntrain-here" if site == here else ""} href="{rel(here, site)}">{html.escape(title)}</a>')
     return '\n'.join(out + ['</nav>'])
+
+def chapter_title(folder:str)->str:
+    "A chapter's folder as its title: '01_engine' -> 'Engine', 'tutorials' -> 'Tutorials'."
+    return re.sub(r'^\d+_', '', Path(folder).name or 'chapters').replace('_', ' ').capitalize()
 
 def rel(here:str, target:str)->str:
     return os.path.relpath(target, os.path.dirname(here) or '.').replace(os.sep, '/')
@@ -314,9 +318,9 @@ def notebooks(only:str=None)->list:
     return out
 
 def order(p:Path)->tuple:
-    "index first, then nbs/ in name order, then each folder (the tutorials)."
+    "index first, then the tutorials, then the chapters (nbs/'s folders) in name order."
     r = p.relative_to(NBS)
-    return (r.name != 'index.ipynb', len(r.parts) > 1, str(r))
+    return (r.name != 'index.ipynb', r.parts[0] != 'tutorials', str(r))
 
 def build(out:Path, workers:int, timeout:float, only:str=None, execute_nbs:bool=True)->int:
     t0 = time.monotonic()

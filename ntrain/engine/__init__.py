@@ -1,0 +1,1 @@
+"""The engine: the trainer and its parts (device, optimizer, checkpoints, distributed, faults), and `fit`."""

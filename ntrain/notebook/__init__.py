@@ -1,0 +1,1 @@
+"""The notebook: the view-models the panels render, the run dashboard and the ladder panel."""
