@@ -16,8 +16,8 @@ import matplotlib.figure, matplotlib.backends.backend_agg
 # tests/run.sh runs the suite in two processes (pytest-xdist, each file kept in one), then these files alone: their
 # figures are latencies (a click to its state, a plot's lag, a stop) that a second test's load would distort, and the
 # browser tests bring their own load (a process holding one core).
-SERIAL = {'test_browser.py', 'test_browser_runs.py', 'test_browser_saved.py', 'test_notebooks_kernel.py', 'test_widgets.py',
-          'test_events.py'}
+SERIAL = {'test_browser.py', 'test_browser_runs.py', 'test_browser_saved.py', 'test_widgets.py', 'test_events.py'}
+# (test_notebooks_kernel.py asserts no latency: it runs beside the others, where its reader's pause costs nothing)
 
 def pytest_configure(config):
     config.addinivalue_line('markers', 'serial: run alone, after the others (tests/run.sh)')
