@@ -230,3 +230,33 @@ def test_no_module_reads_a_name_it_never_binds():
     # the negative control: the card before its import of first_line was carried over in a merge
     assert undefined_names("from .core import NtrainError\ndef f(e):\n    raise NtrainError(first_line(e))\n") == {'first_line'}
     assert undefined_names("import os\ndef f(x, *a, k=1):\n    try: y = [z for z in a]\n    except OSError as e: return e\n    return os.sep, x, y, k\n") == set()
+
+
+def test_old_and_new_module_paths_in_a_fresh_interpreter():
+    """The public paths (`ntrain.fit`, `ntrain.Task`, `ntrain.examples.digits`, `ntrain.Ladder`, `ntrain.ladder`) and every
+    new module path import with no warning; every module path of 0.1.0 before the subpackages (`_MOVED`) imports with
+    one DeprecationWarning naming where it went, and holds the same objects."""
+    import subprocess, json
+    code = r'''
+import importlib, json, sys, warnings
+warnings.simplefilter('error')  # a warning on a new path fails here
+import ntrain, ntrain.examples
+from ntrain import fit, Task, Ladder, ladder, launch
+from ntrain.examples import digits
+from ntrain.ladder import LadderSession
+new = {m: importlib.import_module(m) for m in sorted(set(ntrain._MOVED.values()))}
+out = dict(public=[callable(fit), isinstance(Task, type), callable(digits), isinstance(Ladder, type), callable(ladder), callable(launch)], old={})
+for old, target in sorted(ntrain._MOVED.items()):
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter('always'); m = importlib.import_module(old)
+    same = all(getattr(m, k) is v for k, v in vars(new[target]).items() if not k.startswith('__'))
+    out['old'][old] = [[str(x.message).split(':')[0] for x in w if x.category is DeprecationWarning], same]
+print(json.dumps(out))'''
+    r = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, timeout=180, cwd=PKG.parent)
+    assert r.returncode == 0, r.stderr[-3000:]
+    out = json.loads(r.stdout.strip().splitlines()[-1])
+    assert out['public'] == [True] * 6
+    import ntrain
+    assert set(out['old']) == set(ntrain._MOVED) and len(out['old']) >= 20
+    bad = {old: got for old, got in out['old'].items() if got != [[f'{old} moved to {ntrain._MOVED[old]}'], True]}
+    assert not bad, bad
