@@ -40,6 +40,7 @@ def _close(a, b, tol:float)->bool:
         return a == b if not tol else abs(a - b) <= tol * (1 + abs(b))
     return a == b
 
+# %% ../../nbs/01_engine/11_resume_check.ipynb
 def compare_states(a, b, tol:float=0.0)->tuple:
     "(max abs difference, first differing key path or None) between two nested states of tensors and plain values."
     la, lb = dict(_leaves(a)), dict(_leaves(b))
