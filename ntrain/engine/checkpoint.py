@@ -10,6 +10,7 @@ from typing import Callable, Optional
 import numpy as np
 import torch
 from ..core import CheckpointError, atomic_write, atomic_write_text, sha256_file, temp_beside, fsync_dir, first_line
+from ..core import patch
 
 # %% auto 0
 __all__ = ['RECORD', 'MANIFEST', 'rng_state', 'set_rng_state', 'check_plain', 'clean_state_dict', 'unwrap', 'read_manifest',
@@ -80,6 +81,7 @@ def read_manifest(ckpt_dir)->dict:
     except (OSError, ValueError): return {}
     return m if isinstance(m, dict) else {}
 
+# %% ../../nbs/01_engine/02_checkpoint.ipynb
 class _RecordWriter:
     """A file-like for `torch.save` that writes to `f` and hashes what it writes (in a thread with `thread=True`), holding
     back the zip's last 22 bytes, its end record, so that `finish` can give the archive its integrity record as comment."""
@@ -99,35 +101,46 @@ class _RecordWriter:
             try: self.f.write(m)
             except OSError as e: self.err = e
         self.size += len(m)
-    def write(self, b):
-        m = memoryview(b).cast('B'); n = m.nbytes
-        if n >= 22:
-            if self.tail: self._out(self.tail)
-            self._out(m[:-22]); self.tail = bytes(m[-22:])
-        else:
-            t = self.tail + bytes(m)
-            if len(t) > 22: self._out(t[:-22]); t = t[-22:]
-            self.tail = t
-        return n
-    def flush(self): self.f.flush()
-    def finish(self, **info)->dict:
-        "Write the end record with the comment's length, then the comment: the record of every byte before it."
-        t = self.tail
-        if len(t) != 22 or t[:4] != _EOCD or t[20:] != b'\0\0': raise CheckpointError('torch.save did not end with a zip end record')
-        rec = dict(sha256='0' * 64, size=self.size + 22, **info)
-        n = len(RECORD) + len(json.dumps(rec))  # the digest has a fixed width: the comment's length is known before it
-        self._out(t[:20] + struct.pack('<H', n)); self.tail = b''
-        self.close()
-        rec['sha256'] = self.h.hexdigest()
-        comment = RECORD + json.dumps(rec).encode()
-        assert len(comment) == n
-        if self.err is None:
-            try: self.f.write(comment)
-            except OSError as e: self.err = e
-        return rec
-    def close(self):
-        if self.th is not None: self.q.put(None); self.th.join(); self.th = None
 
+# %% ../../nbs/01_engine/02_checkpoint.ipynb
+@patch
+def write(self:_RecordWriter, b):
+    m = memoryview(b).cast('B'); n = m.nbytes
+    if n >= 22:
+        if self.tail: self._out(self.tail)
+        self._out(m[:-22]); self.tail = bytes(m[-22:])
+    else:
+        t = self.tail + bytes(m)
+        if len(t) > 22: self._out(t[:-22]); t = t[-22:]
+        self.tail = t
+    return n
+
+@patch
+def flush(self:_RecordWriter): self.f.flush()
+
+# %% ../../nbs/01_engine/02_checkpoint.ipynb
+@patch
+def finish(self:_RecordWriter, **info)->dict:
+    "Write the end record with the comment's length, then the comment: the record of every byte before it."
+    t = self.tail
+    if len(t) != 22 or t[:4] != _EOCD or t[20:] != b'\0\0': raise CheckpointError('torch.save did not end with a zip end record')
+    rec = dict(sha256='0' * 64, size=self.size + 22, **info)
+    n = len(RECORD) + len(json.dumps(rec))  # the digest has a fixed width: the comment's length is known before it
+    self._out(t[:20] + struct.pack('<H', n)); self.tail = b''
+    self.close()
+    rec['sha256'] = self.h.hexdigest()
+    comment = RECORD + json.dumps(rec).encode()
+    assert len(comment) == n
+    if self.err is None:
+        try: self.f.write(comment)
+        except OSError as e: self.err = e
+    return rec
+
+@patch
+def close(self:_RecordWriter):
+    if self.th is not None: self.q.put(None); self.th.join(); self.th = None
+
+# %% ../../nbs/01_engine/02_checkpoint.ipynb
 def save(state:dict, path, before_replace=None, rotate_to=None, check:bool=True, hash_thread:bool=True,
          at:Optional[Callable]=None)->Path:
     """Check `state` is plain and write it atomically to `path`, with its integrity record.
@@ -181,6 +194,7 @@ def _read_record(path)->tuple:
         return 'bad', 'its integrity record is damaged', None
     return 'ok', rec, size - len(comment)
 
+# %% ../../nbs/01_engine/02_checkpoint.ipynb
 def _expected(path:Path)->tuple:
     "(state, why, record, bytes covered, what holds the record) before any hashing: state is 'check', 'unrecorded', 'damaged' or 'missing'."
     try: kind, rec, end = _read_record(path)
@@ -198,6 +212,7 @@ def _expected(path:Path)->tuple:
 
 def _mismatch(path, what)->str: return f'{path}: sha256 does not match {what} (the file is damaged)'
 
+# %% ../../nbs/01_engine/02_checkpoint.ipynb
 def integrity(path)->tuple:
     "(state, why, record) of a checkpoint file; state is 'verified', 'unrecorded', 'damaged' or 'missing'."
     path = Path(path)
@@ -211,6 +226,7 @@ def verify(path)->Optional[str]:
     state, why, _ = integrity(path)
     return why if state in ('damaged', 'missing') else None
 
+# %% ../../nbs/01_engine/02_checkpoint.ipynb
 class _Hashing(threading.Thread):
     "sha256 of a file's first `size` bytes, on a thread (hashlib and file reads release the GIL): `result()` waits for it."
     def __init__(self, path, size:int):
@@ -220,6 +236,7 @@ class _Hashing(threading.Thread):
         except OSError as e: self.err = e
     def result(self)->Optional[str]: self.join(); return self.hex
 
+# %% ../../nbs/01_engine/02_checkpoint.ipynb
 def load(path, map_location='cpu', check:bool=True)->dict:
     """Load a checkpoint with weights_only=True after checking its integrity record; one-line errors for damage or pickled code.
     The sha256 is computed on a thread while torch.load reads the file; whatever torch.load made of it, a mismatch is the error."""
@@ -245,6 +262,7 @@ def load(path, map_location='cpu', check:bool=True)->dict:
     if (what := _not_a_checkpoint(path)): raise CheckpointError(f'{path}: {what}, not a checkpoint (torch.save writes a zip archive)') from None
     raise CheckpointError(f'{path}: cannot load: {first_line(err)}') from None
 
+# %% ../../nbs/01_engine/02_checkpoint.ipynb
 def _not_a_checkpoint(path)->Optional[str]:
     "What `path` is when it is plainly not something `torch.save` wrote: empty, text, or other bytes (never torch's advice to unpickle it)."
     try:
@@ -320,32 +338,44 @@ class Saver:
         if self._err is not None:
             e, self._err = self._err, None
             raise e
-    def wait(self):
-        "Block until the save in flight is on disk; raise its error if it failed."
-        t0 = time.perf_counter()
-        try: self._join()
-        finally: self.blocked_s += time.perf_counter() - t0
-    def check(self):
-        "Raise a background save's error, if there is one, without waiting."
-        if self._err is not None: self.wait()
-    def _write(self, state:dict, targets):
-        t0 = time.perf_counter()
-        try:
-            for t in targets:
-                save(state, check=False, hash_thread=not self.background, **t)
-                if self.on_saved is not None: self.on_saved(Path(t['path']), state)
-        finally: self.write_s += time.perf_counter() - t0; self.saves += 1
-    def _run(self, state, targets):
-        try: self._write(state, targets)
-        except BaseException as e: self._err = e
-    def submit(self, state:dict, *targets:dict):
-        t0 = time.perf_counter()
-        try:
-            self._join()
-            check_plain(state)
-            if not self.background: return self._write(state, targets)
-            state = snapshot(state)
-            # not a daemon: an interpreter that exits normally lets the save finish
-            self._th = threading.Thread(target=self._run, args=(state, targets), name='ntrain-checkpoint')
-            self._th.start()
-        finally: self.blocked_s += time.perf_counter() - t0
+
+# %% ../../nbs/01_engine/02_checkpoint.ipynb
+@patch
+def wait(self:Saver):
+    "Block until the save in flight is on disk; raise its error if it failed."
+    t0 = time.perf_counter()
+    try: self._join()
+    finally: self.blocked_s += time.perf_counter() - t0
+
+@patch
+def check(self:Saver):
+    "Raise a background save's error, if there is one, without waiting."
+    if self._err is not None: self.wait()
+
+# %% ../../nbs/01_engine/02_checkpoint.ipynb
+@patch
+def _write(self:Saver, state:dict, targets):
+    t0 = time.perf_counter()
+    try:
+        for t in targets:
+            save(state, check=False, hash_thread=not self.background, **t)
+            if self.on_saved is not None: self.on_saved(Path(t['path']), state)
+    finally: self.write_s += time.perf_counter() - t0; self.saves += 1
+
+@patch
+def _run(self:Saver, state, targets):
+    try: self._write(state, targets)
+    except BaseException as e: self._err = e
+
+@patch
+def submit(self:Saver, state:dict, *targets:dict):
+    t0 = time.perf_counter()
+    try:
+        self._join()
+        check_plain(state)
+        if not self.background: return self._write(state, targets)
+        state = snapshot(state)
+        # not a daemon: an interpreter that exits normally lets the save finish
+        self._th = threading.Thread(target=self._run, args=(state, targets), name='ntrain-checkpoint')
+        self._th.start()
+    finally: self.blocked_s += time.perf_counter() - t0

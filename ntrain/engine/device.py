@@ -33,6 +33,7 @@ def resolve_precision(precision:str, device:torch.device)->str:
     if device.type == 'cuda': return 'bf16' if torch.cuda.is_bf16_supported() else 'fp16'
     return 'fp32'
 
+# %% ../../nbs/01_engine/00_device.ipynb
 @dataclass
 class Precision:
     "A device's precision policy: what `autocast()` enters and the GradScaler a step uses."
@@ -54,6 +55,7 @@ class Precision:
         "A GradScaler, enabled only for fp16."
         return torch.amp.GradScaler(self.device.type, enabled=self.name == 'fp16')
 
+# %% ../../nbs/01_engine/00_device.ipynb
 def enable_tf32(device:torch.device):
     "TF32 matmuls and convolutions on Ampere and newer GPUs (a no-op elsewhere)."
     if device.type == 'cuda': torch.backends.cuda.matmul.allow_tf32 = torch.backends.cudnn.allow_tf32 = True

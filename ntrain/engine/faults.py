@@ -35,7 +35,7 @@ def kill_self(): os.kill(os.getpid(), signal.SIGKILL)
 
 # %% ../../nbs/01_engine/05_faults.ipynb
 def install(t):
-    "Wrap trainer `t`'s methods for the switches set in the environment (see the table above)."
+    "Wrap trainer `t`'s methods for the switches set in the environment (the table in 'Why a fault module', `ntrain.engine.faults`' notebook)."
     f = fault_spec()
     if 'window' in f:
         micro = t._micro
@@ -115,8 +115,9 @@ def _failing_plotter(p):
     send = p.send
     p.send = lambda run_dir, path=None: send(run_dir, os.path.join(str(run_dir), 'no-such-directory', 'curves.png'))
 
+# %% ../../nbs/01_engine/05_faults.ipynb
 def _plotter_switches(which:set, t):
-    "NTRAIN_TEST_PLOTTER (see the table above) on trainer `t`'s process."
+    "NTRAIN_TEST_PLOTTER on trainer `t`'s process: `kill`, `stall`, `fail`, `report` (the table in 'Why a fault module', `ntrain.engine.faults`' notebook)."
     import atexit, sys
     from ntrain import plots
     p = plots.plotter()

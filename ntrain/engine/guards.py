@@ -7,12 +7,88 @@ from __future__ import annotations
 import contextlib, math, signal, threading, time
 import torch
 from ..core import TaskError, tree_map
+from ..core import patch
 from ..data import next_batch, LoaderError, stop_signal_death, kill_workers
 from ..events import StopWaiting, WAKE_SIGNAL
 from . import checkpoint as ckpt
 
 # %% auto 0
 __all__ = ['GuardsMixin']
+
+# %% ../../nbs/01_engine/06_guards.ipynb
+class _LoaderTimeout(BaseException):
+    "A batch past loader_timeout in this process (a BaseException, so that a dataset's `except Exception` cannot swallow it)."
+
+class GuardsMixin:
+    "The trouble side of `Trainer`: batches that fail or hang, and non-finite losses."
+
+# %% ../../nbs/01_engine/06_guards.ipynb
+@patch
+def _fetch(self:GuardsMixin, it, split:str, b:int):
+    """Batch `b` of the epoch from `it`: one that does not come is reported, one that fails is named (see `next_batch`).
+    A stop abandons the wait (`StopWaiting`): at once in one process, after `Stopper.grace` under torchrun."""
+    what = lambda: self._batch_desc(split, b)
+    if self._watch is not None: self._watch.arm(what)
+    st = self.stopper
+    st.waiting = self._signals is not None and self._signals.active  # a stop signal may raise out of this wait
+    try: return next_batch(it, what, self.cfg.loader_warn_s, self.cfg.loader_timeout, lambda waited: self._slow_batch(waited, what), stop=st.overdue)
+    except _LoaderTimeout as e: raise LoaderError(str(e)) from None  # (a sample that hung in this process: see `_timed_out`)
+    except StopWaiting: raise StopWaiting(what()) from None  # (from a signal handler or the wait itself: named by its batch)
+    except LoaderError as e:
+        # the stop's own signal reached a worker as it started, before it could ignore it: part of the stop, not a failure
+        if st() is not None and stop_signal_death(e) and not self.distributed: raise StopWaiting(what()) from None
+        raise
+    finally:
+        st.waiting, st.abandon = False, None
+        if self._watch is not None and self._watch.disarm() and self.files.status is not None: self.files.status.update(now=False, waiting=None)
+
+# %% ../../nbs/01_engine/06_guards.ipynb
+@patch
+def _abandoned(self:GuardsMixin, e:StopWaiting, loader)->str:
+    """A stop left a wait for a batch (`_fetch`): the loader's workers go (one may hang), and the run stops at its last
+    whole step. A rank under torchrun cannot stop alone (its peers wait in a collective): it fails, naming the batch."""
+    kill_workers(loader); loader._iterator = None  # its iterator was left mid-wait: never reused
+    if self.distributed:
+        raise LoaderError(f'rank {self.rank}: {e} had not come {self.stopper.grace:g} s after the stop request (a sample may hang): '
+                          f'the run ends without saving step {self.step + 1}; a resume continues from the last checkpoint')
+    return 'stopped'
+
+@patch
+def _nudge(self:GuardsMixin):
+    """Called by the loader watch: wake the main thread out of a batch that hangs in this process once a stop is due, or
+    the batch is past `loader_timeout` (its handler raises what `Stopper.wake` gives)."""
+    if self.stopper.abandon_wait() and self._signals is not None and self._signals.active and WAKE_SIGNAL is not None:
+        signal.pthread_kill(threading.main_thread().ident, WAKE_SIGNAL)
+
+@patch
+def _timed_out(self:GuardsMixin, waited:float, what):
+    "Called by the loader watch at `loader_timeout` (num_workers=0): the main thread's wait is abandoned with a one-line error."
+    self.stopper.abandon = _LoaderTimeout(f'{what()}: not loaded after {waited:.0f} s (loader_timeout={self.cfg.loader_timeout:g})')
+    self._nudge()
+
+# %% ../../nbs/01_engine/06_guards.ipynb
+@patch
+def _batches(self:GuardsMixin, loader, split:str):
+    it, b = self._iter_loader(loader), 0
+    while True:
+        try: item = self._fetch(it, split, b)
+        except StopIteration: return
+        yield item; b += 1
+
+@patch
+def _batch_desc(self:GuardsMixin, split:str, b:int)->str:
+    s = self.train_sampler if split == 'train' else self.valid_sampler
+    try: idx = [i for _, i, _ in s.batches(s.epoch)[b]]
+    except Exception: idx = []
+    return f"{split} batch {b} of epoch {self.epoch + 1} (samples {idx[:16]}{' ...' if len(idx) > 16 else ''})"
+
+@patch
+def _slow_batch(self:GuardsMixin, waited:float, what):
+    "A batch has not come for `waited` s (called on the training thread, or by the LoaderWatch thread): a warning, and status.json shows it."
+    cfg, w = self.cfg, what()
+    t = f'; the run fails at loader_timeout={cfg.loader_timeout:g} s' if cfg.loader_timeout else '; set loader_timeout to fail the run instead'
+    self.say(f'waited {waited:.0f} s for {w}: a sample may hang (loader_warn_s={cfg.loader_warn_s:g}{t}); a second Ctrl-C exits at once', 'warning')
+    if self.files.status is not None: self.files.status.update(waiting=dict(batch=w, waited=round(waited, 1), since=time.time() - waited))
 
 # %% ../../nbs/01_engine/06_guards.ipynb
 def _nonfinite_inputs(ds, indices)->list:
@@ -27,84 +103,22 @@ def _nonfinite_inputs(ds, indices)->list:
         if any(found) or any(isinstance(v, float) and not math.isfinite(v) for v in flat): out.append(i)
     return out
 
-class _LoaderTimeout(BaseException):
-    "A batch past loader_timeout in this process (a BaseException, so that a dataset's `except Exception` cannot swallow it)."
-
-class GuardsMixin:
-    "The trouble side of `Trainer`: batches that fail or hang, and non-finite losses."
-    def _on_nonfinite(self)->str:
-        "The message of a non-finite loss: the samples at fault when their inputs are non-finite, and only files that exist."
-        bad = self.stats.bad
-        first = bad[0] if bad else dict(step=self.step, loss=math.nan, indices=[])
-        off = _nonfinite_inputs(self.task.train, [i for b in bad for i in b['indices']])
-        where = (f"train samples {off[:8]} hold non-finite inputs or targets: fix or drop them" if off else
-                 f"the inputs and targets of its batch (train samples {first['indices'][:8]}) are finite")
-        if self.step <= 1 and not self.resume:
-            raise TaskError(f"the loss is {first['loss']} at the first step: {where}" + ('' if off else ": check the model's output and the loss (a log of zero?)"))
-        if self.is_main:
-            ckpt.save(dict(step=self.step, epoch=self.epoch, bad=bad, model=ckpt.clean_state_dict(self.model.state_dict()),
-                           config=self.run_config.to_dict()), self.run_dir/'nan.pt')
-            with contextlib.suppress(Exception): self.saver.wait()
-        kept = [n for n in ('last.pt', 'best.pt') if (self.run_dir/'ckpt'/n).exists()]
-        self.say(f"non-finite loss for {self.stats.streak} micro-batches in a row (first at step {first['step']}): {where}; stopped; "
-                 f"nan.pt holds the batches' sample indices; " + (f"{' and '.join(kept)} hold the last finite weights" if kept else 'no checkpoint was saved before it'), 'error')
-        return 'nonfinite'
-
-    def _fetch(self, it, split:str, b:int):
-        """Batch `b` of the epoch from `it`: one that does not come is reported, one that fails is named (see `next_batch`).
-        A stop abandons the wait (`StopWaiting`): at once in one process, after `Stopper.grace` under torchrun."""
-        what = lambda: self._batch_desc(split, b)
-        if self._watch is not None: self._watch.arm(what)
-        st = self.stopper
-        st.waiting = self._signals is not None and self._signals.active  # a stop signal may raise out of this wait
-        try: return next_batch(it, what, self.cfg.loader_warn_s, self.cfg.loader_timeout, lambda waited: self._slow_batch(waited, what), stop=st.overdue)
-        except _LoaderTimeout as e: raise LoaderError(str(e)) from None  # (a sample that hung in this process: see `_timed_out`)
-        except StopWaiting: raise StopWaiting(what()) from None  # (from a signal handler or the wait itself: named by its batch)
-        except LoaderError as e:
-            # the stop's own signal reached a worker as it started, before it could ignore it: part of the stop, not a failure
-            if st() is not None and stop_signal_death(e) and not self.distributed: raise StopWaiting(what()) from None
-            raise
-        finally:
-            st.waiting, st.abandon = False, None
-            if self._watch is not None and self._watch.disarm() and self.files.status is not None: self.files.status.update(now=False, waiting=None)
-
-    def _abandoned(self, e:StopWaiting, loader)->str:
-        """A stop left a wait for a batch (`_fetch`): the loader's workers go (one may hang), and the run stops at its last
-        whole step. A rank under torchrun cannot stop alone (its peers wait in a collective): it fails, naming the batch."""
-        kill_workers(loader); loader._iterator = None  # its iterator was left mid-wait: never reused
-        if self.distributed:
-            raise LoaderError(f'rank {self.rank}: {e} had not come {self.stopper.grace:g} s after the stop request (a sample may hang): '
-                              f'the run ends without saving step {self.step + 1}; a resume continues from the last checkpoint')
-        return 'stopped'
-
-    def _nudge(self):
-        """Called by the loader watch: wake the main thread out of a batch that hangs in this process once a stop is due, or
-        the batch is past `loader_timeout` (its handler raises what `Stopper.wake` gives)."""
-        if self.stopper.abandon_wait() and self._signals is not None and self._signals.active and WAKE_SIGNAL is not None:
-            signal.pthread_kill(threading.main_thread().ident, WAKE_SIGNAL)
-
-    def _timed_out(self, waited:float, what):
-        "Called by the loader watch at `loader_timeout` (num_workers=0): the main thread's wait is abandoned with a one-line error."
-        self.stopper.abandon = _LoaderTimeout(f'{what()}: not loaded after {waited:.0f} s (loader_timeout={self.cfg.loader_timeout:g})')
-        self._nudge()
-
-
-    def _batches(self, loader, split:str):
-        it, b = self._iter_loader(loader), 0
-        while True:
-            try: item = self._fetch(it, split, b)
-            except StopIteration: return
-            yield item; b += 1
-
-    def _batch_desc(self, split:str, b:int)->str:
-        s = self.train_sampler if split == 'train' else self.valid_sampler
-        try: idx = [i for _, i, _ in s.batches(s.epoch)[b]]
-        except Exception: idx = []
-        return f"{split} batch {b} of epoch {self.epoch + 1} (samples {idx[:16]}{' ...' if len(idx) > 16 else ''})"
-
-    def _slow_batch(self, waited:float, what):
-        "A batch has not come for `waited` s (called on the training thread, or by the LoaderWatch thread): a warning, and status.json shows it."
-        cfg, w = self.cfg, what()
-        t = f'; the run fails at loader_timeout={cfg.loader_timeout:g} s' if cfg.loader_timeout else '; set loader_timeout to fail the run instead'
-        self.say(f'waited {waited:.0f} s for {w}: a sample may hang (loader_warn_s={cfg.loader_warn_s:g}{t}); a second Ctrl-C exits at once', 'warning')
-        if self.files.status is not None: self.files.status.update(waiting=dict(batch=w, waited=round(waited, 1), since=time.time() - waited))
+# %% ../../nbs/01_engine/06_guards.ipynb
+@patch
+def _on_nonfinite(self:GuardsMixin)->str:
+    "The message of a non-finite loss: the samples at fault when their inputs are non-finite, and only files that exist."
+    bad = self.stats.bad
+    first = bad[0] if bad else dict(step=self.step, loss=math.nan, indices=[])
+    off = _nonfinite_inputs(self.task.train, [i for b in bad for i in b['indices']])
+    where = (f"train samples {off[:8]} hold non-finite inputs or targets: fix or drop them" if off else
+             f"the inputs and targets of its batch (train samples {first['indices'][:8]}) are finite")
+    if self.step <= 1 and not self.resume:
+        raise TaskError(f"the loss is {first['loss']} at the first step: {where}" + ('' if off else ": check the model's output and the loss (a log of zero?)"))
+    if self.is_main:
+        ckpt.save(dict(step=self.step, epoch=self.epoch, bad=bad, model=ckpt.clean_state_dict(self.model.state_dict()),
+                       config=self.run_config.to_dict()), self.run_dir/'nan.pt')
+        with contextlib.suppress(Exception): self.saver.wait()
+    kept = [n for n in ('last.pt', 'best.pt') if (self.run_dir/'ckpt'/n).exists()]
+    self.say(f"non-finite loss for {self.stats.streak} micro-batches in a row (first at step {first['step']}): {where}; stopped; "
+             f"nan.pt holds the batches' sample indices; " + (f"{' and '.join(kept)} hold the last finite weights" if kept else 'no checkpoint was saved before it'), 'error')
+    return 'nonfinite'

@@ -24,6 +24,7 @@ def build_optimizer(oc, params, lr:float):
     try: return cls(params, lr=lr, weight_decay=oc.weight_decay, **oc.kwargs)
     except TypeError as e: raise ConfigError(f"key 'optim.kwargs': {e}") from None
 
+# %% ../../nbs/01_engine/01_optim.ipynb
 def build_scheduler(sc, opt, total_steps:int, lr:float):
     "The schedule named by the config, stepped once per optimizer step for `total_steps` steps."
     n = sc.name.lower()
@@ -39,6 +40,7 @@ def build_scheduler(sc, opt, total_steps:int, lr:float):
     try: return cls(opt, **sc.kwargs)
     except TypeError as e: raise ConfigError(f"key 'sched.kwargs': {e}") from None
 
+# %% ../../nbs/01_engine/01_optim.ipynb
 class _Constant:
     "A picklable constant factor for LambdaLR (a lambda would make the scheduler state unloadable)."
     def __call__(self, step): return 1.0

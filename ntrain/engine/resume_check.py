@@ -25,6 +25,7 @@ def metric_records(run_dir)->list:
     "The `step`, `epoch` and `val` records of a run's metrics.jsonl, without their timing fields."
     return [{k: v for k, v in r.items() if k not in TIMING_FIELDS} for r in read_metrics(run_dir) if r.get('kind') in ('step', 'epoch', 'val')]
 
+# %% ../../nbs/01_engine/11_resume_check.ipynb
 def _leaves(x, path=''):
     if isinstance(x, torch.Tensor): yield path, x
     elif isinstance(x, dict):
@@ -39,6 +40,7 @@ def _close(a, b, tol:float)->bool:
         return a == b if not tol else abs(a - b) <= tol * (1 + abs(b))
     return a == b
 
+# %% ../../nbs/01_engine/11_resume_check.ipynb
 def compare_states(a, b, tol:float=0.0)->tuple:
     "(max abs difference, first differing key path or None) between two nested states of tensors and plain values."
     la, lb = dict(_leaves(a)), dict(_leaves(b))
@@ -57,6 +59,7 @@ def compare_states(a, b, tol:float=0.0)->tuple:
             first = first or k
     return worst, first
 
+# %% ../../nbs/01_engine/11_resume_check.ipynb
 def compare_runs(a, b, tol:float=0.0, which:str='last.pt')->dict:
     "Compare two run directories: weights, optimizer and scheduler state of `which`, and the metric records."
     from ntrain.engine.checkpoint import load
@@ -74,6 +77,7 @@ def compare_runs(a, b, tol:float=0.0, which:str='last.pt')->dict:
     out['identical'] = all(out[p]['first'] is None for p in ('model', 'optimizer', 'scheduler')) and first is None
     return out
 
+# %% ../../nbs/01_engine/11_resume_check.ipynb
 def describe_diff(cmp:dict)->str:
     "One line naming what differs in a `compare_runs` result, or 'identical'."
     if cmp['identical']: return 'identical'
@@ -101,6 +105,7 @@ class ResumeCheck:
     when: str = ''
     def __repr__(self): return f"ResumeCheck({'passed' if self.passed else 'FAILED'}: {self.summary})"
 
+# %% ../../nbs/01_engine/11_resume_check.ipynb
 def _env(extra=None)->dict:
     "The environment of the child runs: this process's ntrain first on the path, no fault or test hooks unless given."
     e = {k: v for k, v in os.environ.items() if k not in ('NTRAIN_FAULT', 'NTRAIN_TEST_SKIP_RESTORE')}
@@ -111,6 +116,7 @@ def _env(extra=None)->dict:
     e.update(extra or {})
     return e
 
+# %% ../../nbs/01_engine/11_resume_check.ipynb
 def _ntrain(args, env=None, timeout=600, run_dir=None, events:Optional[Events]=None)->subprocess.CompletedProcess:
     "Run `python -m ntrain ARGS`; while it runs, hand the records of its `run_dir` to `events` (when given)."
     cmd = [sys.executable, '-m', 'ntrain', *map(str, args)]
@@ -135,6 +141,34 @@ def _fail(step:str, r)->NtrainError:
     tail = (r.stderr.strip() or r.stdout.strip()).splitlines()[-1:] or ['']
     return NtrainError(f'check-resume: the {step} exited {r.returncode}: {tail[0]}')
 
+# %% ../../nbs/01_engine/11_resume_check.ipynb
+def _brief(cfg:Config, epochs:int, max_steps:Optional[int], ckpt_every:Optional[int], tolerance:Optional[float])->tuple:
+    """The brief runs of `check_resume`: (their overrides, their config, the comparison's tolerance: exact on the CPU or
+    with `deterministic=true`, else 1e-4 relative unless `tolerance` is given)."""
+    brief = dict(epochs=min(cfg.epochs, epochs), ckpt_every=ckpt_every or cfg.ckpt_every or 5, progress=False, run_dir=None)
+    if max_steps or cfg.max_steps: brief['max_steps'] = min(x for x in (max_steps, cfg.max_steps) if x)
+    bcfg = apply_overrides(cfg, brief)
+    from ntrain.engine.device import resolve_device
+    exact = bcfg.deterministic or resolve_device(bcfg.device).type == 'cpu'
+    tol = (0.0 if exact else 1e-4) if tolerance is None else float(tolerance)
+    return brief, bcfg, tol
+
+def _summary(cmp:dict, bitwise:bool, tol:float, k:int, kill_epoch:int, from_step:int)->str:
+    "The verdict of `check_resume` in one line: where the run was killed and resumed from, and what compared equal or not."
+    what = 'weights/optimizer/metrics'
+    if cmp['identical']:
+        diff = max(cmp[p]['max_diff'] for p in ('model', 'optimizer'))
+        verdict = 'bit-identical' if bitwise else f'equal within relative {tol:g} (max |diff| {diff:.2g})'
+        return f'killed at step {k} (epoch {kill_epoch}), resumed from step {from_step}, {what} {verdict}'
+    return f'killed at step {k} (epoch {kill_epoch}), resumed from step {from_step}, NOT identical: {describe_diff(cmp)}'
+
+def _store(res:ResumeCheck, cfg:Config, brief:dict):
+    "Store a verdict as `ntrain_home()/'resume_checks'/KEY.json`, with the config as given and the brief runs' overrides."
+    p = ntrain_home()/'resume_checks'/f'{res.key}.json'
+    p.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(p, json.dumps(dict(asdict(res), config=cfg.to_dict(), brief=brief, torch=torch.__version__), indent=1, default=str))
+
+# %% ../../nbs/01_engine/11_resume_check.ipynb
 def check_resume(config:Union[str, Path, dict, Config]='digits', overrides=(), epochs:int=2, max_steps:Optional[int]=None,
                  ckpt_every:Optional[int]=None, kill_at:Optional[int]=None, seed:int=0, tolerance:Optional[float]=None,
                  workdir=None, keep:bool=False, store:bool=True, timeout:int=600, quiet:bool=False,
@@ -147,12 +181,7 @@ def check_resume(config:Union[str, Path, dict, Config]='digits', overrides=(), e
     if str(cfg.task).startswith('in-memory:'):  # ntrain.data.IN_MEMORY
         raise NtrainError(f"check-resume: this run used an in-memory task ('{cfg.task[10:]}'): the runs are child processes, which need the task as 'module:function' in the config")
     key = config_key(cfg.to_dict())
-    brief = dict(epochs=min(cfg.epochs, epochs), ckpt_every=ckpt_every or cfg.ckpt_every or 5, progress=False, run_dir=None)
-    if max_steps or cfg.max_steps: brief['max_steps'] = min(x for x in (max_steps, cfg.max_steps) if x)
-    bcfg = apply_overrides(cfg, brief)
-    from ntrain.engine.device import resolve_device
-    exact = bcfg.deterministic or resolve_device(bcfg.device).type == 'cpu'
-    tol = (0.0 if exact else 1e-4) if tolerance is None else float(tolerance)
+    brief, bcfg, tol = _brief(cfg, epochs, max_steps, ckpt_every, tolerance)
     wd = Path(workdir or tempfile.mkdtemp(prefix='ntrain-check-resume-'))
     wd.mkdir(parents=True, exist_ok=True)
     for d in ('alone', 'killed'): shutil.rmtree(wd/d, ignore_errors=True)
@@ -179,19 +208,11 @@ def check_resume(config:Union[str, Path, dict, Config]='digits', overrides=(), e
         bitwise = cmp['identical'] and (tol == 0 or compare_runs(wd/'alone', wd/'killed', 0.0)['identical'])
     except BaseException:
         say(f'check-resume: the runs are kept in {wd}'); raise
-    what = 'weights/optimizer/metrics'
-    if cmp['identical']:
-        diff = max(cmp[p]['max_diff'] for p in ('model', 'optimizer'))
-        verdict = 'bit-identical' if bitwise else f'equal within relative {tol:g} (max |diff| {diff:.2g})'
-        summary = f'killed at step {k} (epoch {kill_epoch}), resumed from step {from_step}, {what} {verdict}'
-    else: summary = f'killed at step {k} (epoch {kill_epoch}), resumed from step {from_step}, NOT identical: {describe_diff(cmp)}'
+    summary = _summary(cmp, bitwise, tol, k, kill_epoch, from_step)
     res = ResumeCheck(passed=cmp['identical'], summary=summary, key=key, kill_step=k, kill_epoch=kill_epoch, resumed_from_step=from_step,
                       total_steps=total, tolerance=tol, comparison=cmp, workdir=str(wd),
                       when=datetime.datetime.now().astimezone().isoformat(timespec='seconds'))
-    if store:
-        p = ntrain_home()/'resume_checks'/f'{key}.json'
-        p.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write_text(p, json.dumps(dict(asdict(res), config=cfg.to_dict(), brief=brief, torch=torch.__version__), indent=1, default=str))
+    if store: _store(res, cfg, brief)
     if res.passed and not keep and workdir is None: shutil.rmtree(wd, ignore_errors=True); res.workdir = ''
     say(f"check-resume: {'PASSED' if res.passed else 'FAILED'}: {summary}" + (f' (stored as {key})' if store else '')
         + ('' if res.passed else f'; the runs are kept in {wd}'))

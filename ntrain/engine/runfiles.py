@@ -8,6 +8,7 @@ import contextlib, json, os, time
 from pathlib import Path
 from typing import Callable, Optional
 from ..core import NtrainError, atomic_write_text, open_append, first_line
+from ..core import patch
 from ..rundir import RunLock, StatusFile, read_status
 
 # %% auto 0
@@ -27,46 +28,6 @@ class RunFiles:
         self.generation = 0
         self._last_draw, self._draw_cost = time.perf_counter(), 1.5  # a first guess at a draw's cost (matplotlib's import): no redraw in a run's first 30 s
 
-    def make(self):
-        "Create the directory (and its parents)."
-        try: self.run_dir.mkdir(parents=True, exist_ok=True)
-        except OSError as e: raise NtrainError(f'cannot create run directory {self.run_dir}: {e.strerror or e}') from None
-
-    def take_lock(self, wait:float=15):
-        "Take the run's lock, or raise naming the process that holds it (a launcher is waited for up to `wait` s)."
-        self.lock = RunLock(self.run_dir).acquire(warn=self.warn, wait=wait)
-        return self.lock
-
-    def holds_run(self)->bool:
-        "Whether the directory holds a run already (its config.yaml, or a metrics.jsonl, even a link)."
-        return (self.run_dir/'config.yaml').exists() or os.path.lexists(self.run_dir/'metrics.jsonl')
-
-    def holds_run_error(self)->NtrainError:
-        rd = self.run_dir
-        return NtrainError(f'run directory {rd} already holds a run: continue it with `ntrain resume {rd}` or choose another run_dir')
-
-    def clear_stale_stop(self, since:float):
-        "A stop file older than `since` (a stopped run being resumed) must not stop this run."
-        from ntrain.events import STOP_FILE
-        p = self.run_dir/STOP_FILE
-        with contextlib.suppress(OSError):
-            if p.stat().st_mtime < since: p.unlink()
-
-    def set_status(self, **fields):
-        "Write `fields` into status.json now (opening it the first time)."
-        if self.status is None: self.status = StatusFile(self.run_dir, warn=self.warn, intact=self.lock.intact if self.lock else None)
-        self.status.update(**fields)
-
-    def next_generation(self)->int:
-        "One more than any generation this run's files have seen (status.json, and every resume record of metrics.jsonl)."
-        g = int(read_status(self.run_dir).get('generation') or 0)
-        p = self.run_dir/'metrics.jsonl'
-        if p.exists():
-            for line in p.read_text(encoding='utf-8', errors='replace').splitlines():
-                if '"kind": "resume"' in line:
-                    with contextlib.suppress(ValueError): g = max(g, int(json.loads(line).get('generation') or 0))
-        return g + 1
-
     def open(self, config_yaml:Optional[str], env:Optional[dict], extra_loggers=())->list:
         """Open the run's files (rank 0): `config.yaml` (when given: None leaves a complete run's as it is) and
         `metrics.jsonl` (rewound to `keep_bytes`), `env.json` (when given: a new run), `log.txt`, the loggers the config
@@ -82,45 +43,103 @@ class RunFiles:
         self.loggers = [make(self.run_dir) for make in self.logger_factories] + list(extra_loggers)
         return sinks + self.text_logs  # (the user's loggers are guarded as callbacks are: a tracker that fails never ends the run)
 
-    def text_log(self, path):
-        "A `TextLog` appending to `path`, never through a symbolic link; closed with the files."
-        from ntrain.events import TextLog
-        log = TextLog(open_append(path)); log.own = True
-        return log
+# %% ../../nbs/01_engine/04_runfiles.ipynb
+@patch
+def make(self:RunFiles):
+    "Create the directory (and its parents)."
+    try: self.run_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as e: raise NtrainError(f'cannot create run directory {self.run_dir}: {e.strerror or e}') from None
 
-    def write_safely(self, what:str, write:Callable):
-        "Call `write()`; a failure to write a file the run only shows (a plot, the card) is a warning (once per file), never the run's end."
-        from ntrain.plots import CurvesNotDrawn
-        try: write()
-        except Exception as e:  # a full disk, a broken matplotlib, a damaged file the card reads: whatever it is
-            why = (e.strerror or str(e)) if isinstance(e, OSError) else str(e) if isinstance(e, CurvesNotDrawn) else first_line(e)
-            if what not in self.unwritable: self.warn(f'cannot write {what}: {why}; the run goes on')
-            self.unwritable.add(what)
+@patch
+def take_lock(self:RunFiles, wait:float=15):
+    "Take the run's lock, or raise naming the process that holds it (a launcher is waited for up to `wait` s)."
+    self.lock = RunLock(self.run_dir).acquire(warn=self.warn, wait=wait)
+    return self.lock
 
-    def maybe_draw(self, force:bool=False):
-        "Redraw curves.png during a run, at most as often as keeps drawing under ~5% of its time; none in its first 30 s (a short run draws once, at its end)."
-        now = time.perf_counter()
-        if not force and now - self._last_draw < 20 * self._draw_cost: return
-        from ntrain.plots import plot_curves, draw_cost
-        t0 = time.perf_counter(); self.write_safely(f'{self.run_dir}/curves.png', lambda: plot_curves(self.run_dir, wait=False))
-        self._draw_cost = max(time.perf_counter() - t0, draw_cost())  # handed over (not waited for): its own draws' seconds set the pace
-        self._last_draw = time.perf_counter()
+@patch
+def holds_run(self:RunFiles)->bool:
+    "Whether the directory holds a run already (its config.yaml, or a metrics.jsonl, even a link)."
+    return (self.run_dir/'config.yaml').exists() or os.path.lexists(self.run_dir/'metrics.jsonl')
 
-    def end_files(self, curves:bool=True):
-        "curves.png (done or given up within 15 s: the plotter runs at a lower priority and on a loaded machine may still be importing matplotlib; never importing it here) and the run card; a failure is a warning."
-        if not (self.run_dir/'config.yaml').exists(): return
-        from ntrain.card import write_card
-        from ntrain.plots import plot_curves  # through the CLI's plotter process, if there is one
-        if curves: self.write_safely(f'{self.run_dir}/curves.png', lambda: plot_curves(self.run_dir, budget=15.0))
-        self.write_safely(f'{self.run_dir}/run.md', lambda: write_card(self.run_dir))
+@patch
+def holds_run_error(self:RunFiles)->NtrainError:
+    rd = self.run_dir
+    return NtrainError(f'run directory {rd} already holds a run: continue it with `ntrain resume {rd}` or choose another run_dir')
 
-    def close(self):
-        "Close the loggers, the logs and metrics.jsonl (the run has ended: nothing of it depends on a logger)."
-        for lg in self.loggers + self.text_logs + ([self.jsonl] if self.jsonl else []):
-            close = getattr(lg, 'close', None)  # a user's logger may be a plain function
-            if callable(close):
-                with contextlib.suppress(Exception): close()
+# %% ../../nbs/01_engine/04_runfiles.ipynb
+@patch
+def clear_stale_stop(self:RunFiles, since:float):
+    "A stop file older than `since` (a stopped run being resumed) must not stop this run."
+    from ntrain.events import STOP_FILE
+    p = self.run_dir/STOP_FILE
+    with contextlib.suppress(OSError):
+        if p.stat().st_mtime < since: p.unlink()
 
-    def release(self):
-        "Give the run's lock back (a new run that wrote nothing leaves no lock file)."
-        if self.lock is not None: self.lock.release()
+@patch
+def set_status(self:RunFiles, **fields):
+    "Write `fields` into status.json now (opening it the first time)."
+    if self.status is None: self.status = StatusFile(self.run_dir, warn=self.warn, intact=self.lock.intact if self.lock else None)
+    self.status.update(**fields)
+
+@patch
+def next_generation(self:RunFiles)->int:
+    "One more than any generation this run's files have seen (status.json, and every resume record of metrics.jsonl)."
+    g = int(read_status(self.run_dir).get('generation') or 0)
+    p = self.run_dir/'metrics.jsonl'
+    if p.exists():
+        for line in p.read_text(encoding='utf-8', errors='replace').splitlines():
+            if '"kind": "resume"' in line:
+                with contextlib.suppress(ValueError): g = max(g, int(json.loads(line).get('generation') or 0))
+    return g + 1
+
+# %% ../../nbs/01_engine/04_runfiles.ipynb
+@patch
+def text_log(self:RunFiles, path):
+    "A `TextLog` appending to `path`, never through a symbolic link; closed with the files."
+    from ntrain.events import TextLog
+    log = TextLog(open_append(path)); log.own = True
+    return log
+
+@patch
+def write_safely(self:RunFiles, what:str, write:Callable):
+    "Call `write()`; a failure to write a file the run only shows (a plot, the card) is a warning (once per file), never the run's end."
+    from ntrain.plots import CurvesNotDrawn
+    try: write()
+    except Exception as e:  # a full disk, a broken matplotlib, a damaged file the card reads: whatever it is
+        why = (e.strerror or str(e)) if isinstance(e, OSError) else str(e) if isinstance(e, CurvesNotDrawn) else first_line(e)
+        if what not in self.unwritable: self.warn(f'cannot write {what}: {why}; the run goes on')
+        self.unwritable.add(what)
+
+# %% ../../nbs/01_engine/04_runfiles.ipynb
+@patch
+def maybe_draw(self:RunFiles, force:bool=False):
+    "Redraw curves.png during a run, at most as often as keeps drawing under ~5% of its time; none in its first 30 s (a short run draws once, at its end)."
+    now = time.perf_counter()
+    if not force and now - self._last_draw < 20 * self._draw_cost: return
+    from ntrain.plots import plot_curves, draw_cost
+    t0 = time.perf_counter(); self.write_safely(f'{self.run_dir}/curves.png', lambda: plot_curves(self.run_dir, wait=False))
+    self._draw_cost = max(time.perf_counter() - t0, draw_cost())  # handed over (not waited for): its own draws' seconds set the pace
+    self._last_draw = time.perf_counter()
+
+@patch
+def end_files(self:RunFiles, curves:bool=True):
+    "curves.png (done or given up within 15 s: the plotter runs at a lower priority and on a loaded machine may still be importing matplotlib; never importing it here) and the run card; a failure is a warning."
+    if not (self.run_dir/'config.yaml').exists(): return
+    from ntrain.card import write_card
+    from ntrain.plots import plot_curves  # through the CLI's plotter process, if there is one
+    if curves: self.write_safely(f'{self.run_dir}/curves.png', lambda: plot_curves(self.run_dir, budget=15.0))
+    self.write_safely(f'{self.run_dir}/run.md', lambda: write_card(self.run_dir))
+
+# %% ../../nbs/01_engine/04_runfiles.ipynb
+@patch
+def close(self:RunFiles):
+    "Close the loggers, the logs and metrics.jsonl (the run has ended: nothing of it depends on a logger)."
+    for lg in self.loggers + self.text_logs + ([self.jsonl] if self.jsonl else []):
+        close = getattr(lg, 'close', None)  # a user's logger may be a plain function
+        if callable(close):
+            with contextlib.suppress(Exception): close()
+
+@patch
+def release(self:RunFiles):
+    "Give the run's lock back (a new run that wrote nothing leaves no lock file)."
+    if self.lock is not None: self.lock.release()

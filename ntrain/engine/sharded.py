@@ -63,6 +63,7 @@ def save_sharded(model, optimizer, extra:dict, ckpt_dir:Path, step:int, is_main:
     dist.barrier()
     return d/name
 
+# %% ../../nbs/01_engine/08_sharded.ipynb
 def load_sharded(model, optimizer, sdir:Path, extra:dict):
     "Load weights and optimizer state from a DCP step directory; refuses non-tensor (pickled) items."
     import torch.distributed.checkpoint as dcp

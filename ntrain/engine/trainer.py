@@ -30,6 +30,7 @@ from .trainstate import TrainState, Checkpointer, check_identity, check_compatib
 from .sharded import load_sharded
 from .guards import GuardsMixin
 from . import checkpoint as ckpt
+from ..core import patch
 
 # %% auto 0
 __all__ = ['RunResult', 'NonFinite', 'EpochStats', 'NoTimer', 'PhaseTimer', 'Trainer']
@@ -116,56 +117,66 @@ class EpochStats:
         "The gradient norm (a tensor) of the step whose last micro-batch was added last."
         self.pending[-1] = self.pending[-1][:2] + (gn,) + self.pending[-1][3:]
 
-    def read_back(self, step:int, distributed:bool=False)->tuple:
-        """Read the pending losses and gradient norms back in one transfer (under torchrun, each micro-step's loss over
-        every process first: the sum of loss x weight over the sum of weights). Returns (the longest non-finite streak
-        among them, the first loss); (0, None) when nothing was pending."""
-        p = self.pending
-        if not p: return 0, None
-        if distributed:
-            t = torch.stack([torch.stack([l.double() * n, torch.tensor(float(n), dtype=torch.float64, device=l.device)]) for l, n, _, _ in p])
-            dist.all_reduce(t)
-            t = t.cpu()  # one transfer
-            losses, counts = (t[:, 0] / t[:, 1]).tolist(), t[:, 1].tolist()
-            p = [(l, int(c), g, i) for (l, _, g, i), c in zip(p, counts)]
-        else: losses = torch.stack([x[0].float() for x in p]).cpu().tolist()
-        gns = [x[2] for x in p if x[2] is not None]
-        self.grad_norms += torch.stack(gns).float().cpu().tolist() if gns else []
-        worst = 0
-        for (_, n, _, idx), v in zip(p, losses):
-            self.losses.append(v); self.counts.append(n)
-            self.streak = 0 if math.isfinite(v) else self.streak + 1
-            if self.streak: self.bad = (self.bad + [dict(step=step, loss=v, indices=idx.tolist())])[-16:]
-            worst = max(worst, self.streak)
-        self.pending = []
-        return worst, losses[0]
+# %% ../../nbs/01_engine/09_trainer.ipynb
+@patch
+def read_back(self:EpochStats, step:int, distributed:bool=False)->tuple:
+    """Read the pending losses and gradient norms back in one transfer (under torchrun, each micro-step's loss over
+    every process first: the sum of loss x weight over the sum of weights). Returns (the longest non-finite streak
+    among them, the first loss); (0, None) when nothing was pending."""
+    p = self.pending
+    if not p: return 0, None
+    if distributed:
+        t = torch.stack([torch.stack([l.double() * n, torch.tensor(float(n), dtype=torch.float64, device=l.device)]) for l, n, _, _ in p])
+        dist.all_reduce(t)
+        t = t.cpu()  # one transfer
+        losses, counts = (t[:, 0] / t[:, 1]).tolist(), t[:, 1].tolist()
+        p = [(l, int(c), g, i) for (l, _, g, i), c in zip(p, counts)]
+    else: losses = torch.stack([x[0].float() for x in p]).cpu().tolist()
+    gns = [x[2] for x in p if x[2] is not None]
+    self.grad_norms += torch.stack(gns).float().cpu().tolist() if gns else []
+    worst = 0
+    for (_, n, _, idx), v in zip(p, losses):
+        self.losses.append(v); self.counts.append(n)
+        self.streak = 0 if math.isfinite(v) else self.streak + 1
+        if self.streak: self.bad = (self.bad + [dict(step=step, loss=v, indices=idx.tolist())])[-16:]
+        worst = max(worst, self.streak)
+    self.pending = []
+    return worst, losses[0]
 
-    def loss(self, since:int=0)->float:
-        "The mean loss, weighted by `counts`, of the values read back from index `since` on (nan when none)."
-        return _fsum_mean(self.losses[since:], self.counts[since:])
+# %% ../../nbs/01_engine/09_trainer.ipynb
+@patch
+def loss(self:EpochStats, since:int=0)->float:
+    "The mean loss, weighted by `counts`, of the values read back from index `since` on (nan when none)."
+    return _fsum_mean(self.losses[since:], self.counts[since:])
 
-    def grad_norm(self, since:int=0)->Optional[float]:
-        "The mean gradient norm from index `since` on (None when none: `clip_grad` off)."
-        g = self.grad_norms[since:]
-        return math.fsum(g) / len(g) if g else None
+@patch
+def grad_norm(self:EpochStats, since:int=0)->Optional[float]:
+    "The mean gradient norm from index `since` on (None when none: `clip_grad` off)."
+    g = self.grad_norms[since:]
+    return math.fsum(g) / len(g) if g else None
 
-    def rates(self)->tuple:
-        "(samples per second, the share of the time spent waiting for data)."
-        return self.samples / max(self.time, 1e-9), self.data_wait / max(self.time, 1e-9)
+@patch
+def rates(self:EpochStats)->tuple:
+    "(samples per second, the share of the time spent waiting for data)."
+    return self.samples / max(self.time, 1e-9), self.data_wait / max(self.time, 1e-9)
 
-    def mark_logged(self):
-        "What was read back so far is in a `step` record: the next one starts after it."
-        self.logged, self.logged_gn = len(self.losses), len(self.grad_norms)
+@patch
+def mark_logged(self:EpochStats):
+    "What was read back so far is in a `step` record: the next one starts after it."
+    self.logged, self.logged_gn = len(self.losses), len(self.grad_norms)
 
-    def state_dict(self)->dict:
-        "The counts as plain data, for a checkpoint (`pending` is empty there: the state is read back first)."
-        return {k: getattr(self, k) for k in self.FIELDS}
+# %% ../../nbs/01_engine/09_trainer.ipynb
+@patch
+def state_dict(self:EpochStats)->dict:
+    "The counts as plain data, for a checkpoint (`pending` is empty there: the state is read back first)."
+    return {k: getattr(self, k) for k in self.FIELDS}
 
-    def load_state_dict(self, sd:dict):
-        "Restore `state_dict`'s counts (a key an older checkpoint lacks starts at zero)."
-        self.reset()
-        for k in self.FIELDS:
-            if k in sd: setattr(self, k, sd[k])
+@patch
+def load_state_dict(self:EpochStats, sd:dict):
+    "Restore `state_dict`'s counts (a key an older checkpoint lacks starts at zero)."
+    self.reset()
+    for k in self.FIELDS:
+        if k in sd: setattr(self, k, sd[k])
 
 # %% ../../nbs/01_engine/09_trainer.ipynb
 class NoTimer:
@@ -175,6 +186,7 @@ class NoTimer:
     def __enter__(self): return self
     def __exit__(self, *exc): return False
 
+# %% ../../nbs/01_engine/09_trainer.ipynb
 class _Timed:
     __slots__ = ('timer', 'phase', 't0')
     def __init__(self, timer, phase): self.timer, self.phase = timer, phase
@@ -206,165 +218,185 @@ class PhaseTimer:
 
 # %% ../../nbs/01_engine/09_trainer.ipynb
 class _Build:
-    def _setup_process(self):
-        "The device, the process group under torchrun, and the precision."
-        cfg = self.cfg
-        self.device = resolve_device(cfg.device)
-        # under torchrun: a process group when there are several processes, or when DDP/FSDP2 is asked for by name
-        self.distributed = self.world > 1 or (cfg.strategy in ('ddp', 'fsdp') and 'RANK' in os.environ)
-        if self.distributed and not dist.is_initialized():
-            if self.device.type == 'cuda': torch.cuda.set_device(self.device)
-            init_distributed('nccl' if self.device.type == 'cuda' else 'gloo', cfg.dist_timeout)
-        # small host-side agreements (stop flags, sample counts) go through gloo on the CPU, never through the GPU
-        self.ctl_group = dist.new_group(backend='gloo') if self.distributed and self.device.type == 'cuda' else None
-        self.agree = Agreement(self.ctl_group, self.distributed)
-        self.stopper.grace = 5.0 if self.distributed else 0.0  # a rank cannot leave a step alone: a stop abandons only a wait that hangs
-        self.prec = Precision.resolve(cfg.precision, self.device)
-        if cfg.tf32: enable_tf32(self.device)
+    "Building the pieces: the process group, the data, the model, the optimizer and the schedule (`Trainer.setup`)."
 
-    def _check_stop(self):
-        "During setup: stop now if any rank was asked to (a blocking agreement; setup has no step to finish)."
-        if self.agree.now(self.stopper() is not None):
-            if self.stopper.reason is None: self.stopper.request('stop requested on another rank')
-            self._stopping(); raise _Stopped()
+# %% ../../nbs/01_engine/09_trainer.ipynb
+@patch
+def _setup_process(self:_Build):
+    "The device, the process group under torchrun, and the precision."
+    cfg = self.cfg
+    self.device = resolve_device(cfg.device)
+    # under torchrun: a process group when there are several processes, or when DDP/FSDP2 is asked for by name
+    self.distributed = self.world > 1 or (cfg.strategy in ('ddp', 'fsdp') and 'RANK' in os.environ)
+    if self.distributed and not dist.is_initialized():
+        if self.device.type == 'cuda': torch.cuda.set_device(self.device)
+        init_distributed('nccl' if self.device.type == 'cuda' else 'gloo', cfg.dist_timeout)
+    # small host-side agreements (stop flags, sample counts) go through gloo on the CPU, never through the GPU
+    self.ctl_group = dist.new_group(backend='gloo') if self.distributed and self.device.type == 'cuda' else None
+    self.agree = Agreement(self.ctl_group, self.distributed)
+    self.stopper.grace = 5.0 if self.distributed else 0.0  # a rank cannot leave a step alone: a stop abandons only a wait that hangs
+    self.prec = Precision.resolve(cfg.precision, self.device)
+    if cfg.tf32: enable_tf32(self.device)
 
-    def setup(self):
-        "Build everything a run needs: process group, data, model, optimizer, schedule. Writes nothing."
-        if self.device is None: self._setup_process()
-        cfg = self.cfg
-        seed_all(cfg.seed)
-        if self.task is None: self.task = get_task(cfg.task, **cfg.task_args)
-        task = self.task
-        self.n_train, self.n_valid = dataset_len(task.train, 'train'), dataset_len(task.valid, 'valid')
-        self._check_stop()
-        accum = cfg.accum
-        if cfg.global_batch:
-            per = cfg.batch_size * self.world
-            if cfg.global_batch % per: raise ConfigError(f"key 'global_batch': {cfg.global_batch} is not a multiple of batch_size x processes = {cfg.batch_size} x {self.world}")
-            accum = cfg.global_batch // per
-        if accum < 1: raise ConfigError(f"key 'accum' must be at least 1, got {accum}")
-        self.accum = accum
-        self.global_batch = cfg.batch_size * self.world * accum
-        if cfg.drop_last and self.n_train < self.global_batch:
-            raise TaskError(f"train dataset has {self.n_train} samples, fewer than one global batch of {self.global_batch} "
-                            f"(batch_size {cfg.batch_size} x {self.world} process(es) x accum {accum}) with drop_last=true: "
-                            "lower batch_size or set drop_last=false")
-        self.is_ce = isinstance(task.loss, nn.CrossEntropyLoss) or getattr(task.loss, '__name__', '') == 'cross_entropy'
-        if task.num_classes and self.is_ce: check_task_targets(task, task.num_classes, task.ignore_index)  # the ladder's check too
-        pin = self.device.type == 'cuda' if cfg.pin_memory is None else cfg.pin_memory
-        nw = default_num_workers() if cfg.num_workers is None else cfg.num_workers
-        self.train_sampler = EpochSampler(self.n_train, cfg.batch_size, self.rank, self.world, cfg.seed, shuffle=True,
-                                          drop_last=cfg.drop_last, window=accum)
-        self.valid_sampler = EpochSampler(self.n_valid, cfg.val_batch_size or 2*cfg.batch_size, self.rank, self.world, cfg.seed, shuffle=False)
-        mk = lambda ds, s, split: make_loader(ds, s, cfg.seed, nw, pin, cfg.persistent_workers, task.collate_fn, task.seed_globals, split)
-        self.train_loader, self.valid_loader = mk(task.train, self.train_sampler, 'train'), mk(task.valid, self.valid_sampler, 'valid')
-        if nw == 0 and (cfg.loader_warn_s or cfg.loader_timeout) and self._watch is None:  # a sample loads on this thread: a watch thread warns, ends it
-            self._watch = LoaderWatch(cfg.loader_warn_s, self._slow_batch, on_tick=self._nudge, timeout_s=cfg.loader_timeout, on_timeout=self._timed_out)
-            if cfg.loader_timeout and cfg.loader_timeout != Config().loader_timeout and not (self._signals is not None and self._signals.active):
-                self.say('loader_timeout cannot end a sample that hangs on this thread (num_workers=0, not the main thread): it only warns', 'warning')
-        self.batches_per_epoch = self.train_sampler.num_batches()
-        self.steps_per_epoch = math.ceil(self.batches_per_epoch / accum)
-        self.total_steps = self.steps_per_epoch * cfg.epochs
-        if cfg.max_steps: self.total_steps = min(self.total_steps, cfg.max_steps)
-        self._build_model()
-        self._check_stop()
-        self._new_epoch()
-        return self
+@patch
+def _check_stop(self:_Build):
+    "During setup: stop now if any rank was asked to (a blocking agreement; setup has no step to finish)."
+    if self.agree.now(self.stopper() is not None):
+        if self.stopper.reason is None: self.stopper.request('stop requested on another rank')
+        self._stopping(); raise _Stopped()
 
-    def _build_model(self):
-        "The model, its DDP/FSDP2 wrapping, the optimizer, the schedule, the scaler and the metrics."
-        cfg, task = self.cfg, self.task
-        model = task.make_model(activation_checkpointing=cfg.activation_checkpointing).to(self.device)
-        trainable_params(model)  # a model frozen whole is refused here, before DDP or FSDP2 refuse it in their own words
-        if cfg.channels_last: model = model.to(memory_format=torch.channels_last)
-        self.model = model                                   # the plain module: saved, loaded, validated
-        self.lr = scaled_lr(cfg.optim.lr, cfg.lr_scaling, self.global_batch, cfg.batch_size)
-        strategy = cfg.strategy if cfg.strategy != 'auto' else ('ddp' if self.distributed else 'single')
-        if strategy == 'fsdp' and not self.distributed:
-            raise ConfigError("key 'strategy': fsdp shards the model over several processes: start it with `ntrain launch CONFIG --nproc N`")
-        self.strategy = strategy if self.distributed else 'single'
-        if cfg.sync_bn:
-            if self.device.type != 'cuda': raise ConfigError("key 'sync_bn': SyncBatchNorm refuses CPU tensors; it needs CUDA devices")
-            if self.strategy == 'ddp': model = self.model = nn.SyncBatchNorm.convert_sync_batchnorm(model)
-        self._warn_batchnorm(model)
-        if self.strategy == 'fsdp': shard_model(model, self.device, self.world)
-        self.scaler = self.prec.scaler()
-        fwd = torch.compile(model, backend=cfg.compile_backend) if cfg.compile else model
-        self.eval_model = fwd                                # validation never goes through DDP
-        self.train_model = wrap_ddp(fwd, self.device) if self.strategy == 'ddp' else fwd
-        # the optimizer is built after sharding: under FSDP2 it must hold the sharded (DTensor) parameters
-        self.params = trainable_params(model)
-        self.optimizer = build_optimizer(cfg.optim, self.params, self.lr)
-        self.scheduler = build_scheduler(cfg.sched, self.optimizer, self.total_steps, self.lr)
-        self.train_metrics, self.val_metrics = task.make_metrics(), task.make_metrics()
-        for m in self.train_metrics + self.val_metrics: m.to(self.device)
-        self._check_monitor()
-        self.es_metric = cfg.early_stop.metric or cfg.monitor
-        self.mode, self.es_mode = self._directions()
-        self.best = dict(metric=cfg.monitor, value=None, epoch=None, step=None, path=None)
-        self.es = dict(metric=self.es_metric, best=None, bad_epochs=0)
+# %% ../../nbs/01_engine/09_trainer.ipynb
+@patch
+def setup(self:_Build):
+    "Build everything a run needs: process group, data, model, optimizer, schedule. Writes nothing."
+    if self.device is None: self._setup_process()
+    cfg = self.cfg
+    seed_all(cfg.seed)
+    if self.task is None: self.task = get_task(cfg.task, **cfg.task_args)
+    task = self.task
+    self.n_train, self.n_valid = dataset_len(task.train, 'train'), dataset_len(task.valid, 'valid')
+    self._check_stop()
+    accum = cfg.accum
+    if cfg.global_batch:
+        per = cfg.batch_size * self.world
+        if cfg.global_batch % per: raise ConfigError(f"key 'global_batch': {cfg.global_batch} is not a multiple of batch_size x processes = {cfg.batch_size} x {self.world}")
+        accum = cfg.global_batch // per
+    if accum < 1: raise ConfigError(f"key 'accum' must be at least 1, got {accum}")
+    self.accum = accum
+    self.global_batch = cfg.batch_size * self.world * accum
+    if cfg.drop_last and self.n_train < self.global_batch:
+        raise TaskError(f"train dataset has {self.n_train} samples, fewer than one global batch of {self.global_batch} "
+                        f"(batch_size {cfg.batch_size} x {self.world} process(es) x accum {accum}) with drop_last=true: "
+                        "lower batch_size or set drop_last=false")
+    self.is_ce = isinstance(task.loss, nn.CrossEntropyLoss) or getattr(task.loss, '__name__', '') == 'cross_entropy'
+    if task.num_classes and self.is_ce: check_task_targets(task, task.num_classes, task.ignore_index)  # the ladder's check too
+    pin = self.device.type == 'cuda' if cfg.pin_memory is None else cfg.pin_memory
+    nw = default_num_workers() if cfg.num_workers is None else cfg.num_workers
+    self.train_sampler = EpochSampler(self.n_train, cfg.batch_size, self.rank, self.world, cfg.seed, shuffle=True,
+                                      drop_last=cfg.drop_last, window=accum)
+    self.valid_sampler = EpochSampler(self.n_valid, cfg.val_batch_size or 2*cfg.batch_size, self.rank, self.world, cfg.seed, shuffle=False)
+    mk = lambda ds, s, split: make_loader(ds, s, cfg.seed, nw, pin, cfg.persistent_workers, task.collate_fn, task.seed_globals, split)
+    self.train_loader, self.valid_loader = mk(task.train, self.train_sampler, 'train'), mk(task.valid, self.valid_sampler, 'valid')
+    if nw == 0 and (cfg.loader_warn_s or cfg.loader_timeout) and self._watch is None:  # a sample loads on this thread: a watch thread warns, ends it
+        self._watch = LoaderWatch(cfg.loader_warn_s, self._slow_batch, on_tick=self._nudge, timeout_s=cfg.loader_timeout, on_timeout=self._timed_out)
+        if cfg.loader_timeout and cfg.loader_timeout != Config().loader_timeout and not (self._signals is not None and self._signals.active):
+            self.say('loader_timeout cannot end a sample that hangs on this thread (num_workers=0, not the main thread): it only warns', 'warning')
+    self.batches_per_epoch = self.train_sampler.num_batches()
+    self.steps_per_epoch = math.ceil(self.batches_per_epoch / accum)
+    self.total_steps = self.steps_per_epoch * cfg.epochs
+    if cfg.max_steps: self.total_steps = min(self.total_steps, cfg.max_steps)
+    self._build_model()
+    self._check_stop()
+    self._new_epoch()
+    return self
 
-    def _check_monitor(self):
-        "Refuse, before the first step, a `monitor` (or `early_stop.metric`) that names a metric the task does not log."
-        cfg = self.cfg
-        val, train = metric_names(self.val_metrics), metric_names(self.train_metrics)
-        if val is None or train is None: return  # a metric that cannot name itself before it has data: checked at the epoch's end
-        logged = {'val_loss', 'train_loss'} | {f'val_{k}' for k in val} | {f'train_{k}' for k in train}
-        fields = logged | {'lr', 'grad_norm', 'samples_per_s', 'data_wait', 'epoch_time', 'skipped_steps'}
-        for key, name in (('monitor', cfg.monitor), ('early_stop.metric', cfg.early_stop.metric)):
-            if name and name not in fields:
-                raise ConfigError(f"key '{key}': '{name}' is not a metric this task logs (it logs {', '.join(sorted(logged))}){nearest(name, logged)}")
+# %% ../../nbs/01_engine/09_trainer.ipynb
+@patch
+def _build_model(self:_Build):
+    "The model, its DDP/FSDP2 wrapping, the optimizer, the schedule, the scaler and the metrics."
+    cfg, task = self.cfg, self.task
+    model = task.make_model(activation_checkpointing=cfg.activation_checkpointing).to(self.device)
+    trainable_params(model)  # a model frozen whole is refused here, before DDP or FSDP2 refuse it in their own words
+    if cfg.channels_last: model = model.to(memory_format=torch.channels_last)
+    self.model = model                                   # the plain module: saved, loaded, validated
+    self.lr = scaled_lr(cfg.optim.lr, cfg.lr_scaling, self.global_batch, cfg.batch_size)
+    strategy = cfg.strategy if cfg.strategy != 'auto' else ('ddp' if self.distributed else 'single')
+    if strategy == 'fsdp' and not self.distributed:
+        raise ConfigError("key 'strategy': fsdp shards the model over several processes: start it with `ntrain launch CONFIG --nproc N`")
+    self.strategy = strategy if self.distributed else 'single'
+    if cfg.sync_bn:
+        if self.device.type != 'cuda': raise ConfigError("key 'sync_bn': SyncBatchNorm refuses CPU tensors; it needs CUDA devices")
+        if self.strategy == 'ddp': model = self.model = nn.SyncBatchNorm.convert_sync_batchnorm(model)
+    self._warn_batchnorm(model)
+    if self.strategy == 'fsdp': shard_model(model, self.device, self.world)
+    self.scaler = self.prec.scaler()
+    fwd = torch.compile(model, backend=cfg.compile_backend) if cfg.compile else model
+    self.eval_model = fwd                                # validation never goes through DDP
+    self.train_model = wrap_ddp(fwd, self.device) if self.strategy == 'ddp' else fwd
+    # the optimizer is built after sharding: under FSDP2 it must hold the sharded (DTensor) parameters
+    self.params = trainable_params(model)
+    self.optimizer = build_optimizer(cfg.optim, self.params, self.lr)
+    self.scheduler = build_scheduler(cfg.sched, self.optimizer, self.total_steps, self.lr)
+    self.train_metrics, self.val_metrics = task.make_metrics(), task.make_metrics()
+    for m in self.train_metrics + self.val_metrics: m.to(self.device)
+    self._check_monitor()
+    self.es_metric = cfg.early_stop.metric or cfg.monitor
+    self.mode, self.es_mode = self._directions()
+    self.best = dict(metric=cfg.monitor, value=None, epoch=None, step=None, path=None)
+    self.es = dict(metric=self.es_metric, best=None, bad_epochs=0)
 
-    def _directions(self)->tuple:
-        "Which way the monitor and the early-stopping metric improve ('min' or 'max'): the one answer best.pt, early stopping, the records and the card follow."
-        cfg = self.cfg
-        declared = {**metric_directions(self.train_metrics, 'train_'), **metric_directions(self.val_metrics, 'val_')}
-        rec = self._recorded_directions() if self.resume else {}
-        mode = self._direction(cfg.monitor, cfg.mode, 'mode', declared, rec.get('mode') if rec.get('monitor') == cfg.monitor else None)
-        if self.es_metric == cfg.monitor and cfg.early_stop.mode == 'auto': return mode, mode
-        es = rec.get('early_stop_mode') if rec.get('early_stop_metric') == self.es_metric else rec.get('mode') if self.es_metric == rec.get('monitor') else None
-        return mode, self._direction(self.es_metric, cfg.early_stop.mode, 'early_stop.mode', declared, es)
+# %% ../../nbs/01_engine/09_trainer.ipynb
+@patch
+def _check_monitor(self:_Build):
+    "Refuse, before the first step, a `monitor` (or `early_stop.metric`) that names a metric the task does not log."
+    cfg = self.cfg
+    val, train = metric_names(self.val_metrics), metric_names(self.train_metrics)
+    if val is None or train is None: return  # a metric that cannot name itself before it has data: checked at the epoch's end
+    logged = {'val_loss', 'train_loss'} | {f'val_{k}' for k in val} | {f'train_{k}' for k in train}
+    fields = logged | {'lr', 'grad_norm', 'samples_per_s', 'data_wait', 'epoch_time', 'skipped_steps'}
+    for key, name in (('monitor', cfg.monitor), ('early_stop.metric', cfg.early_stop.metric)):
+        if name and name not in fields:
+            raise ConfigError(f"key '{key}': '{name}' is not a metric this task logs (it logs {', '.join(sorted(logged))}){nearest(name, logged)}")
 
-    def _direction(self, metric:str, mode:str, key:str, declared:dict, recorded:Optional[str])->str:
-        "The config's word; else, on a resume, the direction the run recorded (kept, so that best.pt stays comparable); else `monitor_mode`."
-        if mode != 'auto' or recorded not in ('min', 'max'): return monitor_mode(metric, mode, declared, key)
-        now = declared.get(metric) or metric_direction(metric)
-        if now is not None and now != recorded:
-            self.say(f"{key}: this run recorded {key}={recorded} for {metric} when it started, and keeps it; today ntrain reads {metric} as "
-                     f"{now}: resume with {key}={now} to change it", 'warning')
-        return recorded
+# %% ../../nbs/01_engine/09_trainer.ipynb
+@patch
+def _directions(self:_Build)->tuple:
+    "Which way the monitor and the early-stopping metric improve ('min' or 'max'): the one answer best.pt, early stopping, the records and the card follow."
+    cfg = self.cfg
+    declared = {**metric_directions(self.train_metrics, 'train_'), **metric_directions(self.val_metrics, 'val_')}
+    rec = self._recorded_directions() if self.resume else {}
+    mode = self._direction(cfg.monitor, cfg.mode, 'mode', declared, rec.get('mode') if rec.get('monitor') == cfg.monitor else None)
+    if self.es_metric == cfg.monitor and cfg.early_stop.mode == 'auto': return mode, mode
+    es = rec.get('early_stop_mode') if rec.get('early_stop_metric') == self.es_metric else rec.get('mode') if self.es_metric == rec.get('monitor') else None
+    return mode, self._direction(self.es_metric, cfg.early_stop.mode, 'early_stop.mode', declared, es)
 
-    def _recorded_directions(self)->dict:
-        "The monitor and the directions of the run being resumed: its latest `start` or `resume` record ({} when it has none)."
-        found = {}
-        try:
-            with open(self.run_dir/'metrics.jsonl', encoding='utf-8', errors='replace') as f:
-                for line in f:
-                    if '"start"' not in line and '"resume"' not in line: continue
-                    try: r = json.loads(line)
-                    except ValueError: continue
-                    if isinstance(r, dict) and r.get('kind') in ('start', 'resume'): found = r
-        except OSError: pass
-        return {k: record_field(found, k, 'start') for k in ('monitor', 'mode', 'early_stop_metric', 'early_stop_mode')}  # (none in an older run's)
+@patch
+def _direction(self:_Build, metric:str, mode:str, key:str, declared:dict, recorded:Optional[str])->str:
+    "The config's word; else, on a resume, the direction the run recorded (kept, so that best.pt stays comparable); else `monitor_mode`."
+    if mode != 'auto' or recorded not in ('min', 'max'): return monitor_mode(metric, mode, declared, key)
+    now = declared.get(metric) or metric_direction(metric)
+    if now is not None and now != recorded:
+        self.say(f"{key}: this run recorded {key}={recorded} for {metric} when it started, and keeps it; today ntrain reads {metric} as "
+                 f"{now}: resume with {key}={now} to change it", 'warning')
+    return recorded
 
-    def _warn_batchnorm(self, model:nn.Module):
-        "One warning when BatchNorm layers train on several processes without SyncBatchNorm: the curve then differs from one process."
-        if not self.distributed or self.world < 2 or self.strategy not in ('ddp', 'fsdp'): return
-        bn = sum(isinstance(m, nn.modules.batchnorm._BatchNorm) and not isinstance(m, nn.SyncBatchNorm) for m in model.modules())
-        if not bn: return
-        val = ("validation uses rank 0's running statistics (DDP's default broadcast_buffers copies them to every process at each forward)"
-               if self.strategy == 'ddp' else 'each process validates with running statistics of its own')
-        self.say(f"the model has {bn} BatchNorm layer{'s' * (bn > 1)} and trains on {self.world} processes without sync_bn: each process "
-                 f"normalises by its own batch of {self.cfg.batch_size}, not the global batch, so the curve differs from one process's; "
-                 f"{val}; set sync_bn=true (CUDA) to normalise over the global batch", 'warning')
+# %% ../../nbs/01_engine/09_trainer.ipynb
+@patch
+def _recorded_directions(self:_Build)->dict:
+    "The monitor and the directions of the run being resumed: its latest `start` or `resume` record ({} when it has none)."
+    found = {}
+    try:
+        with open(self.run_dir/'metrics.jsonl', encoding='utf-8', errors='replace') as f:
+            for line in f:
+                if '"start"' not in line and '"resume"' not in line: continue
+                try: r = json.loads(line)
+                except ValueError: continue
+                if isinstance(r, dict) and r.get('kind') in ('start', 'resume'): found = r
+    except OSError: pass
+    return {k: record_field(found, k, 'start') for k in ('monitor', 'mode', 'early_stop_metric', 'early_stop_mode')}  # (none in an older run's)
 
-    def _new_epoch(self):
-        "A new epoch: its statistics (`EpochStats`) and train metrics start from zero."
-        self.stats.reset()
-        reset_all(self.train_metrics)
+# %% ../../nbs/01_engine/09_trainer.ipynb
+@patch
+def _warn_batchnorm(self:_Build, model:nn.Module):
+    "One warning when BatchNorm layers train on several processes without SyncBatchNorm: the curve then differs from one process."
+    if not self.distributed or self.world < 2 or self.strategy not in ('ddp', 'fsdp'): return
+    bn = sum(isinstance(m, nn.modules.batchnorm._BatchNorm) and not isinstance(m, nn.SyncBatchNorm) for m in model.modules())
+    if not bn: return
+    val = ("validation uses rank 0's running statistics (DDP's default broadcast_buffers copies them to every process at each forward)"
+           if self.strategy == 'ddp' else 'each process validates with running statistics of its own')
+    self.say(f"the model has {bn} BatchNorm layer{'s' * (bn > 1)} and trains on {self.world} processes without sync_bn: each process "
+             f"normalises by its own batch of {self.cfg.batch_size}, not the global batch, so the curve differs from one process's; "
+             f"{val}; set sync_bn=true (CUDA) to normalise over the global batch", 'warning')
+
+@patch
+def _new_epoch(self:_Build):
+    "A new epoch: its statistics (`EpochStats`) and train metrics start from zero."
+    self.stats.reset()
+    reset_all(self.train_metrics)
 
 # %% ../../nbs/01_engine/09_trainer.ipynb
 class _Step:
+    "One optimizer step (`Trainer.train_step`), reading values back (`Trainer.flush`), and validation (`Trainer.validate`)."
     def train_step(self, batch)->int:
         """One optimizer step, by hand or from `train_epoch`. `batch` is one item of `train_loader` (a `(batch, indices,
         real mask)` triple) or a list of `accum` of them (one accumulation window). Forward, backward and the optimizer
@@ -377,611 +409,595 @@ class _Step:
         self.stats.samples += sum(len(r) for _, _, r in window) * self.world
         return self.step
 
-    def train_window(self, window:list):
-        "The optimizer step over the micro-batches of one accumulation window: a list of (batch, indices, real mask)."
-        cfg, timer = self.cfg, self.timer
-        reals = [int(real.sum()) if not bool(real.all()) else len(real) for _, _, real in window]
-        counts = [self._count_items(b, r) for b, _, r in window] if cfg.loss_norm == 'items' else reals
-        total = self._global_count(sum(counts))
-        for j, (batch, idx, real) in enumerate(window): self._micro(j, len(window), batch, idx, real, reals[j], counts[j], total)
-        with timer('optimizer'):
-            self.scaler.unscale_(self.optimizer)
-            gn = torch.nn.utils.clip_grad_norm_(self.params, cfg.clip_grad) if cfg.clip_grad else None
-            if gn is not None and hasattr(gn, 'full_tensor'): gn = gn.full_tensor()  # FSDP2: the norm is a DTensor
-            if self.scaler.is_enabled():
-                s0 = self.scaler.get_scale()  # fp16 only: GradScaler already syncs in step()
-                self.scaler.step(self.optimizer); self.scaler.update()
-                self.stats.skipped += int(self.scaler.get_scale() < s0)
-            else: self.optimizer.step()
-            self.optimizer.zero_grad(set_to_none=True)
-            self.scheduler.step()
-        if gn is not None: self.stats.add_grad_norm(gn.detach())
-        self.step += 1
+# %% ../../nbs/01_engine/09_trainer.ipynb
+@patch
+def train_window(self:_Step, window:list):
+    "The optimizer step over the micro-batches of one accumulation window: a list of (batch, indices, real mask)."
+    cfg, timer = self.cfg, self.timer
+    reals = [int(real.sum()) if not bool(real.all()) else len(real) for _, _, real in window]
+    counts = [self._count_items(b, r) for b, _, r in window] if cfg.loss_norm == 'items' else reals
+    total = self._global_count(sum(counts))
+    for j, (batch, idx, real) in enumerate(window): self._micro(j, len(window), batch, idx, real, reals[j], counts[j], total)
+    with timer('optimizer'):
+        self.scaler.unscale_(self.optimizer)
+        gn = torch.nn.utils.clip_grad_norm_(self.params, cfg.clip_grad) if cfg.clip_grad else None
+        if gn is not None and hasattr(gn, 'full_tensor'): gn = gn.full_tensor()  # FSDP2: the norm is a DTensor
+        if self.scaler.is_enabled():
+            s0 = self.scaler.get_scale()  # fp16 only: GradScaler already syncs in step()
+            self.scaler.step(self.optimizer); self.scaler.update()
+            self.stats.skipped += int(self.scaler.get_scale() < s0)
+        else: self.optimizer.step()
+        self.optimizer.zero_grad(set_to_none=True)
+        self.scheduler.step()
+    if gn is not None: self.stats.add_grad_norm(gn.detach())
+    self.step += 1
 
-    def _micro(self, j:int, n:int, batch, idx, real, n_real:int, count, total):
-        "Forward and backward of micro-batch `j` of `n` in the window; its gradient is weighted by `count` of `total`."
-        cfg, task, timer = self.cfg, self.task, self.timer
-        last = j == n - 1
-        if self.epoch == self._check_epoch and self.is_ce and task.num_classes: self._check_batch_targets(batch, idx)
-        with timer('h2d'): batch = to_device(batch, self.device, cfg.non_blocking)
-        if self.strategy == 'fsdp': self.model.set_requires_gradient_sync(last)  # FSDP2's no_sync
-        sync = self.train_model.no_sync() if self.strategy == 'ddp' and not last else contextlib.nullcontext()
-        with sync:
-            with timer('forward'), self.prec.autocast():
-                output, target = task.forward(self.train_model, batch)  # the model's whole output: a tensor, tuple, dict or object
-                if n_real != len(real):
-                    m = real.to(self.device, non_blocking=cfg.non_blocking)
-                    output, target = _select(output, target, m)
-                # a rank whose micro-batch is all padding still joins DDP's backward, with a zero gradient
-                loss = task.compute_loss(output, target) if n_real else _zero_loss(output)
-            # 'mean': the loss is a mean over this micro-batch's samples; 'items': it is a sum over its items
-            w = (count if cfg.loss_norm == 'mean' else 1) * self.world / total
-            with timer('backward'): self.scaler.scale(loss * w if w != 1 else loss).backward()
-        if n_real and self.train_metrics: update_all(self.train_metrics, task.prediction(output).detach(), target)
-        if cfg.loss_norm == 'items': self.stats.add(loss.detach() / max(count, 1), count, idx)  # the loss per item, weighted by items
-        else: self.stats.add(loss.detach(), n_real, idx)
+# %% ../../nbs/01_engine/09_trainer.ipynb
+@patch
+def _micro(self:_Step, j:int, n:int, batch, idx, real, n_real:int, count, total):
+    "Forward and backward of micro-batch `j` of `n` in the window; its gradient is weighted by `count` of `total`."
+    cfg, task, timer = self.cfg, self.task, self.timer
+    last = j == n - 1
+    if self.epoch == self._check_epoch and self.is_ce and task.num_classes: self._check_batch_targets(batch, idx)
+    with timer('h2d'): batch = to_device(batch, self.device, cfg.non_blocking)
+    if self.strategy == 'fsdp': self.model.set_requires_gradient_sync(last)  # FSDP2's no_sync
+    sync = self.train_model.no_sync() if self.strategy == 'ddp' and not last else contextlib.nullcontext()
+    with sync:
+        with timer('forward'), self.prec.autocast():
+            output, target = task.forward(self.train_model, batch)  # the model's whole output: a tensor, tuple, dict or object
+            if n_real != len(real):
+                m = real.to(self.device, non_blocking=cfg.non_blocking)
+                output, target = _select(output, target, m)
+            # a rank whose micro-batch is all padding still joins DDP's backward, with a zero gradient
+            loss = task.compute_loss(output, target) if n_real else _zero_loss(output)
+        # 'mean': the loss is a mean over this micro-batch's samples; 'items': it is a sum over its items
+        w = (count if cfg.loss_norm == 'mean' else 1) * self.world / total
+        with timer('backward'): self.scaler.scale(loss * w if w != 1 else loss).backward()
+    if n_real and self.train_metrics: update_all(self.train_metrics, task.prediction(output).detach(), target)
+    if cfg.loss_norm == 'items': self.stats.add(loss.detach() / max(count, 1), count, idx)  # the loss per item, weighted by items
+    else: self.stats.add(loss.detach(), n_real, idx)
 
-    def _global_count(self, n):
-        "Sum of `n` over processes (one tiny all-reduce, only when the count can differ between processes)."
-        if not self.distributed: return n
-        if self.cfg.drop_last and self.cfg.loss_norm == 'mean': return n * self.world
-        t = torch.tensor([float(n)])
-        dist.all_reduce(t, group=self.ctl_group)
-        return t.item()
+# %% ../../nbs/01_engine/09_trainer.ipynb
+@patch
+def _global_count(self:_Step, n):
+    "Sum of `n` over processes (one tiny all-reduce, only when the count can differ between processes)."
+    if not self.distributed: return n
+    if self.cfg.drop_last and self.cfg.loss_norm == 'mean': return n * self.world
+    t = torch.tensor([float(n)])
+    dist.all_reduce(t, group=self.ctl_group)
+    return t.item()
 
-    def _check_batch_targets(self, batch, idx):
-        "Host-side check of a CPU batch's class targets, in the first epoch: names the first bad sample and value (the ladder's check too)."
-        check_batch_targets(batch, idx, self.task.num_classes, self.task.ignore_index)
+@patch
+def _check_batch_targets(self:_Step, batch, idx):
+    "Host-side check of a CPU batch's class targets, in the first epoch: names the first bad sample and value (the ladder's check too)."
+    check_batch_targets(batch, idx, self.task.num_classes, self.task.ignore_index)
 
-    def _count_items(self, batch, real)->int:
-        "`count_items` of a CPU batch's real rows (the whole batch, as collated, when every row is real)."
-        if self.task.count_items is None: raise ConfigError("key 'loss_norm' is 'items' but the task has no count_items hook")
-        return self.task.count_items(batch if bool(real.all()) else select_rows(batch, real))
+@patch
+def _count_items(self:_Step, batch, real)->int:
+    "`count_items` of a CPU batch's real rows (the whole batch, as collated, when every row is real)."
+    if self.task.count_items is None: raise ConfigError("key 'loss_norm' is 'items' but the task has no count_items hook")
+    return self.task.count_items(batch if bool(real.all()) else select_rows(batch, real))
 
-    def flush(self):
-        "Read the pending losses and gradient norms back in one transfer (`EpochStats.read_back`); raise NonFinite after too many in a row."
-        worst, first = self.stats.read_back(self.step, self.distributed)
-        if first is None: return
-        if worst >= self.cfg.nonfinite_patience or (self.step == 1 and not math.isfinite(first)): raise NonFinite(worst)
+# %% ../../nbs/01_engine/09_trainer.ipynb
+@patch
+def flush(self:_Step):
+    "Read the pending losses and gradient norms back in one transfer (`EpochStats.read_back`); raise NonFinite after too many in a row."
+    worst, first = self.stats.read_back(self.step, self.distributed)
+    if first is None: return
+    if worst >= self.cfg.nonfinite_patience or (self.step == 1 and not math.isfinite(first)): raise NonFinite(worst)
 
-    def validate(self)->Optional[dict]:
-        "Loss and metrics over the whole validation set, exact over any number of processes; None when a stop cut it short."
-        model, task, cfg = self.eval_model, self.task, self.cfg
-        was_training = self.model.training
-        self.model.eval(); self._phase('validate')
-        loss_m = Mean('loss').to(self.device); reset_all(self.val_metrics)
-        stopped, items = False, cfg.loss_norm == 'items'
-        try:
-            with torch.inference_mode():
-                for batch, idx, real in self._batches(self.valid_loader, 'valid'):
-                    if self._stop_agreed(): stopped = True; break
-                    n = int(real.sum())
-                    count = self._count_items(batch, real) if items and n else n  # on the CPU batch, as in training
-                    batch = to_device(batch, self.device, cfg.non_blocking)
-                    with self.prec.autocast():
-                        output, target = task.forward(model, batch)
-                        if n != len(real): output, target = _select(output, target, real.to(self.device))
-                        loss = task.compute_loss(output, target) if n else None
-                    if n:
-                        if items: loss_m.add(loss.float(), count)  # a sum over the batch's items: val_loss is per item, as train_loss
-                        else: loss_m.update(loss.float(), n)
-                        if self.val_metrics: update_all(self.val_metrics, task.prediction(output), target)
-                    if self.files.status is not None: self.files.status.progress()
-        except StopWaiting as e: stopped = self._abandoned(e, self.valid_loader) == 'stopped'
-        finally: self.model.train(was_training)
-        if stopped: return None
-        reduce_states([loss_m] + self.val_metrics)
-        return compute_all([loss_m] + self.val_metrics, 'val_')
+@patch
+def params_finite(self:_Step)->bool:
+    "Whether every weight is finite, agreed by every process (saving is collective, so all must decide alike)."
+    ok = all(bool(torch.isfinite(p.to_local() if hasattr(p, 'to_local') else p).all()) for p in self.model.parameters())
+    if self.distributed:
+        t = torch.tensor([float(ok)], device=self.device if self.device.type == 'cuda' else 'cpu')
+        dist.all_reduce(t, op=dist.ReduceOp.MIN); ok = bool(t.item())
+    return ok
 
-    def params_finite(self)->bool:
-        "Whether every weight is finite, agreed by every process (saving is collective, so all must decide alike)."
-        ok = all(bool(torch.isfinite(p.to_local() if hasattr(p, 'to_local') else p).all()) for p in self.model.parameters())
-        if self.distributed:
-            t = torch.tensor([float(ok)], device=self.device if self.device.type == 'cuda' else 'cpu')
-            dist.all_reduce(t, op=dist.ReduceOp.MIN); ok = bool(t.item())
-        return ok
+# %% ../../nbs/01_engine/09_trainer.ipynb
+@patch
+def validate(self:_Step)->Optional[dict]:
+    "Loss and metrics over the whole validation set, exact over any number of processes; None when a stop cut it short."
+    model, task, cfg = self.eval_model, self.task, self.cfg
+    was_training = self.model.training
+    self.model.eval(); self._phase('validate')
+    loss_m = Mean('loss').to(self.device); reset_all(self.val_metrics)
+    stopped, items = False, cfg.loss_norm == 'items'
+    try:
+        with torch.inference_mode():
+            for batch, idx, real in self._batches(self.valid_loader, 'valid'):
+                if self._stop_agreed(): stopped = True; break
+                n = int(real.sum())
+                count = self._count_items(batch, real) if items and n else n  # on the CPU batch, as in training
+                batch = to_device(batch, self.device, cfg.non_blocking)
+                with self.prec.autocast():
+                    output, target = task.forward(model, batch)
+                    if n != len(real): output, target = _select(output, target, real.to(self.device))
+                    loss = task.compute_loss(output, target) if n else None
+                if n:
+                    if items: loss_m.add(loss.float(), count)  # a sum over the batch's items: val_loss is per item, as train_loss
+                    else: loss_m.update(loss.float(), n)
+                    if self.val_metrics: update_all(self.val_metrics, task.prediction(output), target)
+                if self.files.status is not None: self.files.status.progress()
+    except StopWaiting as e: stopped = self._abandoned(e, self.valid_loader) == 'stopped'
+    finally: self.model.train(was_training)
+    if stopped: return None
+    reduce_states([loss_m] + self.val_metrics)
+    return compute_all([loss_m] + self.val_metrics, 'val_')
 
 # %% ../../nbs/01_engine/09_trainer.ipynb
 class _Records:
-    def emit(self, rec:dict)->dict: return self.events.emit(rec)
+    "Records and stopping: `Trainer.emit`, `Trainer.say`, the `step`/`epoch`/`start` records, and the stop agreement."
 
-    def say(self, text:str, level:str='info'):
-        "A message record: a line on the console (rank 0), in log.txt and in every rank's log."
-        return self.events.emit(message(text, level, epoch=self.epoch, step=self.step))
+# %% ../../nbs/01_engine/09_trainer.ipynb
+@patch
+def emit(self:_Records, rec:dict)->dict: return self.events.emit(rec)
 
-    def _warn_from_any_thread(self, text:str): self.say(text, 'warning')
+@patch
+def say(self:_Records, text:str, level:str='info'):
+    "A message record: a line on the console (rank 0), in log.txt and in every rank's log."
+    return self.events.emit(message(text, level, epoch=self.epoch, step=self.step))
 
-    def step_record(self)->dict:
-        "The `step` record: the means since the last one."
-        s = self.stats
-        self.flush()
-        rec = dict(kind='step', epoch=self.epoch, step=self.step, loss=s.loss(s.logged), lr=self.scheduler.get_last_lr()[0])
-        gn = s.grad_norm(s.logged_gn)
-        if gn is not None: rec['grad_norm'] = gn
-        if self.scaler.is_enabled(): rec.update(scale=self.scaler.get_scale(), skipped_steps=s.skipped)
-        sps, wait = s.rates()
-        rec.update(samples_per_s=sps, data_wait=wait, time=time.time())
-        s.mark_logged()
-        return rec
+@patch
+def _warn_from_any_thread(self:_Records, text:str): self.say(text, 'warning')
 
-    def epoch_record(self, val:dict)->dict:
-        "The `epoch` record: the epoch's train loss and metrics, `val` (what `validate` returned), rates and memory."
-        s = self.stats
-        self.flush()
-        rec = dict(kind='epoch', epoch=self.epoch, step=self.step, train_loss=s.loss())
-        reduce_states(self.train_metrics)
-        rec.update(compute_all(self.train_metrics, 'train_'))
-        rec.update(val)
-        sps, wait = s.rates()
-        rec.update(lr=self.scheduler.get_last_lr()[0], samples_per_s=sps, data_wait=wait, epoch_time=s.time, time=time.time())
-        gn = s.grad_norm()
-        if gn is not None: rec['grad_norm'] = gn
-        if self.scaler.is_enabled(): rec['skipped_steps'] = s.skipped
-        mem = gather_floats(peak_memory_mib(self.device), self.ctl_group, self.distributed)  # what the dashboard shows per rank
-        rec['peak_mem'] = {str(r): round(m, 1) for r, m in enumerate(mem)}
-        return rec
+# %% ../../nbs/01_engine/09_trainer.ipynb
+@patch
+def step_record(self:_Records)->dict:
+    "The `step` record: the means since the last one."
+    s = self.stats
+    self.flush()
+    rec = dict(kind='step', epoch=self.epoch, step=self.step, loss=s.loss(s.logged), lr=self.scheduler.get_last_lr()[0])
+    gn = s.grad_norm(s.logged_gn)
+    if gn is not None: rec['grad_norm'] = gn
+    if self.scaler.is_enabled(): rec.update(scale=self.scaler.get_scale(), skipped_steps=s.skipped)
+    sps, wait = s.rates()
+    rec.update(samples_per_s=sps, data_wait=wait, time=time.time())
+    s.mark_logged()
+    return rec
 
-    def layout_record(self, kind:str, **extra)->dict:
-        "The `start` or `resume` record: how long the run is, how it is laid out, where it starts."
-        cfg = self.cfg
-        return record(kind, epoch=self.epoch, step=self.step, run_dir=str(self.run_dir), epochs=cfg.epochs,
-                      steps_per_epoch=self.steps_per_epoch, batches_per_epoch=self.batches_per_epoch, total_steps=self.total_steps,
-                      global_batch=self.global_batch, batch_size=cfg.batch_size, accum=self.accum, world_size=self.world,
-                      lr=self.lr, lr_scaling=cfg.lr_scaling, sched=cfg.sched.name, precision=self.prec.name, device=str(self.device),
-                      strategy=self.strategy, monitor=cfg.monitor, mode=self.mode, early_stop_metric=self.es_metric, early_stop_mode=self.es_mode,
-                      generation=self.files.generation, run_id=self.run_id, **extra)
+# %% ../../nbs/01_engine/09_trainer.ipynb
+@patch
+def epoch_record(self:_Records, val:dict)->dict:
+    "The `epoch` record: the epoch's train loss and metrics, `val` (what `validate` returned), rates and memory."
+    s = self.stats
+    self.flush()
+    rec = dict(kind='epoch', epoch=self.epoch, step=self.step, train_loss=s.loss())
+    reduce_states(self.train_metrics)
+    rec.update(compute_all(self.train_metrics, 'train_'))
+    rec.update(val)
+    sps, wait = s.rates()
+    rec.update(lr=self.scheduler.get_last_lr()[0], samples_per_s=sps, data_wait=wait, epoch_time=s.time, time=time.time())
+    gn = s.grad_norm()
+    if gn is not None: rec['grad_norm'] = gn
+    if self.scaler.is_enabled(): rec['skipped_steps'] = s.skipped
+    mem = gather_floats(peak_memory_mib(self.device), self.ctl_group, self.distributed)  # what the dashboard shows per rank
+    rec['peak_mem'] = {str(r): round(m, 1) for r, m in enumerate(mem)}
+    return rec
 
-    def _on_saved(self, path:Path, state:dict):
-        "Called by the checkpoint writer (maybe on its own thread) once a file is durable."
-        self.events.emit(record('checkpoint', epoch=state['ntrain']['position']['epoch'] if 'ntrain' in state else self.epoch,
-                                step=state.get('step'), which=path.stem, path=os.path.relpath(path, self.run_dir)))
+# %% ../../nbs/01_engine/09_trainer.ipynb
+@patch
+def layout_record(self:_Records, kind:str, **extra)->dict:
+    "The `start` or `resume` record: how long the run is, how it is laid out, where it starts."
+    cfg = self.cfg
+    return record(kind, epoch=self.epoch, step=self.step, run_dir=str(self.run_dir), epochs=cfg.epochs,
+                  steps_per_epoch=self.steps_per_epoch, batches_per_epoch=self.batches_per_epoch, total_steps=self.total_steps,
+                  global_batch=self.global_batch, batch_size=cfg.batch_size, accum=self.accum, world_size=self.world,
+                  lr=self.lr, lr_scaling=cfg.lr_scaling, sched=cfg.sched.name, precision=self.prec.name, device=str(self.device),
+                  strategy=self.strategy, monitor=cfg.monitor, mode=self.mode, early_stop_metric=self.es_metric, early_stop_mode=self.es_mode,
+                  generation=self.files.generation, run_id=self.run_id, **extra)
 
-    def _phase(self, name:str):
-        if self.files.status is not None: self.files.status.phase(name)
+@patch
+def _on_saved(self:_Records, path:Path, state:dict):
+    "Called by the checkpoint writer (maybe on its own thread) once a file is durable."
+    self.events.emit(record('checkpoint', epoch=state['ntrain']['position']['epoch'] if 'ntrain' in state else self.epoch,
+                            step=state.get('step'), which=path.stem, path=os.path.relpath(path, self.run_dir)))
 
-    def request_stop(self, reason:str='stopped'):
-        "Ask the run to stop after the current optimizer step, save a checkpoint and return (resumable). Any thread."
-        self.stopper.request(reason)
+@patch
+def _phase(self:_Records, name:str):
+    if self.files.status is not None: self.files.status.phase(name)
 
-    def _stop_agreed(self)->bool:
-        "Whether to stop here; under torchrun every process answers alike at the same call."
-        stop = self.agree.poll(self.stopper() is not None)
-        if stop and self.stopper.reason is None: self.stopper.request('stop requested on another rank')
-        if stop: self._stopping()
-        return stop
+# %% ../../nbs/01_engine/09_trainer.ipynb
+@patch
+def request_stop(self:_Records, reason:str='stopped'):
+    "Ask the run to stop after the current optimizer step, save a checkpoint and return (resumable). Any thread."
+    self.stopper.request(reason)
 
-    def _stopping(self):
-        "Every rank has agreed to stop: rank 0's status.json says `stopping`, once, with what asked, while the step ends and saves."
-        st = self.files.status
-        if st is not None and st.data.get('state') != 'stopping': st.update(state='stopping', reason=self.stopper.reason)
+@patch
+def _stop_agreed(self:_Records)->bool:
+    "Whether to stop here; under torchrun every process answers alike at the same call."
+    stop = self.agree.poll(self.stopper() is not None)
+    if stop and self.stopper.reason is None: self.stopper.request('stop requested on another rank')
+    if stop: self._stopping()
+    return stop
 
-    def _step_end(self)->bool:
-        "The end of an optimizer step: progress for status.json; whether every rank agrees to stop here."
-        st = self.files.status
-        if st is not None: st.progress(step=self.step, epoch=self.epoch)
-        return self._stop_agreed()
+@patch
+def _stopping(self:_Records):
+    "Every rank has agreed to stop: rank 0's status.json says `stopping`, once, with what asked, while the step ends and saves."
+    st = self.files.status
+    if st is not None and st.data.get('state') != 'stopping': st.update(state='stopping', reason=self.stopper.reason)
+
+@patch
+def _step_end(self:_Records)->bool:
+    "The end of an optimizer step: progress for status.json; whether every rank agrees to stop here."
+    st = self.files.status
+    if st is not None: st.progress(step=self.step, epoch=self.epoch)
+    return self._stop_agreed()
 
 # %% ../../nbs/01_engine/09_trainer.ipynb
 class _Loop:
-    def train_epoch(self)->Optional[str]:
-        """Run the rest of the current epoch (`train_step` on each window of batches; a new epoch starts its `stats` afresh).
-        Returns 'stopped', 'max_steps' or None (the epoch ended)."""
-        cfg, timer = self.cfg, self.timer
-        if self.batch_in_epoch == 0: self._new_epoch()
-        s = self.stats
-        if self._pending() == 'validate': return 'max_steps' if self._max_steps_hit() else None  # trained already (a resume)
-        if self._val_cut:  # a resume: the validation a stop cut short, before the next step, as the run left alone had it
-            self._val_cut = False
+    "The epochs: `Trainer.train_epoch`, `Trainer.end_epoch`, and the loop over epochs that `fit` runs."
+
+# %% ../../nbs/01_engine/09_trainer.ipynb
+@patch
+def train_epoch(self:_Loop)->Optional[str]:
+    """Run the rest of the current epoch (`train_step` on each window of batches; a new epoch starts its `stats` afresh).
+    Returns 'stopped', 'max_steps' or None (the epoch ended)."""
+    cfg, timer = self.cfg, self.timer
+    if self.batch_in_epoch == 0: self._new_epoch()
+    s = self.stats
+    if self._pending() == 'validate': return 'max_steps' if self._max_steps_hit() else None  # trained already (a resume)
+    if self._val_cut:  # a resume: the validation a stop cut short, before the next step, as the run left alone had it
+        self._val_cut = False
+        if not self._validate_in_epoch(): return 'stopped'
+    self.train_sampler.set_epoch(self.epoch, skip=self.batch_in_epoch)
+    it = self._iter_loader(self.train_loader)
+    self._phase('compile' if cfg.compile and self.step == self._first_step else 'train')
+    while self.batch_in_epoch < self.batches_per_epoch:
+        t0 = time.perf_counter()
+        n = min(self.accum, self.batches_per_epoch - self.batch_in_epoch)
+        try:
+            with timer('data'): window = [self._fetch(it, 'train', self.batch_in_epoch + j) for j in range(n)]
+        except StopWaiting as e: return self._abandoned(e, self.train_loader)
+        t1 = time.perf_counter()
+        self.train_step(window)
+        t2 = time.perf_counter()
+        s.data_wait += t1 - t0; s.time += t2 - t0
+        if self.step == self._first_step + 1 and cfg.compile: self._phase('train')
+        if self.prof is not None:
+            self.prof.step()
+            if self.step >= cfg.profile.wait + 1 + cfg.profile.steps: self.prof.stop(); self.prof = None
+        if self.step % cfg.log_every == 0: self.emit(self.step_record())
+        if cfg.val_every_n_steps and self.step % cfg.val_every_n_steps == 0 and self.batch_in_epoch < self.batches_per_epoch:
             if not self._validate_in_epoch(): return 'stopped'
-        self.train_sampler.set_epoch(self.epoch, skip=self.batch_in_epoch)
-        it = self._iter_loader(self.train_loader)
-        self._phase('compile' if cfg.compile and self.step == self._first_step else 'train')
-        while self.batch_in_epoch < self.batches_per_epoch:
-            t0 = time.perf_counter()
-            n = min(self.accum, self.batches_per_epoch - self.batch_in_epoch)
-            try:
-                with timer('data'): window = [self._fetch(it, 'train', self.batch_in_epoch + j) for j in range(n)]
-            except StopWaiting as e: return self._abandoned(e, self.train_loader)
-            t1 = time.perf_counter()
-            self.train_step(window)
-            t2 = time.perf_counter()
-            s.data_wait += t1 - t0; s.time += t2 - t0
-            if self.step == self._first_step + 1 and cfg.compile: self._phase('train')
-            if self.prof is not None:
-                self.prof.step()
-                if self.step >= cfg.profile.wait + 1 + cfg.profile.steps: self.prof.stop(); self.prof = None
-            if self.step % cfg.log_every == 0: self.emit(self.step_record())
-            if cfg.val_every_n_steps and self.step % cfg.val_every_n_steps == 0 and self.batch_in_epoch < self.batches_per_epoch:
-                if not self._validate_in_epoch(): return 'stopped'
-                self._phase('train')
-            if cfg.ckpt_every and self.step % cfg.ckpt_every == 0 and self.batch_in_epoch < self.batches_per_epoch:
-                if self.params_finite(): self._phase('save'); self.save('last'); self._phase('train')
-            self.saver.check()  # a background save that failed stops the run here, with its error
-            if self._step_end(): return 'stopped'
-            if self._max_steps_hit(): return 'max_steps'
-        return None
+            self._phase('train')
+        if cfg.ckpt_every and self.step % cfg.ckpt_every == 0 and self.batch_in_epoch < self.batches_per_epoch:
+            if self.params_finite(): self._phase('save'); self.save('last'); self._phase('train')
+        self.saver.check()  # a background save that failed stops the run here, with its error
+        if self._step_end(): return 'stopped'
+        if self._max_steps_hit(): return 'max_steps'
+    return None
 
-    def _validate_in_epoch(self)->bool:
-        "A validation inside the epoch (`val_every_n_steps`) and its `val` record; False when a stop cut it short (its checkpoint says so)."
+# %% ../../nbs/01_engine/09_trainer.ipynb
+@patch
+def _validate_in_epoch(self:_Loop)->bool:
+    "A validation inside the epoch (`val_every_n_steps`) and its `val` record; False when a stop cut it short (its checkpoint says so)."
+    val = self.validate()
+    self._val_cut = val is None
+    if val is not None: self.emit(dict(kind='val', epoch=self.epoch, step=self.step, **val, time=time.time()))
+    return val is not None
+
+@patch
+def _max_steps_hit(self:_Loop)->bool: return bool(self.cfg.max_steps) and self.step >= self.cfg.max_steps
+
+@patch
+def _pending(self:_Loop)->Optional[str]:
+    """What the position leaves to do before the next step: 'validate' (the epoch's training is done, its validation and
+    `epoch` record are not), 'val' (a validation inside the epoch that a stop cut short) or None. A checkpoint records it."""
+    if self.batch_in_epoch and (self.batch_in_epoch >= self.batches_per_epoch or self._max_steps_hit()): return 'validate'
+    return 'val' if self._val_cut else None
+
+@patch
+def _done_before(self:_Loop):
+    "The status a completed run ended with, if it finished (resuming a finished run does nothing): its final record's, as `run_state` reads it."
+    s = run_state(self.run_dir)
+    return result_status(s['state'], s['reason']) if s['state'] == 'finished' else None
+
+# %% ../../nbs/01_engine/09_trainer.ipynb
+@patch
+def end_epoch(self:_Loop, val:dict)->bool:
+    "Log the epoch (`val`: what `validate` returned), update best and early stopping, save, redraw. Returns True when early stopping fires."
+    cfg = self.cfg
+    rec = self.epoch_record(val)
+    self.history.append(rec); self.emit(rec)
+    v = rec.get(cfg.monitor)
+    if cfg.monitor not in rec: raise ConfigError(f"key 'monitor': '{cfg.monitor}' is not among the logged metrics{nearest(cfg.monitor, rec)}")
+    improved = _improved(v, self.best['value'], self.mode)
+    if improved: self.best.update(value=v, epoch=rec['epoch'], step=self.step, path='ckpt/best.pt')
+    es_v = rec.get(self.es_metric)
+    if _improved(es_v, self.es['best'], self.es_mode, cfg.early_stop.min_delta): self.es.update(best=es_v, bad_epochs=0)
+    else: self.es['bad_epochs'] += 1
+    self.epoch += 1; self.batch_in_epoch = 0
+    if not self.params_finite(): raise NonFinite(0)
+    self._phase('save')
+    self.save(*(('best', 'last') if improved else ('last',)))
+    if self.is_main:
+        self.files.maybe_draw()
+        self.files.status.update(now=False, epoch=self.epoch, step=self.step)
+    p = cfg.early_stop.patience
+    return bool(p) and self.es['bad_epochs'] >= p
+
+# %% ../../nbs/01_engine/09_trainer.ipynb
+@patch
+def _run(self:_Loop)->str:
+    "The epochs, from wherever the run starts; returns the status it ended with."
+    cfg = self.cfg
+    if self.complete:
+        self.say(f'{self.run_dir}: the run is already complete ({self.step} steps, {self.epoch} epochs); nothing to do')
+        return self._done_before() or 'finished'
+    self.prof = self._profiler()
+    self.say(f"run {self.run_dir} | torch {torch.__version__} | {self.env_brief['device_name']} x {self.world} | {self.prec.name}"
+             f" | global batch {self.global_batch} ({cfg.batch_size} x {self.world} x {self.accum}) | {self.total_steps} steps"
+             + (' | deterministic' if cfg.deterministic else '') + (f' | resumed at epoch {self.epoch+1} batch {self.batch_in_epoch}' if self.resume else ''))
+    status = None
+    while self.epoch < cfg.epochs:
+        status = self.train_epoch()
+        if status == 'stopped': break
         val = self.validate()
-        self._val_cut = val is None
-        if val is not None: self.emit(dict(kind='val', epoch=self.epoch, step=self.step, **val, time=time.time()))
-        return val is not None
-
-    def _max_steps_hit(self)->bool: return bool(self.cfg.max_steps) and self.step >= self.cfg.max_steps
-
-    def _pending(self)->Optional[str]:
-        """What the position leaves to do before the next step: 'validate' (the epoch's training is done, its validation and
-        `epoch` record are not), 'val' (a validation inside the epoch that a stop cut short) or None. A checkpoint records it."""
-        if self.batch_in_epoch and (self.batch_in_epoch >= self.batches_per_epoch or self._max_steps_hit()): return 'validate'
-        return 'val' if self._val_cut else None
-
-    def end_epoch(self, val:dict)->bool:
-        "Log the epoch (`val`: what `validate` returned), update best and early stopping, save, redraw. Returns True when early stopping fires."
-        cfg = self.cfg
-        rec = self.epoch_record(val)
-        self.history.append(rec); self.emit(rec)
-        v = rec.get(cfg.monitor)
-        if cfg.monitor not in rec: raise ConfigError(f"key 'monitor': '{cfg.monitor}' is not among the logged metrics{nearest(cfg.monitor, rec)}")
-        improved = _improved(v, self.best['value'], self.mode)
-        if improved: self.best.update(value=v, epoch=rec['epoch'], step=self.step, path='ckpt/best.pt')
-        es_v = rec.get(self.es_metric)
-        if _improved(es_v, self.es['best'], self.es_mode, cfg.early_stop.min_delta): self.es.update(best=es_v, bad_epochs=0)
-        else: self.es['bad_epochs'] += 1
-        self.epoch += 1; self.batch_in_epoch = 0
-        if not self.params_finite(): raise NonFinite(0)
+        if val is None: status = 'stopped'; break
+        if self.end_epoch(val):
+            status = 'early_stopped'
+            self.say(f"early stop: {self.es_metric} did not improve for {cfg.early_stop.patience} epochs")
+            break
+        if status == 'max_steps': break
+    if status == 'stopped':
+        self._stopping()  # (a stop that left a wait for a batch comes here without an agreement: one process)
         self._phase('save')
-        self.save(*(('best', 'last') if improved else ('last',)))
-        if self.is_main:
-            self.files.maybe_draw()
-            self.files.status.update(now=False, epoch=self.epoch, step=self.step)
-        p = cfg.early_stop.patience
-        return bool(p) and self.es['bad_epochs'] >= p
-
-    def _run(self)->str:
-        "The epochs, from wherever the run starts; returns the status it ended with."
-        cfg = self.cfg
-        if self.complete:
-            self.say(f'{self.run_dir}: the run is already complete ({self.step} steps, {self.epoch} epochs); nothing to do')
-            return self._done_before() or 'finished'
-        self.prof = self._profiler()
-        self.say(f"run {self.run_dir} | torch {torch.__version__} | {self.env_brief['device_name']} x {self.world} | {self.prec.name}"
-                 f" | global batch {self.global_batch} ({cfg.batch_size} x {self.world} x {self.accum}) | {self.total_steps} steps"
-                 + (' | deterministic' if cfg.deterministic else '') + (f' | resumed at epoch {self.epoch+1} batch {self.batch_in_epoch}' if self.resume else ''))
-        status = None
-        while self.epoch < cfg.epochs:
-            status = self.train_epoch()
-            if status == 'stopped': break
-            val = self.validate()
-            if val is None: status = 'stopped'; break
-            if self.end_epoch(val):
-                status = 'early_stopped'
-                self.say(f"early stop: {self.es_metric} did not improve for {cfg.early_stop.patience} epochs")
-                break
-            if status == 'max_steps': break
-        if status == 'stopped':
-            self._stopping()  # (a stop that left a wait for a batch comes here without an agreement: one process)
-            self._phase('save')
-            if self.params_finite(): self.save('last'); self.saver.wait()
-            left = {'validate': f'; the validation of epoch {self.epoch + 1} is pending', 'val': f'; the validation at step {self.step} is pending'}.get(self._pending(), '')
-            self.say(f'stopped at step {self.step} ({self.stopper.reason}); checkpoint saved{left}: resume with `{self._resume_command()}`')
-        self.agree.drain()
-        return status or 'finished'
-
-    def _done_before(self):
-        "The status a completed run ended with, if it finished (resuming a finished run does nothing): its final record's, as `run_state` reads it."
-        s = run_state(self.run_dir)
-        return result_status(s['state'], s['reason']) if s['state'] == 'finished' else None
+        if self.params_finite(): self.save('last'); self.saver.wait()
+        left = {'validate': f'; the validation of epoch {self.epoch + 1} is pending', 'val': f'; the validation at step {self.step} is pending'}.get(self._pending(), '')
+        self.say(f'stopped at step {self.step} ({self.stopper.reason}); checkpoint saved{left}: resume with `{self._resume_command()}`')
+    self.agree.drain()
+    return status or 'finished'
 
 # %% ../../nbs/01_engine/09_trainer.ipynb
 class _Saving:
-    def train_state(self, weights:bool=True)->TrainState:
-        "Everything a resume needs, typed (`TrainState`); under FSDP2 the weights (when asked) are gathered whole on rank 0."
-        self.flush()
-        rng = [ckpt.rng_state()]
-        tm = [[{k: v.cpu() for k, v in m.state().items()} for m in self.train_metrics]]
-        if self.distributed:  # every rank's RNG and partial train-metric states, gathered to rank 0
-            both = [None] * self.world
-            dist.all_gather_object(both, (rng[0], tm[0]))
-            rng, tm = [b[0] for b in both], [b[1] for b in both]
-        if self.strategy == 'fsdp':  # the optimizer state is sharded: it travels in the sharded checkpoint
-            model_sd, optim_sd = (full_model_state_dict(self.model) if weights else {}), {}
-        else: model_sd, optim_sd = ckpt.clean_state_dict(self.model.state_dict()), self.optimizer.state_dict()
-        jsonl = self.files.jsonl
-        return TrainState(model=model_sd, optimizer=optim_sd, scheduler=self.scheduler.state_dict(), scaler=self.scaler.state_dict(),
-                          rng=rng, step=self.step, epoch=self.epoch, batch=self.batch_in_epoch, pending=self._pending(),
-                          stats=self.stats.state_dict(), train_metrics=tm, best=self.best, early_stop=self.es, history=self.history,
-                          config=self.run_config.to_dict(), run_id=self.run_id, world_size=self.world, global_batch=self.global_batch,
-                          accum=self.accum, env=self.env_brief, metrics_offset=jsonl.offset() if jsonl is not None else 0)
+    "The checkpoint's state: `Trainer.train_state`, `Trainer.state_dict`, `Trainer.load_state_dict`, `Trainer.save`."
 
-    def state_dict(self, weights:bool=True)->dict:
-        "`train_state` as the checkpoint's plain data (`TrainState.to_dict`)."
-        return self.train_state(weights).to_dict()
+# %% ../../nbs/01_engine/09_trainer.ipynb
+@patch
+def train_state(self:_Saving, weights:bool=True)->TrainState:
+    "Everything a resume needs, typed (`TrainState`); under FSDP2 the weights (when asked) are gathered whole on rank 0."
+    self.flush()
+    rng = [ckpt.rng_state()]
+    tm = [[{k: v.cpu() for k, v in m.state().items()} for m in self.train_metrics]]
+    if self.distributed:  # every rank's RNG and partial train-metric states, gathered to rank 0
+        both = [None] * self.world
+        dist.all_gather_object(both, (rng[0], tm[0]))
+        rng, tm = [b[0] for b in both], [b[1] for b in both]
+    if self.strategy == 'fsdp':  # the optimizer state is sharded: it travels in the sharded checkpoint
+        model_sd, optim_sd = (full_model_state_dict(self.model) if weights else {}), {}
+    else: model_sd, optim_sd = ckpt.clean_state_dict(self.model.state_dict()), self.optimizer.state_dict()
+    jsonl = self.files.jsonl
+    return TrainState(model=model_sd, optimizer=optim_sd, scheduler=self.scheduler.state_dict(), scaler=self.scaler.state_dict(),
+                      rng=rng, step=self.step, epoch=self.epoch, batch=self.batch_in_epoch, pending=self._pending(),
+                      stats=self.stats.state_dict(), train_metrics=tm, best=self.best, early_stop=self.es, history=self.history,
+                      config=self.run_config.to_dict(), run_id=self.run_id, world_size=self.world, global_batch=self.global_batch,
+                      accum=self.accum, env=self.env_brief, metrics_offset=jsonl.offset() if jsonl is not None else 0)
 
-    def load_state_dict(self, sd:dict):
-        "Restore the state `state_dict` made (weights and optimizer come from the sharded checkpoint under FSDP2)."
-        st = TrainState.from_dict(sd)
-        if self.strategy != 'fsdp':
-            self.model.load_state_dict(ckpt.clean_state_dict(st.model))
-            if not self._fresh_optimizer:
-                try: self.optimizer.load_state_dict(st.optimizer)
-                except (ValueError, KeyError, RuntimeError) as e:
-                    raise CheckpointError(f"{self.checkpoints.resumed_from}: its optimizer state does not fit this {self.cfg.optim.name} optimizer ({first_line(e)}); "
-                                          'resume with --reset-optimizer to start it fresh from the weights and position') from None
-        if self._fresh_optimizer: fast_forward(self.scheduler, st.step)
-        else: self.scheduler.load_state_dict(st.scheduler)
-        self.scaler.load_state_dict(st.scaler)
-        self.epoch, self.batch_in_epoch, self.step = st.epoch, st.batch, st.step
-        old_bs = st.config.get('batch_size')
-        # the position counts micro-batches: with another split of the same global batch, the same samples were consumed
-        if old_bs and old_bs != self.cfg.batch_size: self.batch_in_epoch = st.batch * old_bs // self.cfg.batch_size
-        self._val_cut = st.pending == 'val'  # a validation inside the epoch that a stop cut short runs first
-        self.stats.load_state_dict(st.stats)
-        tm = st.train_metrics
-        for m, s in zip(self.train_metrics, tm[self.rank] if self.rank < len(tm) else tm[0]): m.load_state(s)
-        self.best, self.es, self.history = dict(st.best), dict(st.early_stop), list(st.history)
-        ckpt.set_rng_state(st.rng[self.rank] if self.rank < len(st.rng) else st.rng[0])
+# %% ../../nbs/01_engine/09_trainer.ipynb
+@patch
+def state_dict(self:_Saving, weights:bool=True)->dict:
+    "`train_state` as the checkpoint's plain data (`TrainState.to_dict`)."
+    return self.train_state(weights).to_dict()
 
-    def save(self, *which:str):
-        "Save last.pt (rotating the previous one to prev.pt) and/or best.pt from one state; rank 0 writes, every rank takes part."
-        which = which or ('last',)
-        if self.is_main: check_run_dir(self.files.lock)  # never write into a directory that is gone (or recreate it): the run fails here
-        if self.strategy == 'fsdp' and 'last' in which:  # last is a sharded checkpoint; best.pt is consolidated
-            if 'best' in which: self.save('best')
-            p = self.checkpoints.save_sharded(self.model, self.optimizer, lambda: self.state_dict(weights=False), self.step)
-            self.events.emit(record('checkpoint', epoch=self.epoch, step=self.step, which='sharded', path=os.path.relpath(p, self.run_dir)))
-            return
-        sd = self.state_dict()
-        if self.is_main: self.checkpoints.save(sd, *which)
+@patch
+def load_state_dict(self:_Saving, sd:dict):
+    "Restore the state `state_dict` made (weights and optimizer come from the sharded checkpoint under FSDP2)."
+    st = TrainState.from_dict(sd)
+    if self.strategy != 'fsdp':
+        self.model.load_state_dict(ckpt.clean_state_dict(st.model))
+        if not self._fresh_optimizer:
+            try: self.optimizer.load_state_dict(st.optimizer)
+            except (ValueError, KeyError, RuntimeError) as e:
+                raise CheckpointError(f"{self.checkpoints.resumed_from}: its optimizer state does not fit this {self.cfg.optim.name} optimizer ({first_line(e)}); "
+                                      'resume with --reset-optimizer to start it fresh from the weights and position') from None
+    if self._fresh_optimizer: fast_forward(self.scheduler, st.step)
+    else: self.scheduler.load_state_dict(st.scheduler)
+    self.scaler.load_state_dict(st.scaler)
+    self.epoch, self.batch_in_epoch, self.step = st.epoch, st.batch, st.step
+    old_bs = st.config.get('batch_size')
+    # the position counts micro-batches: with another split of the same global batch, the same samples were consumed
+    if old_bs and old_bs != self.cfg.batch_size: self.batch_in_epoch = st.batch * old_bs // self.cfg.batch_size
+    self._val_cut = st.pending == 'val'  # a validation inside the epoch that a stop cut short runs first
+    self.stats.load_state_dict(st.stats)
+    tm = st.train_metrics
+    for m, s in zip(self.train_metrics, tm[self.rank] if self.rank < len(tm) else tm[0]): m.load_state(s)
+    self.best, self.es, self.history = dict(st.best), dict(st.early_stop), list(st.history)
+    ckpt.set_rng_state(st.rng[self.rank] if self.rank < len(st.rng) else st.rng[0])
 
-    def _iter_loader(self, loader):
-        "iter(loader), first letting a background save finish if that forks DataLoader workers."
-        forks = loader.num_workers > 0 and (not loader.persistent_workers or getattr(loader, '_iterator', None) is None)
-        if forks and self.saver.busy: self.saver.wait()
-        return iter(loader)
+# %% ../../nbs/01_engine/09_trainer.ipynb
+@patch
+def save(self:_Saving, *which:str):
+    "Save last.pt (rotating the previous one to prev.pt) and/or best.pt from one state; rank 0 writes, every rank takes part."
+    which = which or ('last',)
+    if self.is_main: check_run_dir(self.files.lock)  # never write into a directory that is gone (or recreate it): the run fails here
+    if self.strategy == 'fsdp' and 'last' in which:  # last is a sharded checkpoint; best.pt is consolidated
+        if 'best' in which: self.save('best')
+        p = self.checkpoints.save_sharded(self.model, self.optimizer, lambda: self.state_dict(weights=False), self.step)
+        self.events.emit(record('checkpoint', epoch=self.epoch, step=self.step, which='sharded', path=os.path.relpath(p, self.run_dir)))
+        return
+    sd = self.state_dict()
+    if self.is_main: self.checkpoints.save(sd, *which)
 
-    def _resume_state(self):
-        "The checkpoint state to resume from and the metrics.jsonl bytes to keep (None: leave the file as it is). Writes nothing."
-        cp = self.checkpoints
-        p = cp.newest(sharded=self.strategy == 'fsdp')
-        if p is None:  # killed before its first checkpoint: the run starts again from the beginning, in the same directory
-            self.say(f'{self.run_dir}: no checkpoint yet; starting the run from the beginning')
-            self.resume = False
-            return None, 0
-        sd = cp.load(p)
-        cp.resumed_from = p
-        self.run_id = check_identity(sd['ntrain'].get('run_id'), self.run_id, Path(p), self.run_dir, sd['step'], self._warn_from_any_thread)
-        self._fresh_optimizer = check_compatible(sd, self.cfg, model_sd=self.model.state_dict(), run_dir=self.run_dir, world=self.world,
-                                             global_batch=self.global_batch, force=self.force, reset_optimizer=self.reset_optimizer,
-                                             warn=self._warn_from_any_thread)
-        pos, es, pat = sd['ntrain']['position'], sd['ntrain']['early_stop'], self.cfg.early_stop.patience
-        # complete only at an epoch's end that was validated and logged: a stop in the last epoch's validation (or at its
-        # last step) saved a position inside that epoch, which a resume finishes first (a checkpoint before this field: the same test)
-        self.complete = pos['batch'] == 0 and not pos.get('pending') and (
-            sd['step'] >= self.total_steps or pos['epoch'] >= self.cfg.epochs or bool(pat and es['bad_epochs'] >= pat))
-        # a finished run is left exactly as it is; otherwise records after the checkpoint are cut (no record twice)
-        return sd, None if self.complete else sd['ntrain']['metrics_offset']
+@patch
+def _iter_loader(self:_Saving, loader):
+    "iter(loader), first letting a background save finish if that forks DataLoader workers."
+    forks = loader.num_workers > 0 and (not loader.persistent_workers or getattr(loader, '_iterator', None) is None)
+    if forks and self.saver.busy: self.saver.wait()
+    return iter(loader)
 
-    def _init_weights(self, path):
-        "Start a new run from the model tensors of a checkpoint (ntrain's or a foreign one); nothing else is read."
-        load_weights(self.model, path)
-        self.say(f'initialised the model from {path} (weights only; optimizer, schedule and position start fresh)')
+# %% ../../nbs/01_engine/09_trainer.ipynb
+@patch
+def _resume_state(self:_Saving):
+    "The checkpoint state to resume from and the metrics.jsonl bytes to keep (None: leave the file as it is). Writes nothing."
+    cp = self.checkpoints
+    p = cp.newest(sharded=self.strategy == 'fsdp')
+    if p is None:  # killed before its first checkpoint: the run starts again from the beginning, in the same directory
+        self.say(f'{self.run_dir}: no checkpoint yet; starting the run from the beginning')
+        self.resume = False
+        return None, 0
+    sd = cp.load(p)
+    cp.resumed_from = p
+    self.run_id = check_identity(sd['ntrain'].get('run_id'), self.run_id, Path(p), self.run_dir, sd['step'], self._warn_from_any_thread)
+    self._fresh_optimizer = check_compatible(sd, self.cfg, model_sd=self.model.state_dict(), run_dir=self.run_dir, world=self.world,
+                                         global_batch=self.global_batch, force=self.force, reset_optimizer=self.reset_optimizer,
+                                         warn=self._warn_from_any_thread)
+    pos, es, pat = sd['ntrain']['position'], sd['ntrain']['early_stop'], self.cfg.early_stop.patience
+    # complete only at an epoch's end that was validated and logged: a stop in the last epoch's validation (or at its
+    # last step) saved a position inside that epoch, which a resume finishes first (a checkpoint before this field: the same test)
+    self.complete = pos['batch'] == 0 and not pos.get('pending') and (
+        sd['step'] >= self.total_steps or pos['epoch'] >= self.cfg.epochs or bool(pat and es['bad_epochs'] >= pat))
+    # a finished run is left exactly as it is; otherwise records after the checkpoint are cut (no record twice)
+    return sd, None if self.complete else sd['ntrain']['metrics_offset']
+
+@patch
+def _init_weights(self:_Saving, path):
+    "Start a new run from the model tensors of a checkpoint (ntrain's or a foreign one); nothing else is read."
+    load_weights(self.model, path)
+    self.say(f'initialised the model from {path} (weights only; optimizer, schedule and position start fresh)')
 
 # %% ../../nbs/01_engine/09_trainer.ipynb
 class _Opening:
-    def _claim_run_dir(self):
-        "Agree on the run directory; rank 0 locks it now when it exists (under torchrun always); a new run in a directory `launch` made gets status.json."
-        files, rd, err = self.files, self.run_dir, None
-        rid = uuid.uuid4().hex[:16] if self.is_main else None  # a new run's identity (rank 0's, for every rank)
-        if self.is_main and (self.distributed or rd.is_dir()):
-            try:
-                if self.distributed: files.make()
-                files.take_lock()
-            except NtrainError as e: err = e
-        if self.distributed:
-            obj = [str(rd), None if err is None else str(err), rid]; dist.broadcast_object_list(obj, src=0)
-            self.run_dir = rd = Path(obj[0]); rid = obj[2]
-            if err is None and obj[1] is not None: raise NtrainError(obj[1])
-        if err is not None: raise err
-        if self.is_main: files.clear_stale_stop(since=float(os.environ.get('NTRAIN_LAUNCHED_AT') or self._created))
-        self.stopper.stop_file = self.stopper.stop_file or rd/STOP_FILE
-        if self.resume == 'auto':  # a torchrun restart resumes the run here (from its checkpoint, or from the start)
-            self.resume = (rd/'config.yaml').exists() and int(os.environ.get('TORCHELASTIC_RESTART_COUNT', 0)) > 0
-            if not self.resume: files.keep_bytes = 0 if int(os.environ.get('TORCHELASTIC_RESTART_COUNT', 0)) > 0 else None
-        if self.resume:
-            need_run_dir(rd, error=CheckpointError)
-            self.run_id = (read_config_dict(rd/'config.yaml') or {}).get('run_id')  # the run's own (None: made before runs had one)
-        else: self.run_id = rid
-        if not self.resume and self.is_main and files.lock is not None and files.holds_run():
-            self.refusal = files.holds_run_error()  # raised after setup, so that bad input is named first
-            return
-        if self.is_main and not self.resume and files.lock is not None:  # made for this run (by `launch`): watchable from its setup on
-            files.lock.commit()
-            files.set_status(state='starting', reason=None, phase='setup', phase_started=time.time(), **process_id(), epochs=self.cfg.epochs,
-                             started=time.time(), exit_code=None, generation=0, run_id=self.run_id)
+    "Opening the run: the run directory claimed, the run validated before anything is written, its files opened."
 
-    def _validate_run(self):
-        "Everything that can refuse the run, before a byte is written: the lock and the directory, the initial weights, the loggers, the checkpoint."
-        sd, files = None, self.files
-        if self.init_from and not self.resume: self._init_weights(self.init_from)
-        if self.is_main: files.logger_factories = resolve_loggers(self.cfg.loggers)
-        if self.is_main and files.lock is None:  # a new directory (one process): made and locked only now that setup succeeded
-            made = not self.run_dir.exists()
-            files.make()
-            try: files.take_lock()
-            except NtrainError:  # (a full disk): a failed command leaves no directory behind
-                if made:
-                    with contextlib.suppress(OSError): self.run_dir.rmdir()
-                raise
-            if files.holds_run(): raise files.holds_run_error()
-        if self.resume: sd, files.keep_bytes = self._resume_state()
-        if sd is not None:  # restored now: a checkpoint that does not fit fails here, not after config.yaml was rewritten
-            self.load_state_dict(sd)
-            if self.strategy == 'fsdp': load_sharded(self.model, self.optimizer, Path(self.checkpoints.resumed_from), sd)
-        return sd
+# %% ../../nbs/01_engine/09_trainer.ipynb
+@patch
+def _claim_run_dir(self:_Opening):
+    "Agree on the run directory; rank 0 locks it now when it exists (under torchrun always); a new run in a directory `launch` made gets status.json."
+    files, rd, err = self.files, self.run_dir, None
+    rid = uuid.uuid4().hex[:16] if self.is_main else None  # a new run's identity (rank 0's, for every rank)
+    if self.is_main and (self.distributed or rd.is_dir()):
+        try:
+            if self.distributed: files.make()
+            files.take_lock()
+        except NtrainError as e: err = e
+    if self.distributed:
+        obj = [str(rd), None if err is None else str(err), rid]; dist.broadcast_object_list(obj, src=0)
+        self.run_dir = rd = Path(obj[0]); rid = obj[2]
+        if err is None and obj[1] is not None: raise NtrainError(obj[1])
+    if err is not None: raise err
+    if self.is_main: files.clear_stale_stop(since=float(os.environ.get('NTRAIN_LAUNCHED_AT') or self._created))
+    self.stopper.stop_file = self.stopper.stop_file or rd/STOP_FILE
+    if self.resume == 'auto':  # a torchrun restart resumes the run here (from its checkpoint, or from the start)
+        self.resume = (rd/'config.yaml').exists() and int(os.environ.get('TORCHELASTIC_RESTART_COUNT', 0)) > 0
+        if not self.resume: files.keep_bytes = 0 if int(os.environ.get('TORCHELASTIC_RESTART_COUNT', 0)) > 0 else None
+    if self.resume:
+        need_run_dir(rd, error=CheckpointError)
+        self.run_id = (read_config_dict(rd/'config.yaml') or {}).get('run_id')  # the run's own (None: made before runs had one)
+    else: self.run_id = rid
+    if not self.resume and self.is_main and files.lock is not None and files.holds_run():
+        self.refusal = files.holds_run_error()  # raised after setup, so that bad input is named first
+        return
+    if self.is_main and not self.resume and files.lock is not None:  # made for this run (by `launch`): watchable from its setup on
+        files.lock.commit()
+        files.set_status(state='starting', reason=None, phase='setup', phase_started=time.time(), **process_id(), epochs=self.cfg.epochs,
+                         started=time.time(), exit_code=None, generation=0, run_id=self.run_id)
 
-    def _agreed(self, fn):
-        "Call `fn`; under torchrun, every rank raises when any rank's `fn` raised (none is left waiting in a collective)."
-        err = None
-        try: out = fn()
-        except Exception as e: err, out = e, None
-        if self.distributed:
-            msgs = [None] * self.world
-            dist.all_gather_object(msgs, None if err is None else f'{type(err).__name__}: {err}')
-            bad = next(((r, m) for r, m in enumerate(msgs) if m), None)
-            if err is None and bad is not None: raise NtrainError(f'rank {bad[0]}: {bad[1]}')
-        if err is not None: raise err
-        return out
+# %% ../../nbs/01_engine/09_trainer.ipynb
+@patch
+def _validate_run(self:_Opening):
+    "Everything that can refuse the run, before a byte is written: the lock and the directory, the initial weights, the loggers, the checkpoint."
+    sd, files = None, self.files
+    if self.init_from and not self.resume: self._init_weights(self.init_from)
+    if self.is_main: files.logger_factories = resolve_loggers(self.cfg.loggers)
+    if self.is_main and files.lock is None:  # a new directory (one process): made and locked only now that setup succeeded
+        made = not self.run_dir.exists()
+        files.make()
+        try: files.take_lock()
+        except NtrainError:  # (a full disk): a failed command leaves no directory behind
+            if made:
+                with contextlib.suppress(OSError): self.run_dir.rmdir()
+            raise
+        if files.holds_run(): raise files.holds_run_error()
+    if self.resume: sd, files.keep_bytes = self._resume_state()
+    if sd is not None:  # restored now: a checkpoint that does not fit fails here, not after config.yaml was rewritten
+        self.load_state_dict(sd)
+        if self.strategy == 'fsdp': load_sharded(self.model, self.optimizer, Path(self.checkpoints.resumed_from), sd)
+    return sd
 
-    def _open_run(self):
-        "Validate what is left, then open the run's files and emit `start` or `resume`."
-        cfg, rd, files = self.cfg, self.run_dir, self.files
-        spec, args = task_record(self.task, cfg.task, cfg.task_args)  # the task as given: never digits by default
-        self.env_brief = dict(torch=str(torch.__version__), cuda=torch.version.cuda, device=str(self.device),
-                              device_name=torch.cuda.get_device_name(self.device) if self.device.type == 'cuda' else 'CPU',
-                              world_size=self.world, precision=self.prec.name, compile=cfg.compile, deterministic=cfg.deterministic)
-        sd = self._agreed(self._validate_run)
-        # the config as the run records it (config.yaml, the checkpoints): the task as given and the run's identity; `cfg` stays as given
-        if (spec, args, self.run_id) != (cfg.task, cfg.task_args, cfg.run_id):
-            self.run_config = dataclasses.replace(cfg, task=spec, task_args=args, run_id=self.run_id)
-        resumed = sd is not None and not self.complete
-        sinks = []
-        if self.is_main:
-            if files.lock is not None: files.lock.commit()
-            if resumed: self.checkpoints.settle(Path(self.checkpoints.resumed_from))
-            self.checkpoints.make_dir()
-            if resumed: files.generation = files.next_generation()
-            env = None
-            if not self.resume:  # the probe started before setup (git, nvidia-smi, the package list): done by now
-                env = self._env_probe.record() if self._env_probe is not None else env_record(); env.update(self.env_brief)
-            sinks = files.open(None if self.complete else self.run_config.to_yaml(), env, self.extra_loggers)
-            files.set_status(state='running', reason=None, **process_id(), epoch=self.epoch, step=self.step, total_steps=self.total_steps,
-                             epochs=cfg.epochs, exit_code=None, message=None, finished=None, generation=files.generation, started=time.time(),
-                             run_id=self.run_id)
-        if self.distributed:
-            dist.barrier()  # rank 0 has made the directory
-            (rd/'logs').mkdir(exist_ok=True)
-            log = files.text_log(rd/'logs'/f'rank{self.rank}.log'); files.text_logs.append(log); sinks.append(log)
-        first = None
-        if resumed:
-            first = self.layout_record('resume', batch=self.batch_in_epoch, records=files.jsonl.kept_records if files.jsonl else None,
-                                       **{'from': str(self.checkpoints.resumed_from)}, best=self.best.get('value'))
-        elif not self.complete: first = self.layout_record('start')
-        self.events.release(first, sinks, loggers=files.loggers)
-        self._check_epoch, self._first_step = self.epoch, self.step  # targets are checked batch by batch in the first epoch this process runs
+# %% ../../nbs/01_engine/09_trainer.ipynb
+@patch
+def _agreed(self:_Opening, fn):
+    "Call `fn`; under torchrun, every rank raises when any rank's `fn` raised (none is left waiting in a collective)."
+    err = None
+    try: out = fn()
+    except Exception as e: err, out = e, None
+    if self.distributed:
+        msgs = [None] * self.world
+        dist.all_gather_object(msgs, None if err is None else f'{type(err).__name__}: {err}')
+        bad = next(((r, m) for r, m in enumerate(msgs) if m), None)
+        if err is None and bad is not None: raise NtrainError(f'rank {bad[0]}: {bad[1]}')
+    if err is not None: raise err
+    return out
 
-    def _resume_command(self)->str:
-        "The exact command that continues this run."
-        if not self.distributed: return f'ntrain resume {self.run_dir}'
-        env = dist_env(); nodes = max(1, self.world // max(1, env['local_world_size']))
-        return (f"ntrain resume {self.run_dir} --nproc {env['local_world_size']}"
-                + (f' --nnodes {nodes} --rdzv-endpoint HOST:PORT (on each node, with its --node-rank)' if nodes > 1 else ''))
+# %% ../../nbs/01_engine/09_trainer.ipynb
+@patch
+def _open_run(self:_Opening):
+    "Validate what is left, then open the run's files and emit `start` or `resume`."
+    cfg, rd, files = self.cfg, self.run_dir, self.files
+    spec, args = task_record(self.task, cfg.task, cfg.task_args)  # the task as given: never digits by default
+    self.env_brief = dict(torch=str(torch.__version__), cuda=torch.version.cuda, device=str(self.device),
+                          device_name=torch.cuda.get_device_name(self.device) if self.device.type == 'cuda' else 'CPU',
+                          world_size=self.world, precision=self.prec.name, compile=cfg.compile, deterministic=cfg.deterministic)
+    sd = self._agreed(self._validate_run)
+    # the config as the run records it (config.yaml, the checkpoints): the task as given and the run's identity; `cfg` stays as given
+    if (spec, args, self.run_id) != (cfg.task, cfg.task_args, cfg.run_id):
+        self.run_config = dataclasses.replace(cfg, task=spec, task_args=args, run_id=self.run_id)
+    resumed = sd is not None and not self.complete
+    sinks = []
+    if self.is_main:
+        if files.lock is not None: files.lock.commit()
+        if resumed: self.checkpoints.settle(Path(self.checkpoints.resumed_from))
+        self.checkpoints.make_dir()
+        if resumed: files.generation = files.next_generation()
+        env = None
+        if not self.resume:  # the probe started before setup (git, nvidia-smi, the package list): done by now
+            env = self._env_probe.record() if self._env_probe is not None else env_record(); env.update(self.env_brief)
+        sinks = files.open(None if self.complete else self.run_config.to_yaml(), env, self.extra_loggers)
+        files.set_status(state='running', reason=None, **process_id(), epoch=self.epoch, step=self.step, total_steps=self.total_steps,
+                         epochs=cfg.epochs, exit_code=None, message=None, finished=None, generation=files.generation, started=time.time(),
+                         run_id=self.run_id)
+    if self.distributed:
+        dist.barrier()  # rank 0 has made the directory
+        (rd/'logs').mkdir(exist_ok=True)
+        log = files.text_log(rd/'logs'/f'rank{self.rank}.log'); files.text_logs.append(log); sinks.append(log)
+    first = None
+    if resumed:
+        first = self.layout_record('resume', batch=self.batch_in_epoch, records=files.jsonl.kept_records if files.jsonl else None,
+                                   **{'from': str(self.checkpoints.resumed_from)}, best=self.best.get('value'))
+    elif not self.complete: first = self.layout_record('start')
+    self.events.release(first, sinks, loggers=files.loggers)
+    self._check_epoch, self._first_step = self.epoch, self.step  # targets are checked batch by batch in the first epoch this process runs
 
-    def _profiler(self):
-        pc = self.cfg.profile
-        if not pc.steps or not self.is_main: return None
-        from torch.profiler import profile, schedule, ProfilerActivity
-        out = self.run_dir/'profile'; out.mkdir(exist_ok=True)
-        acts = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if self.device.type == 'cuda' else [])
-        def ready(p):
-            tmp = out/'.trace.json.tmp'; p.export_chrome_trace(str(tmp)); os.replace(tmp, out/'trace.json')  # never through a link
-            key = 'self_cuda_time_total' if self.device.type == 'cuda' else 'self_cpu_time_total'
-            atomic_write_text(out/'top_ops.txt', p.key_averages().table(sort_by=key, row_limit=25))
-            self.say(f'profile: {pc.steps} steps written to {out}/trace.json and top_ops.txt')
-        prof = profile(activities=acts, schedule=schedule(wait=pc.wait, warmup=1, active=pc.steps, repeat=1), on_trace_ready=ready)
-        prof.start()
-        return prof
+# %% ../../nbs/01_engine/09_trainer.ipynb
+@patch
+def _resume_command(self:_Opening)->str:
+    "The exact command that continues this run."
+    if not self.distributed: return f'ntrain resume {self.run_dir}'
+    env = dist_env(); nodes = max(1, self.world // max(1, env['local_world_size']))
+    return (f"ntrain resume {self.run_dir} --nproc {env['local_world_size']}"
+            + (f' --nnodes {nodes} --rdzv-endpoint HOST:PORT (on each node, with its --node-rank)' if nodes > 1 else ''))
+
+@patch
+def _profiler(self:_Opening):
+    pc = self.cfg.profile
+    if not pc.steps or not self.is_main: return None
+    from torch.profiler import profile, schedule, ProfilerActivity
+    out = self.run_dir/'profile'; out.mkdir(exist_ok=True)
+    acts = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if self.device.type == 'cuda' else [])
+    def ready(p):
+        tmp = out/'.trace.json.tmp'; p.export_chrome_trace(str(tmp)); os.replace(tmp, out/'trace.json')  # never through a link
+        key = 'self_cuda_time_total' if self.device.type == 'cuda' else 'self_cpu_time_total'
+        atomic_write_text(out/'top_ops.txt', p.key_averages().table(sort_by=key, row_limit=25))
+        self.say(f'profile: {pc.steps} steps written to {out}/trace.json and top_ops.txt')
+    prof = profile(activities=acts, schedule=schedule(wait=pc.wait, warmup=1, active=pc.steps, repeat=1), on_trace_ready=ready)
+    prof.start()
+    return prof
 
 # %% ../../nbs/01_engine/09_trainer.ipynb
 class _Lifecycle:
-    def fit(self)->RunResult:
-        "Train until done (`open`, the epochs, the end `close` writes); returns a RunResult. NtrainError for bad input, with the run directory left consistent."
-        if self._opened: raise NtrainError('this Trainer was opened already: make a new Trainer (or `resume` its run directory)')
-        with deterministic_mode(self.cfg.deterministic), signals_stop(self.stopper, after=self.signals_after) as self._signals:
-            try:
-                try:
-                    self._open()
-                    status = self._run()
-                except NonFinite: status = self._on_nonfinite()
-                except _Stopped:
-                    self.events.release()
-                    self.say(f'stopped during setup ({self.stopper.reason}); nothing was trained')
-                    status = 'stopped'
-                except _OOM:
-                    raise NtrainError(f"out of memory at batch_size {self.cfg.batch_size} per device on {self.device}: lower batch_size and raise accum "
-                                      f"to keep the global batch of {self.global_batch}, use precision=bf16, or set activation_checkpointing=true") from None
-                self.saver.wait()  # the last save is on disk before the run says it ended
-                return self.result(status)
-            except BaseException as e:  # the run directory says how it ended, whatever ended it
-                if self.ended: raise  # after the final record nothing changes the run (see `result`)
-                lost = self._failed(e)
-                if lost is not None: raise lost from None
-                raise
-            finally: self._release()
-
-    def _open(self):
-        "Everything before the first step: the process group, the run directory, setup, the run's files and its first record."
-        self._opened = True
-        self.events.hold()
-        self.name_run_dir()
-        self._setup_process()
-        if self.is_main: self._env_probe = EnvProbe()  # collected when the run opens its files
-        self._claim_run_dir()
-        self.setup()
-        if self.refusal is not None: raise self.refusal
-        self._open_run()
-
-    def _failed(self, e:BaseException)->Optional[BaseException]:
-        """A run ended by `e`: the save in flight lands, the `failed` record and status.json say so. Returns the one-line
-        error to raise instead of `e` (a lost DataLoader worker, a peer that hangs or left), or None."""
-        lost = worker_lost(e)  # a worker's death that torch's SIGCHLD handler raised outside a fetch: one line too
-        if lost is None and self.distributed:  # a peer that hangs or left: one line naming this rank
-            lost = collective_error(e, self.rank, self.step, float(os.environ.get('NTRAIN_DIST_TIMEOUT') or self.cfg.dist_timeout), self.run_dir/'logs')
-        err = lost or e
-        if not isinstance(err, Exception) or isinstance(err, LoaderError): kill_workers(self.train_loader, self.valid_loader)  # a second Ctrl-C, a stuck worker: at once
-        if isinstance(err, Exception) and self.saver.busy:  # let the save in flight land (a stuck worker is gone by now); the first error wins
-            with contextlib.suppress(Exception): self.saver.wait()
-        self.events.release()
-        with contextlib.suppress(Exception): self.emit(record('failed', epoch=self.epoch, step=self.step, reason=_line(err), status='failed'))
-        st = self.files.status
-        if st is not None: st.update(state='failed', reason=_line(err), message=_line(err), phase=None); st.close()
-        return lost
-
-    def _release(self):
-        "However the run ended: its files closed, its loader watch and environment probe stopped, its DataLoader workers gone, its lock given back."
-        self.files.close()
-        if self._watch is not None: self._watch.close()
-        if self._env_probe is not None: self._env_probe.close()
-        close_loaders(self.train_loader, self.valid_loader)  # persistent workers go now, not at some later gc
-        self.files.release()  # held for the whole run: every file is written by now
-
-    def result(self, status:str, report:bool=True)->RunResult:
-        """The RunResult; writes the end record and the final status.json, then curves.png and the run card. After the end
-        record nothing changes how the run ended: its DataLoader workers are gone before it (a worker's death cannot fail
-        the run after it ended), and the files that only show the run are written within a few seconds or skipped with a
-        warning, whatever matplotlib or a signal does meanwhile (`report=False`: not written; `ntrain report` writes the card)."""
-        close_loaders(self.train_loader, self.valid_loader)  # persistent workers go now, not at some later gc
-        sps = [r['samples_per_s'] for r in self.history if r.get('samples_per_s')]
-        res = RunResult(run_dir=str(self.run_dir), status=status, history=self.history, best=dict(self.best),
-                        epochs_run=len(self.history), steps=self.step, global_batch=self.global_batch,
-                        samples_per_s=sorted(sps)[len(sps)//2] if sps else 0.0)
-        res.checkpoints = dict(saves=self.saver.saves, blocked_s=round(self.saver.blocked_s, 4), write_s=round(self.saver.write_s, 4), background=self.saver.background)
-        kind, reason = (('stopped', self.stopper.reason) if status == 'stopped' else ('failed', 'non-finite loss') if status == 'nonfinite'
-                        else ('finished', {'finished': 'epochs'}.get(status, status)))
-        self.ended = True  # from here on, nothing changes how the run ended
-        with contextlib.suppress(Exception):  # (a sink that fails now, a full disk: status.json still says how it ended)
-            self.emit(record(kind, epoch=self.epoch, step=self.step, reason=reason, status=status,
-                             **(dict(bad=self.stats.bad) if status == 'nonfinite' else {})))
-        st = self.files.status
-        if self.is_main and st is not None:
-            state, why = end_state(status, self.stopper.reason if status == 'stopped' else None)  # the lifecycle's words
-            st.update(state=state, reason=why, phase=None, epoch=self.epoch, step=self.step, exit_code=res.exit_code, finished=time.time(),
-                      checkpoints=res.checkpoints)
-            st.close()
-            try:
-                if report: self.files.end_files(curves=bool(self.history))
-            except KeyboardInterrupt: self.say('interrupted after the run ended: curves.png or run.md may not be written (`ntrain report` writes the card)', 'warning')
-        return res
+    "The run's life: `Trainer.fit`, `Trainer.open`, `Trainer.close` and the run's result."
 
     def open(self)->Trainer:
         """Open the run to drive it step by step: what `fit` does before its first step (the process group, the run
@@ -1002,37 +1018,139 @@ class _Lifecycle:
             raise
         return self
 
-    def close(self, report:bool=True)->RunResult:
-        """End a run opened with `open`: one whose epochs are not all done is stopped (resumable: `last.pt` is saved, as a
-        stop saves it), else it finished; the save in flight lands, and the end record and status.json say how it ended
-        (as `fit` ends), then curves.png and the run card unless `report=False`. Returns the RunResult."""
-        if self._exit is None: raise NtrainError('this Trainer is not open: call open() first')
+# %% ../../nbs/01_engine/09_trainer.ipynb
+@patch
+def fit(self:_Lifecycle)->RunResult:
+    "Train until done (`open`, the epochs, the end `close` writes); returns a RunResult. NtrainError for bad input, with the run directory left consistent."
+    if self._opened: raise NtrainError('this Trainer was opened already: make a new Trainer (or `resume` its run directory)')
+    with deterministic_mode(self.cfg.deterministic), signals_stop(self.stopper, after=self.signals_after) as self._signals:
         try:
             try:
-                status = 'finished' if self.epoch >= self.cfg.epochs else 'max_steps' if self._max_steps_hit() else 'stopped'
-                if status == 'stopped':
-                    if self.stopper.reason is None: self.stopper.request('closed')
-                    self._stopping()
-                    if self.params_finite(): self.save('last')
-                self.saver.wait()
-                return self.result(status, report)
-            except BaseException as e:
-                if self.ended: raise
-                lost = self._failed(e)
-                if lost is not None: raise lost from None
-                raise
-        finally: self._release(); self._exit.close(); self._exit = None
+                self._open()
+                status = self._run()
+            except NonFinite: status = self._on_nonfinite()
+            except _Stopped:
+                self.events.release()
+                self.say(f'stopped during setup ({self.stopper.reason}); nothing was trained')
+                status = 'stopped'
+            except _OOM:
+                raise NtrainError(f"out of memory at batch_size {self.cfg.batch_size} per device on {self.device}: lower batch_size and raise accum "
+                                  f"to keep the global batch of {self.global_batch}, use precision=bf16, or set activation_checkpointing=true") from None
+            self.saver.wait()  # the last save is on disk before the run says it ended
+            return self.result(status)
+        except BaseException as e:  # the run directory says how it ended, whatever ended it
+            if self.ended: raise  # after the final record nothing changes the run (see `result`)
+            lost = self._failed(e)
+            if lost is not None: raise lost from None
+            raise
+        finally: self._release()
 
-    def train_batches(self):
-        """The rest of the current epoch's training batches, one accumulation window (a list of `accum` loader items) at a
-        time: what `train_step` takes. A new epoch starts its `stats` afresh, as `train_epoch` does."""
-        if self.batch_in_epoch == 0: self._new_epoch()
-        self.train_sampler.set_epoch(self.epoch, skip=self.batch_in_epoch)
-        it, b = self._iter_loader(self.train_loader), self.batch_in_epoch
-        while b < self.batches_per_epoch:
-            n = min(self.accum, self.batches_per_epoch - b)
-            with self.timer('data'): window = [self._fetch(it, 'train', b + j) for j in range(n)]
-            yield window; b += n
+# %% ../../nbs/01_engine/09_trainer.ipynb
+@patch
+def _open(self:_Lifecycle):
+    "Everything before the first step: the process group, the run directory, setup, the run's files and its first record."
+    self._opened = True
+    self.events.hold()
+    self.name_run_dir()
+    self._setup_process()
+    if self.is_main: self._env_probe = EnvProbe()  # collected when the run opens its files
+    self._claim_run_dir()
+    self.setup()
+    if self.refusal is not None: raise self.refusal
+    self._open_run()
+
+@patch
+def _release(self:_Lifecycle):
+    "However the run ended: its files closed, its loader watch and environment probe stopped, its DataLoader workers gone, its lock given back."
+    self.files.close()
+    if self._watch is not None: self._watch.close()
+    if self._env_probe is not None: self._env_probe.close()
+    close_loaders(self.train_loader, self.valid_loader)  # persistent workers go now, not at some later gc
+    self.files.release()  # held for the whole run: every file is written by now
+
+# %% ../../nbs/01_engine/09_trainer.ipynb
+@patch
+def _failed(self:_Lifecycle, e:BaseException)->Optional[BaseException]:
+    """A run ended by `e`: the save in flight lands, the `failed` record and status.json say so. Returns the one-line
+    error to raise instead of `e` (a lost DataLoader worker, a peer that hangs or left), or None."""
+    lost = worker_lost(e)  # a worker's death that torch's SIGCHLD handler raised outside a fetch: one line too
+    if lost is None and self.distributed:  # a peer that hangs or left: one line naming this rank
+        lost = collective_error(e, self.rank, self.step, float(os.environ.get('NTRAIN_DIST_TIMEOUT') or self.cfg.dist_timeout), self.run_dir/'logs')
+    err = lost or e
+    if not isinstance(err, Exception) or isinstance(err, LoaderError): kill_workers(self.train_loader, self.valid_loader)  # a second Ctrl-C, a stuck worker: at once
+    if isinstance(err, Exception) and self.saver.busy:  # let the save in flight land (a stuck worker is gone by now); the first error wins
+        with contextlib.suppress(Exception): self.saver.wait()
+    self.events.release()
+    with contextlib.suppress(Exception): self.emit(record('failed', epoch=self.epoch, step=self.step, reason=_line(err), status='failed'))
+    st = self.files.status
+    if st is not None: st.update(state='failed', reason=_line(err), message=_line(err), phase=None); st.close()
+    return lost
+
+# %% ../../nbs/01_engine/09_trainer.ipynb
+@patch
+def result(self:_Lifecycle, status:str, report:bool=True)->RunResult:
+    """The RunResult; writes the end record and the final status.json, then curves.png and the run card. After the end
+    record nothing changes how the run ended: its DataLoader workers are gone before it (a worker's death cannot fail
+    the run after it ended), and the files that only show the run are written within a few seconds or skipped with a
+    warning, whatever matplotlib or a signal does meanwhile (`report=False`: not written; `ntrain report` writes the card)."""
+    close_loaders(self.train_loader, self.valid_loader)  # persistent workers go now, not at some later gc
+    sps = [r['samples_per_s'] for r in self.history if r.get('samples_per_s')]
+    res = RunResult(run_dir=str(self.run_dir), status=status, history=self.history, best=dict(self.best),
+                    epochs_run=len(self.history), steps=self.step, global_batch=self.global_batch,
+                    samples_per_s=sorted(sps)[len(sps)//2] if sps else 0.0)
+    res.checkpoints = dict(saves=self.saver.saves, blocked_s=round(self.saver.blocked_s, 4), write_s=round(self.saver.write_s, 4), background=self.saver.background)
+    kind, reason = (('stopped', self.stopper.reason) if status == 'stopped' else ('failed', 'non-finite loss') if status == 'nonfinite'
+                    else ('finished', {'finished': 'epochs'}.get(status, status)))
+    self.ended = True  # from here on, nothing changes how the run ended
+    with contextlib.suppress(Exception):  # (a sink that fails now, a full disk: status.json still says how it ended)
+        self.emit(record(kind, epoch=self.epoch, step=self.step, reason=reason, status=status,
+                         **(dict(bad=self.stats.bad) if status == 'nonfinite' else {})))
+    st = self.files.status
+    if self.is_main and st is not None:
+        state, why = end_state(status, self.stopper.reason if status == 'stopped' else None)  # the lifecycle's words
+        st.update(state=state, reason=why, phase=None, epoch=self.epoch, step=self.step, exit_code=res.exit_code, finished=time.time(),
+                  checkpoints=res.checkpoints)
+        st.close()
+        try:
+            if report: self.files.end_files(curves=bool(self.history))
+        except KeyboardInterrupt: self.say('interrupted after the run ended: curves.png or run.md may not be written (`ntrain report` writes the card)', 'warning')
+    return res
+
+# %% ../../nbs/01_engine/09_trainer.ipynb
+@patch
+def close(self:_Lifecycle, report:bool=True)->RunResult:
+    """End a run opened with `open`: one whose epochs are not all done is stopped (resumable: `last.pt` is saved, as a
+    stop saves it), else it finished; the save in flight lands, and the end record and status.json say how it ended
+    (as `fit` ends), then curves.png and the run card unless `report=False`. Returns the RunResult."""
+    if self._exit is None: raise NtrainError('this Trainer is not open: call open() first')
+    try:
+        try:
+            status = 'finished' if self.epoch >= self.cfg.epochs else 'max_steps' if self._max_steps_hit() else 'stopped'
+            if status == 'stopped':
+                if self.stopper.reason is None: self.stopper.request('closed')
+                self._stopping()
+                if self.params_finite(): self.save('last')
+            self.saver.wait()
+            return self.result(status, report)
+        except BaseException as e:
+            if self.ended: raise
+            lost = self._failed(e)
+            if lost is not None: raise lost from None
+            raise
+    finally: self._release(); self._exit.close(); self._exit = None
+
+# %% ../../nbs/01_engine/09_trainer.ipynb
+@patch
+def train_batches(self:_Lifecycle):
+    """The rest of the current epoch's training batches, one accumulation window (a list of `accum` loader items) at a
+    time: what `train_step` takes. A new epoch starts its `stats` afresh, as `train_epoch` does."""
+    if self.batch_in_epoch == 0: self._new_epoch()
+    self.train_sampler.set_epoch(self.epoch, skip=self.batch_in_epoch)
+    it, b = self._iter_loader(self.train_loader), self.batch_in_epoch
+    while b < self.batches_per_epoch:
+        n = min(self.accum, self.batches_per_epoch - b)
+        with self.timer('data'): window = [self._fetch(it, 'train', b + j) for j in range(n)]
+        yield window; b += n
 
 # %% ../../nbs/01_engine/09_trainer.ipynb
 class Trainer(_Build, _Step, _Records, _Loop, _Saving, _Opening, _Lifecycle, GuardsMixin):
@@ -1094,11 +1212,13 @@ class Trainer(_Build, _Step, _Records, _Loop, _Saving, _Opening, _Lifecycle, Gua
     @property
     def status(self): return self.files.status  # status.json as the run keeps it (None before it is opened)
 
-    def name_run_dir(self)->Path:
-        """The run directory, named after the task when none was given (`run_name`): a task given as `module:function` is
-        imported now for its `Task.name`, once. Nothing is written."""
-        if not self._named:
-            self._named = True
-            if self.task is None: self.task = get_task(self.cfg.task, **self.cfg.task_args)  # (setup would import it next)
-            self.run_dir = default_run_dir(run_name(self.cfg, self.task))
-        return self.run_dir
+# %% ../../nbs/01_engine/09_trainer.ipynb
+@patch
+def name_run_dir(self:Trainer)->Path:
+    """The run directory, named after the task when none was given (`run_name`): a task given as `module:function` is
+    imported now for its `Task.name`, once. Nothing is written."""
+    if not self._named:
+        self._named = True
+        if self.task is None: self.task = get_task(self.cfg.task, **self.cfg.task_args)  # (setup would import it next)
+        self.run_dir = default_run_dir(run_name(self.cfg, self.task))
+    return self.run_dir

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Callable, Optional
 import torch, yaml
 from ..core import CheckpointError, fsync_dir, first_line
+from ..core import patch
 from ..rundir import check_run_dir
 from .sharded import newest_sharded, save_sharded, load_sharded
 from . import checkpoint as ckpt
@@ -46,15 +47,6 @@ class TrainState:
     env: dict = field(default_factory=dict)
     metrics_offset: int = 0          # bytes of metrics.jsonl up to this state: a resume cuts what came after
 
-    def to_dict(self)->dict:
-        "The checkpoint's layout: the reference loop's keys (`epoch`: the last completed one), and ntrain's own under `ntrain`."
-        return dict(model=self.model, optimizer=self.optimizer, scheduler=self.scheduler, scaler=self.scaler, epoch=self.epoch - 1,
-                    step=self.step, rng=self.rng, config=self.config,
-                    ntrain=dict(format=FORMAT_VERSION, position=dict(epoch=self.epoch, batch=self.batch, micro=0, pending=self.pending),
-                                metrics_offset=self.metrics_offset, acc=self.stats, train_metrics=self.train_metrics,
-                                best=self.best, early_stop=self.early_stop, history=self.history, world_size=self.world_size,
-                                run_id=self.run_id, global_batch=self.global_batch, accum=self.accum, env=self.env))
-
     @classmethod
     def from_dict(cls, sd:dict)->TrainState:
         "The state of a checkpoint `to_dict` wrote (or an older ntrain: the keys it did not record take their defaults)."
@@ -65,6 +57,17 @@ class TrainState:
                    history=nt['history'], config=sd['config'], run_id=nt.get('run_id'), world_size=nt.get('world_size', 1),
                    global_batch=nt.get('global_batch', 0), accum=nt.get('accum', 1), env=nt.get('env', {}),
                    metrics_offset=nt.get('metrics_offset', 0))
+
+# %% ../../nbs/01_engine/03_trainstate.ipynb
+@patch
+def to_dict(self:TrainState)->dict:
+    "The checkpoint's layout: the reference loop's keys (`epoch`: the last completed one), and ntrain's own under `ntrain`."
+    return dict(model=self.model, optimizer=self.optimizer, scheduler=self.scheduler, scaler=self.scaler, epoch=self.epoch - 1,
+                step=self.step, rng=self.rng, config=self.config,
+                ntrain=dict(format=FORMAT_VERSION, position=dict(epoch=self.epoch, batch=self.batch, micro=0, pending=self.pending),
+                            metrics_offset=self.metrics_offset, acc=self.stats, train_metrics=self.train_metrics,
+                            best=self.best, early_stop=self.early_stop, history=self.history, world_size=self.world_size,
+                            run_id=self.run_id, global_batch=self.global_batch, accum=self.accum, env=self.env))
 
 # %% ../../nbs/01_engine/03_trainstate.ipynb
 class Checkpointer:
@@ -78,11 +81,6 @@ class Checkpointer:
     @property
     def dir(self)->Path: return self.run_dir/'ckpt'
 
-    def save(self, state:dict, *which:str):
-        "Write `state` to `last.pt` (rotating the previous one to `prev.pt`) and/or `best.pt`, one copy for both."
-        d = self.dir
-        self.saver.submit(state, *[dict(path=d/'last.pt', rotate_to=d/'prev.pt') if w == 'last' else dict(path=d/f'{w}.pt') for w in which])
-
     def save_sharded(self, model, optimizer, extra:Callable, step:int)->Path:
         "Under FSDP2: `step-N/` with DCP (every rank, a collective), the best.pt in flight landed first; `extra()` gives the rest of the state."
         t0 = time.perf_counter()
@@ -91,46 +89,59 @@ class Checkpointer:
         self.saver.blocked_s += time.perf_counter() - t0; self.saver.saves += 1
         return p
 
-    def make_dir(self):
-        try: self.dir.mkdir(parents=True, exist_ok=True)
-        except OSError as e: raise CheckpointError(f"cannot create the checkpoint directory {self.dir}: {e.strerror or e}") from None
+# %% ../../nbs/01_engine/03_trainstate.ipynb
+@patch
+def save(self:Checkpointer, state:dict, *which:str):
+    "Write `state` to `last.pt` (rotating the previous one to `prev.pt`) and/or `best.pt`, one copy for both."
+    d = self.dir
+    self.saver.submit(state, *[dict(path=d/'last.pt', rotate_to=d/'prev.pt') if w == 'last' else dict(path=d/f'{w}.pt') for w in which])
 
-    def newest(self, sharded:bool=False)->Optional[Path]:
-        "The newest valid checkpoint; None when the run has none yet; a CheckpointError when every one it has is damaged."
-        cd = self.dir
-        p = newest_sharded(cd, self.warn) if sharded else ckpt.newest_valid(cd, warn=self.warn)
-        if p is None:
-            damaged = [n for n in ('last.pt', 'prev.pt') if (cd/n).exists()] + [d.name for d in cd.glob('step-*') if d.is_dir() and not d.name.endswith('.tmp')]
-            if damaged: raise CheckpointError(f"{cd}: no valid checkpoint to resume from ({', '.join(damaged)} damaged)")
-        return p
+@patch
+def make_dir(self:Checkpointer):
+    try: self.dir.mkdir(parents=True, exist_ok=True)
+    except OSError as e: raise CheckpointError(f"cannot create the checkpoint directory {self.dir}: {e.strerror or e}") from None
 
-    def load(self, p:Path)->dict:
-        "Load checkpoint `p`; one that does not load (an unverified one) is skipped for the next, naming why."
-        cd = self.dir
-        try: sd = ckpt.load(p/'extra.pt' if p.is_dir() else p)
-        except CheckpointError as e:
-            if p.is_dir() or ckpt.integrity(p)[0] == 'verified': raise
-            others = [n for n in ('prev.pt',) if n != p.name and ckpt.integrity(cd/n)[0] == 'verified']
-            if not others: raise CheckpointError(f'{cd}: no valid checkpoint to resume from ({e})') from None
-            self.warn(f'skipping {p.name}: {e}'); p = cd/others[0]; sd = ckpt.load(p)
-        if not isinstance(sd, dict) or not isinstance(sd.get('ntrain'), dict) or 'position' not in sd['ntrain']:
-            raise CheckpointError(f"{p}: not a checkpoint ntrain can resume from (no training position in it); start a new run with --init-from {p}")
-        return sd
+# %% ../../nbs/01_engine/03_trainstate.ipynb
+@patch
+def newest(self:Checkpointer, sharded:bool=False)->Optional[Path]:
+    "The newest valid checkpoint; None when the run has none yet; a CheckpointError when every one it has is damaged."
+    cd = self.dir
+    p = newest_sharded(cd, self.warn) if sharded else ckpt.newest_valid(cd, warn=self.warn)
+    if p is None:
+        damaged = [n for n in ('last.pt', 'prev.pt') if (cd/n).exists()] + [d.name for d in cd.glob('step-*') if d.is_dir() and not d.name.endswith('.tmp')]
+        if damaged: raise CheckpointError(f"{cd}: no valid checkpoint to resume from ({', '.join(damaged)} damaged)")
+    return p
 
-    def settle(self, p:Path):
-        "Once the checkpoint was accepted (rank 0): a complete temporary last.pt takes its place; a rejected last.pt leaves the rotation."
-        cd = self.dir
-        if p.is_file() and p.suffix == '.tmp':  # killed between the rotation's two renames: the newest checkpoint, complete
-            last = cd/'last.pt'
-            if last.exists(): os.replace(last, cd/'prev.pt' if ckpt.integrity(last)[0] == 'verified' else cd/'last.pt.damaged')
-            os.replace(p, last); p = last
-        elif p.name == 'prev.pt' and (cd/'last.pt').exists():
-            # out of the rotation: it must not replace the good prev.pt at the next save
-            os.replace(cd/'last.pt', cd/('last.pt.unverified' if ckpt.integrity(cd/'last.pt')[0] == 'unrecorded' else 'last.pt.damaged'))
-        for t in cd.glob('.*.tmp'): t.unlink(missing_ok=True)  # saves the crash interrupted
-        for t in cd.glob('step-*.tmp'): shutil.rmtree(t, ignore_errors=True)  # the same, for a sharded (FSDP2) save
-        fsync_dir(cd)
-        self.resumed_from = p
+@patch
+def load(self:Checkpointer, p:Path)->dict:
+    "Load checkpoint `p`; one that does not load (an unverified one) is skipped for the next, naming why."
+    cd = self.dir
+    try: sd = ckpt.load(p/'extra.pt' if p.is_dir() else p)
+    except CheckpointError as e:
+        if p.is_dir() or ckpt.integrity(p)[0] == 'verified': raise
+        others = [n for n in ('prev.pt',) if n != p.name and ckpt.integrity(cd/n)[0] == 'verified']
+        if not others: raise CheckpointError(f'{cd}: no valid checkpoint to resume from ({e})') from None
+        self.warn(f'skipping {p.name}: {e}'); p = cd/others[0]; sd = ckpt.load(p)
+    if not isinstance(sd, dict) or not isinstance(sd.get('ntrain'), dict) or 'position' not in sd['ntrain']:
+        raise CheckpointError(f"{p}: not a checkpoint ntrain can resume from (no training position in it); start a new run with --init-from {p}")
+    return sd
+
+# %% ../../nbs/01_engine/03_trainstate.ipynb
+@patch
+def settle(self:Checkpointer, p:Path):
+    "Once the checkpoint was accepted (rank 0): a complete temporary last.pt takes its place; a rejected last.pt leaves the rotation."
+    cd = self.dir
+    if p.is_file() and p.suffix == '.tmp':  # killed between the rotation's two renames: the newest checkpoint, complete
+        last = cd/'last.pt'
+        if last.exists(): os.replace(last, cd/'prev.pt' if ckpt.integrity(last)[0] == 'verified' else cd/'last.pt.damaged')
+        os.replace(p, last); p = last
+    elif p.name == 'prev.pt' and (cd/'last.pt').exists():
+        # out of the rotation: it must not replace the good prev.pt at the next save
+        os.replace(cd/'last.pt', cd/('last.pt.unverified' if ckpt.integrity(cd/'last.pt')[0] == 'unrecorded' else 'last.pt.damaged'))
+    for t in cd.glob('.*.tmp'): t.unlink(missing_ok=True)  # saves the crash interrupted
+    for t in cd.glob('step-*.tmp'): shutil.rmtree(t, ignore_errors=True)  # the same, for a sharded (FSDP2) save
+    fsync_dir(cd)
+    self.resumed_from = p
 
 # %% ../../nbs/01_engine/03_trainstate.ipynb
 def check_identity(theirs:Optional[str], own:Optional[str], where:Path, run_dir:Path, step:int, warn:Callable)->Optional[str]:
@@ -146,6 +157,7 @@ def check_identity(theirs:Optional[str], own:Optional[str], where:Path, run_dir:
     raise CheckpointError(f"{where}: this checkpoint belongs to {whose}, not to this run ({own or 'made before runs had an identity'}): "
                           f"a resume continues its own run only, even with --force; start a new run from its weights with --init-from {where}")
 
+# %% ../../nbs/01_engine/03_trainstate.ipynb
 def check_shapes(own:dict, theirs:dict, where:Path):
     "Refuse weights whose names or shapes differ from the model's: nothing could load them, --force does not help."
     shape = None
@@ -157,6 +169,7 @@ def check_shapes(own:dict, theirs:dict, where:Path):
         raise CheckpointError(f"key 'task': {shape}: a resume cannot change the model, even with --force; "
                               f"start a new run from these weights with --init-from {where}")
 
+# %% ../../nbs/01_engine/03_trainstate.ipynb
 def check_compatible(sd:dict, cfg, *, model_sd:dict, run_dir:Path, world:int, global_batch:int, force:bool=False,
                  reset_optimizer:bool=False, warn:Callable=print)->bool:
     """Refuse a resume that changes what checkpoint `sd`'s state means for the run `cfg` describes: the model's shapes,
