@@ -53,6 +53,7 @@ def _layout_from_config(cfg:dict, env:dict)->dict:
     return dict(world_size=world, accum=accum, global_batch=gb, batch_size=cfg['batch_size'],
                 lr=scaled_lr(cfg['optim']['lr'], cfg.get('lr_scaling', 'none'), gb, cfg['batch_size']))
 
+# %% ../nbs/00_foundation/12_card.ipynb
 def _config(rd:Path)->dict:
     "The run's config.yaml as a dict of every key: read as data (never imported from); a damaged one is one line naming it."
     p = rd/'config.yaml'
@@ -63,6 +64,7 @@ def _config(rd:Path)->dict:
     try: return Config.from_dict(d if d is not None else {}, str(p)).to_dict()
     except NtrainError as e: raise NtrainError(f'{p} is damaged (or from another ntrain version): {e}') from None
 
+# %% ../nbs/00_foundation/12_card.ipynb
 def _num(x)->bool: return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
 
 def damage(run_dir)->list:
@@ -85,6 +87,7 @@ def damage(run_dir)->list:
     if bad: out.append(f"{p}: {len(bad)} damaged line(s) (the first is line {bad[0]}), left out of the card")
     return out
 
+# %% ../nbs/00_foundation/12_card.ipynb
 def run_card(run_dir)->str:
     "The run card (markdown) of a run directory, in the Output-contract form of the training practice ntrain follows."
     rd = Path(run_dir)
@@ -130,6 +133,7 @@ def run_card(run_dir)->str:
     else: line4 = f"**Resume tested:** not for this config and code version: run `ntrain check-resume {rd}/config.yaml`"
     return '\n'.join(l + '  ' for l in (run, line2, line3)) + '\n' + line4 + '\n'
 
+# %% ../nbs/00_foundation/12_card.ipynb
 def write_card(run_dir, card:Optional[str]=None)->str:
     "Write run.md (the card given, or built now) and return the card."
     card = run_card(run_dir) if card is None else card

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, fields, is_dataclass
 from pathlib import Path
 from typing import Any, Optional, Union
 import yaml
-from .core import ConfigError, nearest, first_line
+from .core import ConfigError, nearest, first_line, patch
 
 # %% auto 0
 __all__ = ['EXAMPLES', 'IN_MEMORY', 'opt', 'OptimConfig', 'SchedConfig', 'EarlyStopConfig', 'ProfileConfig', 'Config', 'all_keys',
@@ -112,10 +112,15 @@ class Config:
     early_stop: EarlyStopConfig = opt(EarlyStopConfig())
     profile: ProfileConfig = opt(ProfileConfig())
 
-    def to_dict(self)->dict: return dataclasses.asdict(self)
-    def to_yaml(self)->str: return yaml.safe_dump(self.to_dict(), sort_keys=False)
     @classmethod
     def from_dict(cls, d:dict, source:str='config')->'Config': return _from_dict(cls, d, '', source)
+
+# %% ../nbs/00_foundation/02_config.ipynb
+@patch
+def to_dict(self:Config)->dict: return dataclasses.asdict(self)
+
+@patch
+def to_yaml(self:Config)->str: return yaml.safe_dump(self.to_dict(), sort_keys=False)
 
 # %% ../nbs/00_foundation/02_config.ipynb
 _hints = {}
@@ -129,6 +134,7 @@ def _tname(t)->str:
         return ' or '.join(_tname(a) for a in args) + ' or null'
     return getattr(t, '__name__', str(t))
 
+# %% ../nbs/00_foundation/02_config.ipynb
 def _typed(v, t)->tuple:
     "(`v` as type `t`, None), converted where it is lossless, or (None, what is wrong)."
     if typing.get_origin(t) is Union:
@@ -150,6 +156,7 @@ def _coerce(key:str, v, t, source:str):
     if why: raise ConfigError(f"{source}: key '{key}' {why}")
     return v
 
+# %% ../nbs/00_foundation/02_config.ipynb
 _F32_MAX = 3.4028234663852886e38  # float32's largest finite value: the tensors a float key enters (lr, weight decay, clipping)
 
 def _value_problem(f, v, nullable:bool=False)->Optional[tuple]:
@@ -166,6 +173,7 @@ def _check_choice(key, f, v, source, nullable:bool=False):
     if (p := _value_problem(f, v, nullable)):
         raise ConfigError(f"{source}: key '{key}' {p[1]}" + (f" ({f.metadata.get('help', '')})" if p[0] == 'range' else ''))
 
+# %% ../nbs/00_foundation/02_config.ipynb
 def _in_range(v, r:str)->bool:
     "Whether number `v` lies in range `r`: '>= 1', '> 0', '(0, 1)', '[0, 1]' (a NaN or an infinity never does)."
     if not math.isfinite(v): return False
@@ -175,6 +183,7 @@ def _in_range(v, r:str)->bool:
     op, x = r.split()
     return {'>=': v >= float(x), '>': v > float(x), '<=': v <= float(x), '<': v < float(x)}[op]
 
+# %% ../nbs/00_foundation/02_config.ipynb
 def _from_dict(cls, d, prefix, source):
     if not isinstance(d, dict): raise ConfigError(f"{source}: '{prefix[:-1] or 'config'}' must be a mapping, got {type(d).__name__}")
     fs = {f.name: f for f in fields(cls)}
@@ -189,6 +198,7 @@ def _from_dict(cls, d, prefix, source):
             _check_choice(key, fs[k], kw[k], source, typing.get_origin(t) is Union)
     return cls(**kw)
 
+# %% ../nbs/00_foundation/02_config.ipynb
 def all_keys(cls=None, prefix:str='')->list:
     "Every dotted key of a config class."
     cls = cls or Config

@@ -33,6 +33,7 @@ class TaskError(NtrainError):
 class CheckpointError(NtrainError):
     "A checkpoint that cannot be written, read or trusted."
 
+# %% ../nbs/00_foundation/00_core.ipynb
 def first_line(e, typed:bool=True, width:Optional[int]=None)->str:
     """An exception as one line (for a report that must fit on one line): its type, then the first line of its message
     that is not blank, without the spaces around it, cut to `width` characters; the type alone for an empty message.
@@ -41,6 +42,7 @@ def first_line(e, typed:bool=True, width:Optional[int]=None)->str:
     if not typed: return line
     return f'{type(e).__name__}: {line}' if line else type(e).__name__
 
+# %% ../nbs/00_foundation/00_core.ipynb
 RUN_MARK = ('config.yaml',)  # what makes a directory a run directory: `fit` writes it first, `resume`, `report` and `load` need it
 RUN_FILES = ('status.json', 'launch.json', 'metrics.jsonl')  # a run that has begun (or a launch that made it): what `watch` and `stop` need
 
@@ -135,6 +137,7 @@ def temp_beside(path)->tuple:
     os.fchmod(fd, 0o666 & ~mask)
     return fd, tmp
 
+# %% ../nbs/00_foundation/00_core.ipynb
 def atomic_write(path, write:Callable, before_replace:Callable|None=None):
     "Call `write(fileobj)` on a temporary file beside `path`, fsync it, then move it into place atomically."
     path = Path(path)
@@ -197,6 +200,7 @@ _FREEZE = ("import json; from importlib import metadata; print(json.dumps(sorted
 def _gpu_list(out)->list: return [l.strip() for l in out.splitlines() if l.strip()] if out else []
 def _git(commit, status)->dict: return dict(commit=None, dirty=None) if commit is None else dict(commit=commit, dirty=bool(status))
 
+# %% ../nbs/00_foundation/00_core.ipynb
 def gpu_names()->list:
     "GPU names as `nvidia-smi` reports them (empty when it is absent)."
     return _gpu_list(_run(_GPUS))
@@ -211,6 +215,7 @@ def pip_freeze()->list:
     from importlib import metadata
     return sorted({f"{d.metadata['Name']}=={d.version}" for d in metadata.distributions() if d.metadata['Name']}, key=str.lower)
 
+# %% ../nbs/00_foundation/00_core.ipynb
 class EnvProbe:
     """`env_record` in two halves. Made, it starts the slow parts (git, nvidia-smi, the package list) as child
     processes, from the calling thread; `record()` collects them. A run starts the probe before it builds its model and
@@ -220,26 +225,33 @@ class EnvProbe:
         self.freeze = freeze
         self.procs = dict(gpus=_spawn(_GPUS), commit=_spawn(_GIT[0], path), status=_spawn(_GIT[1], path),
                           freeze=_spawn([sys.executable, '-c', _FREEZE]) if freeze else None)
-    def record(self, timeout:float=60)->dict:
-        "What a run needs to be reproduced: versions, hardware, code state and packages."
-        import torch
-        from ntrain import __version__
-        got = {k: _collect(p, timeout) for k, p in self.procs.items()}
-        cuda = torch.cuda.is_available()
-        rec = dict(torch=torch.__version__, cuda=torch.version.cuda, cudnn=torch.backends.cudnn.version() if cuda else None,
-                   cuda_available=cuda, gpus=_gpu_list(got['gpus']),
-                   torch_gpus=[torch.cuda.get_device_name(i) for i in range(torch.cuda.device_count())] if cuda else [],
-                   cpu=platform.processor() or platform.machine(), cpu_count=cpu_count(), python=sys.version.split()[0],
-                   platform=platform.platform(), hostname=socket.gethostname(), ntrain=__version__, **_git(got['commit'], got['status']))
-        if self.freeze:
-            try: rec['pip_freeze'] = json.loads(got['freeze'])
-            except (TypeError, ValueError): rec['pip_freeze'] = pip_freeze()  # the child failed: list them here
-        return rec
-    def close(self):
-        "Stop what is still running (a run that ended before it opened its files)."
-        for p in self.procs.values():
-            if p is not None and p.poll() is None: p.kill(); p.wait()
 
+# %% ../nbs/00_foundation/00_core.ipynb
+@patch
+def record(self:EnvProbe, timeout:float=60)->dict:
+    "What a run needs to be reproduced: versions, hardware, code state and packages."
+    import torch
+    from ntrain import __version__
+    got = {k: _collect(p, timeout) for k, p in self.procs.items()}
+    cuda = torch.cuda.is_available()
+    rec = dict(torch=torch.__version__, cuda=torch.version.cuda, cudnn=torch.backends.cudnn.version() if cuda else None,
+               cuda_available=cuda, gpus=_gpu_list(got['gpus']),
+               torch_gpus=[torch.cuda.get_device_name(i) for i in range(torch.cuda.device_count())] if cuda else [],
+               cpu=platform.processor() or platform.machine(), cpu_count=cpu_count(), python=sys.version.split()[0],
+               platform=platform.platform(), hostname=socket.gethostname(), ntrain=__version__, **_git(got['commit'], got['status']))
+    if self.freeze:
+        try: rec['pip_freeze'] = json.loads(got['freeze'])
+        except (TypeError, ValueError): rec['pip_freeze'] = pip_freeze()  # the child failed: list them here
+    return rec
+
+# %% ../nbs/00_foundation/00_core.ipynb
+@patch
+def close(self:EnvProbe):
+    "Stop what is still running (a run that ended before it opened its files)."
+    for p in self.procs.values():
+        if p is not None and p.poll() is None: p.kill(); p.wait()
+
+# %% ../nbs/00_foundation/00_core.ipynb
 def env_record(freeze:bool=True)->dict:
     "What a run needs to be reproduced: versions, hardware, code state and packages."
     return EnvProbe(freeze).record()

@@ -12,7 +12,7 @@ import numpy as np
 import torch
 from torch import nn
 from torch.utils.data import Dataset, DataLoader, IterableDataset, Sampler, default_collate, TensorDataset, Subset
-from .core import NtrainError, TaskError, ConfigError, nearest, default_num_workers, first_line
+from .core import NtrainError, TaskError, ConfigError, nearest, default_num_workers, first_line, patch
 from .config import IN_MEMORY
 from .metrics import default_metrics
 
@@ -36,6 +36,7 @@ def hf_forward(model, batch:dict, target_key:str='labels'):
     inputs = {k: v for k, v in batch.items() if k != target_key}
     return model(**inputs), batch[target_key]
 
+# %% ../nbs/00_foundation/04_data.ipynb
 def default_prediction(output):
     "The tensor metrics see: the output itself, a tuple's first element, `.logits` or `['logits']`."
     if torch.is_tensor(output): return output
@@ -49,6 +50,7 @@ def _torch_loss(loss)->bool:
     "torch's own losses take tensors: an nn loss class of torch itself, or a torch.nn.functional function."
     return type(loss).__module__ == 'torch.nn.modules.loss' or getattr(loss, '__module__', None) == 'torch.nn.functional'
 
+# %% ../nbs/00_foundation/04_data.ipynb
 def map_output(f:Callable, x):
     "Apply `f` to every tensor of a model's output or a batch: nested tuples, lists, dicts (as `ntrain.core.tree_map`) and dataclasses."
     if torch.is_tensor(x): return f(x)
@@ -106,27 +108,34 @@ class Task:
             self.loss = nn.CrossEntropyLoss()
         if self.ignore_index is None: self.ignore_index = loss_ignore_index(self.loss)
 
-    def make_metrics(self)->list:
-        "A fresh list of metric objects; those that skip ignored targets get the task's `ignore_index` unless they have their own."
-        ms = default_metrics(self.num_classes) if self.metrics is None else self.metrics() if callable(self.metrics) else copy.deepcopy(list(self.metrics))
-        for m in ms:
-            if hasattr(m, 'ignore_index') and m.ignore_index is None: m.ignore_index = self.ignore_index
-        return ms
+# %% ../nbs/00_foundation/04_data.ipynb
+@patch
+def make_metrics(self:Task)->list:
+    "A fresh list of metric objects; those that skip ignored targets get the task's `ignore_index` unless they have their own."
+    ms = default_metrics(self.num_classes) if self.metrics is None else self.metrics() if callable(self.metrics) else copy.deepcopy(list(self.metrics))
+    for m in ms:
+        if hasattr(m, 'ignore_index') and m.ignore_index is None: m.ignore_index = self.ignore_index
+    return ms
 
-    def make_model(self, **kw)->nn.Module:
-        "A fresh model; keyword arguments the factory does not accept are dropped."
-        try: params = inspect.signature(self.model).parameters
-        except (TypeError, ValueError): params = {}
-        kw = {k: v for k, v in kw.items() if k in params or any(p.kind == p.VAR_KEYWORD for p in params.values())}
-        m = self.model(**kw)
-        if not isinstance(m, nn.Module): raise TaskError(f"task '{self.name}': the model factory returned {type(m).__name__}, not an nn.Module")
-        return m
+# %% ../nbs/00_foundation/04_data.ipynb
+@patch
+def make_model(self:Task, **kw)->nn.Module:
+    "A fresh model; keyword arguments the factory does not accept are dropped."
+    try: params = inspect.signature(self.model).parameters
+    except (TypeError, ValueError): params = {}
+    kw = {k: v for k, v in kw.items() if k in params or any(p.kind == p.VAR_KEYWORD for p in params.values())}
+    m = self.model(**kw)
+    if not isinstance(m, nn.Module): raise TaskError(f"task '{self.name}': the model factory returned {type(m).__name__}, not an nn.Module")
+    return m
 
-    def compute_loss(self, output, target):
-        "The loss of a batch: the task's loss on the model's whole output (torch's own losses get the prediction tensor)."
-        if not torch.is_tensor(output) and _torch_loss(self.loss): output = self.prediction(output)
-        return self.loss(output, target)
+# %% ../nbs/00_foundation/04_data.ipynb
+@patch
+def compute_loss(self:Task, output, target):
+    "The loss of a batch: the task's loss on the model's whole output (torch's own losses get the prediction tensor)."
+    if not torch.is_tensor(output) and _torch_loss(self.loss): output = self.prediction(output)
+    return self.loss(output, target)
 
+# %% ../nbs/00_foundation/04_data.ipynb
 def loss_ignore_index(loss)->Optional[int]:
     "The target a loss ignores: its `ignore_index` attribute, or the default of an `ignore_index` parameter (F.cross_entropy's -100)."
     v = getattr(loss, 'ignore_index', None)
@@ -135,6 +144,7 @@ def loss_ignore_index(loss)->Optional[int]:
     except (TypeError, ValueError): return None
     return p.default if p is not None and isinstance(p.default, int) else None
 
+# %% ../nbs/00_foundation/04_data.ipynb
 def dataset_len(ds, split:str, where:str='')->int:
     "The number of samples of a map-style dataset; an `IterableDataset` (sized or not) or one without `len()` is refused in one line."
     name = type(ds).__name__
@@ -171,6 +181,7 @@ def get_task(spec:Union[str, Task, Callable], **kwargs)->Task:
     if source: task._ntrain_source = (source, dict(kwargs))  # where it came from, for config.yaml
     return task
 
+# %% ../nbs/00_foundation/04_data.ipynb
 def _importable_name(fn)->Optional[str]:
     "'module:function' for a module-level function that imports back as itself, else None."
     mod, name = getattr(fn, '__module__', None), getattr(fn, '__qualname__', '')
@@ -199,6 +210,7 @@ def mix_seed(*xs)->int:
         h ^= h >> 31
     return h >> 1
 
+# %% ../nbs/00_foundation/04_data.ipynb
 _free = None
 _bases = {}
 
@@ -220,6 +232,7 @@ def sample_seed()->int:
     h = ((h ^ (h >> 29)) * 0x94D049BB133111EB) & _M64
     return (h ^ (h >> 32)) >> 1
 
+# %% ../nbs/00_foundation/04_data.ipynb
 def sample_rng()->torch.Generator:
     "A generator seeded from (seed, epoch, index) of the sample being loaded; use it for augmentation."
     global _gen
@@ -262,29 +275,39 @@ class EpochSampler(Sampler):
         self.shuffle, self.drop_last, self.window = shuffle, drop_last, window
         self.epoch, self.skip = 0, 0
     def set_epoch(self, epoch:int, skip:int=0): self.epoch, self.skip = epoch, skip
-    def permutation(self, epoch:int)->list:
-        if not self.shuffle: return list(range(self.n))
-        g = torch.Generator(); g.manual_seed(self.seed + epoch)
-        return torch.randperm(self.n, generator=g).tolist()
-    def rank_keys(self, epoch:int)->list:
-        "This rank's (epoch, index, real) keys for an epoch, before batching."
-        perm, W = self.permutation(epoch), self.world
-        if self.drop_last:
-            g = self.bs * W * self.window
-            perm = perm[:self.n // g * g]
-            return [(epoch, i, True) for i in perm[self.rank::W]]
-        per_rank = math.ceil(self.n / W)
-        padded = perm + perm[:per_rank * W - self.n]
-        return [(epoch, i, pos < self.n) for pos, i in list(enumerate(padded))[self.rank::W]]
-    def batches(self, epoch:int)->list:
-        keys = self.rank_keys(epoch)
-        return [keys[i:i+self.bs] for i in range(0, len(keys), self.bs)]
-    def num_batches(self, epoch:int=0)->int:
-        "Batches per epoch on every rank (before skipping)."
-        if self.drop_last: return self.n // (self.bs * self.world * self.window) * self.window
-        return math.ceil(math.ceil(self.n / self.world) / self.bs)
     def __iter__(self): yield from self.batches(self.epoch)[self.skip:]
     def __len__(self): return self.num_batches(self.epoch) - self.skip
+
+# %% ../nbs/00_foundation/04_data.ipynb
+@patch
+def permutation(self:EpochSampler, epoch:int)->list:
+    if not self.shuffle: return list(range(self.n))
+    g = torch.Generator(); g.manual_seed(self.seed + epoch)
+    return torch.randperm(self.n, generator=g).tolist()
+
+@patch
+def rank_keys(self:EpochSampler, epoch:int)->list:
+    "This rank's (epoch, index, real) keys for an epoch, before batching."
+    perm, W = self.permutation(epoch), self.world
+    if self.drop_last:
+        g = self.bs * W * self.window
+        perm = perm[:self.n // g * g]
+        return [(epoch, i, True) for i in perm[self.rank::W]]
+    per_rank = math.ceil(self.n / W)
+    padded = perm + perm[:per_rank * W - self.n]
+    return [(epoch, i, pos < self.n) for pos, i in list(enumerate(padded))[self.rank::W]]
+
+# %% ../nbs/00_foundation/04_data.ipynb
+@patch
+def batches(self:EpochSampler, epoch:int)->list:
+    keys = self.rank_keys(epoch)
+    return [keys[i:i+self.bs] for i in range(0, len(keys), self.bs)]
+
+@patch
+def num_batches(self:EpochSampler, epoch:int=0)->int:
+    "Batches per epoch on every rank (before skipping)."
+    if self.drop_last: return self.n // (self.bs * self.world * self.window) * self.window
+    return math.ceil(math.ceil(self.n / self.world) / self.bs)
 
 # %% ../nbs/00_foundation/04_data.ipynb
 class CollateError(TaskError):
@@ -307,6 +330,7 @@ def _collate_error(samples, idx, e:BaseException)->CollateError:
     return CollateError(f'samples {[int(i) for i in idx][:8]} do not collate into one batch ({why}); shapes: {shapes}; '
                         'samples of different sizes need a collate_fn that pads them (Task(collate_fn=...))')
 
+# %% ../nbs/00_foundation/04_data.ipynb
 class KeyedCollate:
     "Collate (sample, index, real) triples into (batch, indices, real mask), the keys as numpy arrays."
     def __init__(self, collate_fn=None): self.collate_fn = collate_fn or default_collate
@@ -316,6 +340,7 @@ class KeyedCollate:
         except Exception as e: raise _collate_error(samples, idx, e) from None
         return batch, np.array(idx, dtype=np.int64), np.array(real, dtype=bool)
 
+# %% ../nbs/00_foundation/04_data.ipynb
 class _KeyedIter:
     "The batches of a `KeyedLoader`: (batch, indices, real mask), the keys made tensors; `inner` is torch's iterator."
     def __init__(self, inner): self.inner = inner
@@ -332,6 +357,7 @@ class KeyedLoader(DataLoader):
         if self.num_workers: _watch_workers(it.inner)
         return it
 
+# %% ../nbs/00_foundation/04_data.ipynb
 _live = weakref.WeakSet()  # torch's iterators with workers that KeyedLoaders made in this process
 _procs = set()             # their worker processes, until seen ended
 _reaper = None             # the pid whose exit reaps them (a forked child registers its own)
@@ -353,6 +379,7 @@ def _watch_workers(inner):
         multiprocessing.util.Finalize(None, functools.partial(_kill_all, _live, _procs, _kill_procs), exitpriority=100)
         _reaper = os.getpid()
 
+# %% ../nbs/00_foundation/04_data.ipynb
 def _kill_procs(procs):
     "SIGKILL the processes of `procs` still alive (imports inside: this also runs at a process's exit)."
     import contextlib
@@ -378,6 +405,7 @@ def _kill(inner):
         with contextlib.suppress(Exception): w.kill()
     with contextlib.suppress(Exception): inner._shutdown_workers()
 
+# %% ../nbs/00_foundation/04_data.ipynb
 def _worker_init(worker_id:int, parent:int=0):
     import signal
     # A worker must not outlive its process: a second Ctrl-C, a SIGKILL or a crash of the loop kills it too (Linux),
@@ -429,6 +457,7 @@ def _sample_error(e:BaseException)->Optional[str]:
     w = re.search(r'in DataLoader worker process (\d+)', text)
     return f"{split} sample {i}: {lines[-1] if lines else type(e).__name__}" + (f' (in DataLoader worker {w.group(1)})' if w else '')
 
+# %% ../nbs/00_foundation/04_data.ipynb
 def _worker_error(e:BaseException, what:str, inner=None, when:Optional[str]=None)->Optional[str]:
     "One line for a DataLoader worker that died (its pid and the signal that killed it), or None."
     m = re.search(r'DataLoader worker \(pid\(?s?\)? ([\d, ]+)\) (is killed by signal: ([^.]+)|exited unexpectedly)', str(e))
@@ -443,6 +472,7 @@ def _worker_error(e:BaseException, what:str, inner=None, when:Optional[str]=None
         if code: pids, how = str(w.pid), f'exited with status {code}'
     return f'DataLoader worker (pid {pids}) {how} {when or f"while the loop waited for {what}"} (the sample at fault is among the batches in flight)'
 
+# %% ../nbs/00_foundation/04_data.ipynb
 def stop_signal_death(e:BaseException)->bool:
     "Whether `e` says a DataLoader worker was killed by a stop signal (SIGTERM to every process of a run, at a worker's start)."
     return bool(re.search(r'killed by signal (SIGINT|SIGTERM|SIGHUP|SIGUSR1)\b', str(e)))
@@ -454,6 +484,7 @@ def worker_lost(e:BaseException)->Optional[LoaderError]:
     line = _worker_error(e, '', when='while the loop was training')
     return None if line is None else LoaderError(line)
 
+# %% ../nbs/00_foundation/04_data.ipynb
 def _quiet(inner):
     "Take `inner`'s workers out of torch's SIGCHLD watch, which would raise about their death again, at any later moment."
     from torch.utils.data._utils import signal_handling
@@ -471,9 +502,10 @@ def _dead_worker(inner, wait:float)->Optional[str]:
         if time.monotonic() - t0 >= wait: return None
         time.sleep(0.05)
 
+# %% ../nbs/00_foundation/04_data.ipynb
 def next_batch(it, what:Callable[[], str], warn_s:float=0, timeout_s:Optional[float]=None, on_slow:Optional[Callable]=None,
                stop:Optional[Callable[[], bool]]=None):
-    """The next item of `it` (a KeyedLoader's iterator); loading failures as one-line errors, slow batches reported (see above).
+    """The next item of `it` (a KeyedLoader's iterator); loading failures as one-line errors, slow batches reported (see 'When loading fails or hangs' in nbs/00_foundation/04_data.ipynb).
     `stop()`: asked at least every 0.5 s while workers are late; when true, the wait is abandoned with `StopWaiting`."""
     from ntrain.events import StopWaiting
     inner = getattr(it, 'inner', None)
@@ -513,6 +545,7 @@ def next_batch(it, what:Callable[[], str], warn_s:float=0, timeout_s:Optional[fl
         finally:
             if polled: inner._timeout = 0
 
+# %% ../nbs/00_foundation/04_data.ipynb
 class LoaderWatch:
     "A thread that calls `on_slow(waited_s, what)` once a batch armed with `arm(what)` has not come for `warn_s` s (then every `warn_s` s)."
     def __init__(self, warn_s:float, on_slow:Callable, on_tick:Optional[Callable]=None, timeout_s:Optional[float]=None,
@@ -527,21 +560,25 @@ class LoaderWatch:
     def disarm(self)->int:
         "Stop watching; returns how many warnings this batch had."
         self.what = None; return self.warned
-    def _run(self):
-        while not self._stop.wait(min(1.0, (self.warn_s or self.timeout_s or 4) / 4)):
-            what, t0 = self.what, self.t0
-            if what is None: continue
-            if self.on_tick is not None:
-                with contextlib.suppress(Exception): self.on_tick()
-            waited = time.monotonic() - t0
-            if self.timeout_s and waited >= self.timeout_s and not self.timed_out and self.on_timeout is not None:
-                self.timed_out = True
-                with contextlib.suppress(Exception): self.on_timeout(waited, what)
-            if self.warn_s and waited >= self.warn_s * (self.warned + 1):
-                self.warned += 1
-                with contextlib.suppress(Exception): self.on_slow(waited, what)
     def close(self): self._stop.set()
 
+# %% ../nbs/00_foundation/04_data.ipynb
+@patch
+def _run(self:LoaderWatch):
+    while not self._stop.wait(min(1.0, (self.warn_s or self.timeout_s or 4) / 4)):
+        what, t0 = self.what, self.t0
+        if what is None: continue
+        if self.on_tick is not None:
+            with contextlib.suppress(Exception): self.on_tick()
+        waited = time.monotonic() - t0
+        if self.timeout_s and waited >= self.timeout_s and not self.timed_out and self.on_timeout is not None:
+            self.timed_out = True
+            with contextlib.suppress(Exception): self.on_timeout(waited, what)
+        if self.warn_s and waited >= self.warn_s * (self.warned + 1):
+            self.warned += 1
+            with contextlib.suppress(Exception): self.on_slow(waited, what)
+
+# %% ../nbs/00_foundation/04_data.ipynb
 def close_loaders(*loaders):
     """Shut down the persistent workers of `loaders` now, gracefully (milliseconds). Left to the garbage collector, a
     finished run's workers go when its `Trainer` is collected, and in a cycle torch's shutdown can find its queues
@@ -576,12 +613,14 @@ def check_targets(targets, num_classes:int, split:str='train', ignore_index:Opti
         i = bad[0].tolist()
         raise TaskError(f"{split} sample {i[0]}: target {t[tuple(i)].item()} is outside [0, {num_classes}) for num_classes={num_classes}")
 
+# %% ../nbs/00_foundation/04_data.ipynb
 def cheap_targets(task:Task, split:str):
     "All of a split's targets as one tensor, when they are cheap to reach (Task.targets, `.targets`, a TensorDataset's), else None."
     if task.targets is not None: return torch.as_tensor(task.targets(split))
     return dataset_targets(getattr(task, split))
 
 def dataset_targets(ds):
+    "All of a dataset's targets as one tensor when it holds them (a TensorDataset's labels, `.targets`, through Subsets), else None."
     if isinstance(ds, Subset):
         t = dataset_targets(ds.dataset)
         return None if t is None else t[torch.as_tensor(list(ds.indices), dtype=torch.long)]
@@ -594,6 +633,7 @@ def dataset_targets(ds):
     except TypeError: return None
     return t if t.ndim and len(t) == n else None
 
+# %% ../nbs/00_foundation/04_data.ipynb
 def check_task_targets(task:Task, num_classes:int, ignore_index:Optional[int]=None)->dict:
     "Check every split's targets that are cheap to reach; returns {split: number checked, or None (check them batch by batch)}."
     out = {}
@@ -608,6 +648,7 @@ def batch_target(batch):
     if isinstance(batch, (tuple, list)) and len(batch) > 1: return batch[1]
     if isinstance(batch, Mapping): return batch.get('labels')
 
+# %% ../nbs/00_foundation/04_data.ipynb
 def check_batch_targets(batch, idx, num_classes:int, ignore_index:Optional[int]=None, split:str='train'):
     "Host-side check of a CPU batch's class targets: names the first bad sample and its value."
     t = batch_target(batch)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import collections, copy, json, math, numbers, os, signal, threading, time
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, NamedTuple, Optional, Union
-from .core import first_line
+from .core import first_line, patch
 
 # %% auto 0
 __all__ = ['RUN_KINDS', 'LADDER_KINDS', 'KINDS', 'END_KINDS', 'MEASURED', 'SCHEMA', 'CHECK_RECORDS', 'STOP_FILE', 'STOP_SIGNALS',
@@ -42,6 +42,7 @@ KINDS = {**RUN_KINDS, **LADDER_KINDS}
 END_KINDS = ('finished', 'stopped', 'failed')
 MEASURED = ('time', 'samples_per_s', 'data_wait', 'epoch_time', 'peak_mem')  # fields that measure the machine, not the training: they differ between identical runs
 
+# %% ../nbs/00_foundation/07_events.ipynb
 def record(kind:str, **fields)->dict:
     "A record of a known `kind`, stamped with the time."
     if kind not in KINDS: raise ValueError(f"unknown record kind '{kind}' (known: {', '.join(KINDS)})")
@@ -64,6 +65,7 @@ class Field(NamedTuple):
 def _f(type:str, unit:str='', what:str='')->Field: return Field(type, unit, what)
 def _o(type:str, unit:str='', what:str='', default=None)->Field: return Field(type, unit, what, True, default)
 
+# %% ../nbs/00_foundation/07_events.ipynb
 _POS = dict(epoch=_f('int', 'epochs', 'the epoch it belongs to (0: the first); in `start`/`resume`: epochs done'),
             step=_f('int', 'steps', 'optimizer steps done'))
 _LAYOUT = dict(**_POS, run_dir=_f('str', '', 'the run directory'), epochs=_f('int', 'epochs', 'epochs to train'),
@@ -79,7 +81,6 @@ _RATE = dict(samples_per_s=_f('number', 'samples/s', 'all processes'), data_wait
 _END = dict(**_POS, reason=_f('str', '', 'why, in a word or a line'), status=_f('str', '', "`RunResult.status`'s word"))
 _RUNG = _f('int', '', 'the rung (1-5)')
 _NUMQ = lambda unit='', what='': _f('number|null', unit, what)  # a measurement that may be missing (no such value)
-
 
 # %% ../nbs/00_foundation/07_events.ipynb
 SCHEMA = {
@@ -129,7 +130,7 @@ _IS = {'int': lambda v: isinstance(v, numbers.Integral) and not isinstance(v, bo
        'list': lambda v: isinstance(v, (list, tuple)), 'null': lambda v: v is None}
 _TYPE_OF = {kind: {n: tuple(_IS[t] for t in f.type.split('|')) for n, f in fields.items()} for kind, fields in SCHEMA.items()}
 _MISSING = object()
-CHECK_RECORDS = os.environ.get('NTRAIN_CHECK_RECORDS', '') not in ('', '0')  # read once, at import: the test suite's switch (see above)
+CHECK_RECORDS = os.environ.get('NTRAIN_CHECK_RECORDS', '') not in ('', '0')  # read once, at import: the test suite's switch (see 'The schema: every field, declared')
 
 def _declared(kind:str, name:str):
     "(Field, its type checks) of `name` in a `kind` record: declared by name, else by a pattern ('val_*'), else (None, ())."
@@ -140,6 +141,7 @@ def _declared(kind:str, name:str):
         if n.endswith('*') and name.startswith(n[:-1]): return f, _TYPE_OF[kind][n]
     return None, ()
 
+# %% ../nbs/00_foundation/07_events.ipynb
 def check_record(rec)->dict:
     "`rec` if it is a record as `SCHEMA` declares its kind: a known kind, every required field, each of its type; else a one-line ValueError naming them."
     if not isinstance(rec, dict): raise ValueError(f'a record is a dict, not {type(rec).__name__}')
@@ -153,6 +155,7 @@ def check_record(rec)->dict:
             raise ValueError(f"{kind} record: field '{n}' is {type(v).__name__} {repr(v)[:40]}, not {f.type}")
     return rec
 
+# %% ../nbs/00_foundation/07_events.ipynb
 def field(rec:dict, name:str, kind:Optional[str]=None):
     """Field `name` of a record as its kind (or `kind`) declares it: its value when it has the declared type, else the
     field's default (a file written by an older ntrain, a damaged line). A field the schema does not declare: as it is, or None."""
@@ -203,6 +206,7 @@ def direction(records:Iterable[dict], *fallbacks)->Optional[str]:
     "Which way the run's monitor improves: the `mode` its latest start or resume recorded, else the first of `fallbacks` that is 'min' or 'max'; None."
     return next((m for m in ((layout(records) or {}).get('mode'), *fallbacks) if m in ('min', 'max')), None)
 
+# %% ../nbs/00_foundation/07_events.ipynb
 def best_epoch(records:Iterable[dict], monitor:str, mode:Optional[str])->Optional[dict]:
     """The `epoch` record with the best finite value of `monitor` (the first of equal ones) going `mode` ('min' or 'max'),
     read (see `read`); None without a mode or without such a value. The card, rung 5 and the console's `*` use this rule."""
@@ -224,38 +228,55 @@ class Events:
         if CHECK_RECORDS: self.sinks.insert(0, check_record)  # under tests: each record checked before it is written (see the schema)
         self.owner = threading.get_ident()
         self._queue, self._held = collections.deque(), None
-    def emit(self, rec:dict)->dict:
-        "Deliver `rec` now (owner thread, after anything queued), or queue it for the owner (any other thread)."
-        if threading.get_ident() != self.owner: self._queue.append(rec); return rec
-        if self._held is not None: self._held.append(rec); return rec
-        self.drain(); self._deliver(rec)
-        return rec
-    def hold(self):
-        "Keep records back until `release` (while a run cannot yet say where its records go)."
-        if self._held is None: self._held = []
-    def release(self, first:Optional[dict]=None, sinks:Iterable[Callable]=(), loggers:Iterable[Callable]=()):
-        "Add `sinks` and `loggers` (the user's: guarded as callbacks, ahead of them), then deliver `first` and the records held back."
-        self.sinks += list(sinks); self.callbacks[:0] = list(loggers)
-        held, self._held = self._held or [], None
-        for r in ([first] if first is not None else []) + held: self.emit(r)
-    def drain(self):
-        "Deliver what other threads queued (called by the owner at its next record, and at the end)."
-        while self._queue: self._deliver(self._queue.popleft())
-    def _deliver(self, rec:dict):
-        for s in self.sinks: s(rec)
-        failed = []
-        for cb in list(self.callbacks):
-            try: cb(copy.deepcopy(rec))  # its own copy: a callback that changes its record changes no one else's (nor the run's history)
-            except KeyboardInterrupt:  # Ctrl-C while a callback ran, or a callback's own way to say stop: the run's stop
-                if self.on_interrupt is None: raise
-                self.on_interrupt(f'KeyboardInterrupt in callback {_name(cb)}')
-            except Exception as e:
-                self.callbacks.remove(cb); failed.append((cb, e))
-        for cb, e in failed:  # after every other callback has had this record
-            why = first_line(e, typed=False, width=200)
-            self._deliver(message(f'callback {_name(cb)} raised {type(e).__name__}: {why}; it was removed and the run goes on', 'warning',
-                                  **{k: rec[k] for k in ('epoch', 'step') if k in rec}))
-    def say(self, text:str, level:str='info', **fields)->dict: return self.emit(message(text, level, **fields))
+
+# %% ../nbs/00_foundation/07_events.ipynb
+@patch
+def emit(self:Events, rec:dict)->dict:
+    "Deliver `rec` now (owner thread, after anything queued), or queue it for the owner (any other thread)."
+    if threading.get_ident() != self.owner: self._queue.append(rec); return rec
+    if self._held is not None: self._held.append(rec); return rec
+    self.drain(); self._deliver(rec)
+    return rec
+
+# %% ../nbs/00_foundation/07_events.ipynb
+@patch
+def hold(self:Events):
+    "Keep records back until `release` (while a run cannot yet say where its records go)."
+    if self._held is None: self._held = []
+
+@patch
+def release(self:Events, first:Optional[dict]=None, sinks:Iterable[Callable]=(), loggers:Iterable[Callable]=()):
+    "Add `sinks` and `loggers` (the user's: guarded as callbacks, ahead of them), then deliver `first` and the records held back."
+    self.sinks += list(sinks); self.callbacks[:0] = list(loggers)
+    held, self._held = self._held or [], None
+    for r in ([first] if first is not None else []) + held: self.emit(r)
+
+# %% ../nbs/00_foundation/07_events.ipynb
+@patch
+def drain(self:Events):
+    "Deliver what other threads queued (called by the owner at its next record, and at the end)."
+    while self._queue: self._deliver(self._queue.popleft())
+
+# %% ../nbs/00_foundation/07_events.ipynb
+@patch
+def _deliver(self:Events, rec:dict):
+    for s in self.sinks: s(rec)
+    failed = []
+    for cb in list(self.callbacks):
+        try: cb(copy.deepcopy(rec))  # its own copy: a callback that changes its record changes no one else's (nor the run's history)
+        except KeyboardInterrupt:  # Ctrl-C while a callback ran, or a callback's own way to say stop: the run's stop
+            if self.on_interrupt is None: raise
+            self.on_interrupt(f'KeyboardInterrupt in callback {_name(cb)}')
+        except Exception as e:
+            self.callbacks.remove(cb); failed.append((cb, e))
+    for cb, e in failed:  # after every other callback has had this record
+        why = first_line(e, typed=False, width=200)
+        self._deliver(message(f'callback {_name(cb)} raised {type(e).__name__}: {why}; it was removed and the run goes on', 'warning',
+                              **{k: rec[k] for k in ('epoch', 'step') if k in rec}))
+
+# %% ../nbs/00_foundation/07_events.ipynb
+@patch
+def say(self:Events, text:str, level:str='info', **fields)->dict: return self.emit(message(text, level, **fields))
 
 # %% ../nbs/00_foundation/07_events.ipynb
 STOP_FILE = 'STOP'
@@ -270,9 +291,6 @@ class Stopper:
         # set by the run while its main thread waits for a batch: a stop may then abandon the wait (see `StopWaiting`);
         # abandon: an exception the run wants raised out of that wait (a batch past loader_timeout), by `wake`
         self.waiting, self.grace, self.abandon = False, 0.0, None
-    def request(self, reason:str='stopped'):
-        "Ask for a stop (from any thread, or a signal handler): the first reason given is kept."
-        if self.reason is None: self.reason, self.requested_at = reason, time.monotonic()
     def __call__(self)->Optional[str]:
         if self.reason is None and self.token is not None:
             v = self.token.is_set() if isinstance(self.token, threading.Event) else self.token()
@@ -283,17 +301,32 @@ class Stopper:
                 self._next_poll = now + self.poll_s
                 if self.stop_file.exists(): self.request('stop file')
         return self.reason
-    def overdue(self)->bool:
-        "Whether a stop was asked for at least `grace` s ago: a wait for a batch should be abandoned now."
-        return self() is not None and time.monotonic() - self.requested_at >= self.grace
-    def abandon_wait(self)->bool:
-        "Whether the main thread, `waiting` for a batch, should leave that wait now (a signal handler raises what `wake` gives)."
-        return self.waiting and (self.abandon is not None or self.overdue())
-    def wake(self)->Optional[BaseException]:
-        "What to raise out of a wait for a batch now: the run's `abandon` (taken), a `StopWaiting` once a stop is due, or None."
-        if self.abandon is not None: e, self.abandon = self.abandon, None; return e
-        return StopWaiting(self.reason) if self.overdue() else None
 
+# %% ../nbs/00_foundation/07_events.ipynb
+@patch
+def request(self:Stopper, reason:str='stopped'):
+    "Ask for a stop (from any thread, or a signal handler): the first reason given is kept."
+    if self.reason is None: self.reason, self.requested_at = reason, time.monotonic()
+
+# %% ../nbs/00_foundation/07_events.ipynb
+@patch
+def overdue(self:Stopper)->bool:
+    "Whether a stop was asked for at least `grace` s ago: a wait for a batch should be abandoned now."
+    return self() is not None and time.monotonic() - self.requested_at >= self.grace
+
+@patch
+def abandon_wait(self:Stopper)->bool:
+    "Whether the main thread, `waiting` for a batch, should leave that wait now (a signal handler raises what `wake` gives)."
+    return self.waiting and (self.abandon is not None or self.overdue())
+
+# %% ../nbs/00_foundation/07_events.ipynb
+@patch
+def wake(self:Stopper)->Optional[BaseException]:
+    "What to raise out of a wait for a batch now: the run's `abandon` (taken), a `StopWaiting` once a stop is due, or None."
+    if self.abandon is not None: e, self.abandon = self.abandon, None; return e
+    return StopWaiting(self.reason) if self.overdue() else None
+
+# %% ../nbs/00_foundation/07_events.ipynb
 def request_stop_file(run_dir, reason:str='stop file'):
     "Ask a run (every rank of it) to stop by writing its stop file."
     from ntrain.core import atomic_write_text
@@ -304,23 +337,15 @@ STOP_SIGNALS = tuple(getattr(signal, n) for n in ('SIGINT', 'SIGTERM', 'SIGHUP',
 WAKE_SIGNAL = getattr(signal, 'SIGUSR2', None)  # what the run's own watch thread sends its main thread to end a wait (never a stop)
 
 class StopWaiting(BaseException):
-    "A stop abandoned a wait for a batch (see above). A BaseException, so that a dataset's `except Exception` cannot swallow it."
+    "A stop abandoned a wait for a batch (see 'Interrupt maps to the stop token' in nbs/00_foundation/07_events.ipynb). A BaseException, so that a dataset's `except Exception` cannot swallow it."
 
+# %% ../nbs/00_foundation/07_events.ipynb
 class signals_stop:
     "Context manager: on the main thread, the `STOP_SIGNALS` request a stop; only a second SIGINT falls back to the previous handler."
     received = None  # the name of the first stop signal this process took (a rank that torchrun's agent is shutting down, say)
     def __init__(self, stopper:Stopper, signals=STOP_SIGNALS, after=None):
         # after: the handler each signal gets when the block ends (None: the one it had before)
         self.stopper, self.signals, self.prev, self.after = stopper, signals, {}, after
-    def _handler(self, signum, frame):
-        self.stopper.request(signal.Signals(signum).name)
-        if signals_stop.received is None: signals_stop.received = signal.Signals(signum).name
-        if signum == signal.SIGINT:  # the next Ctrl-C acts as before it (a KeyboardInterrupt): for a run that never reaches its step
-            prev = self.prev.get(signum)
-            signal.signal(signum, prev if prev is not None else signal.SIG_DFL)
-        self._wake(signum, frame)
-    def _wake(self, signum, frame):
-        if self.stopper.waiting and (e := self.stopper.wake()) is not None: raise e
     @property
     def active(self)->bool: return bool(self.prev)
     def __enter__(self):
@@ -331,6 +356,20 @@ class signals_stop:
     def __exit__(self, *exc):
         for s, h in self.prev.items(): signal.signal(s, self.after if self.after is not None else h if h is not None else signal.SIG_DFL)
         self.prev = {}
+
+# %% ../nbs/00_foundation/07_events.ipynb
+@patch
+def _handler(self:signals_stop, signum, frame):
+    self.stopper.request(signal.Signals(signum).name)
+    if signals_stop.received is None: signals_stop.received = signal.Signals(signum).name
+    if signum == signal.SIGINT:  # the next Ctrl-C acts as before it (a KeyboardInterrupt): for a run that never reaches its step
+        prev = self.prev.get(signum)
+        signal.signal(signum, prev if prev is not None else signal.SIG_DFL)
+    self._wake(signum, frame)
+
+@patch
+def _wake(self:signals_stop, signum, frame):
+    if self.stopper.waiting and (e := self.stopper.wake()) is not None: raise e
 
 # %% ../nbs/00_foundation/07_events.ipynb
 def _count(x)->Optional[int]:
@@ -349,6 +388,7 @@ def apply_record(records:list, rec:dict)->list:
     records.append(rec)
     return records
 
+# %% ../nbs/00_foundation/07_events.ipynb
 def _parse(line:bytes)->Optional[dict]:
     "The record a line holds, or None: not UTF-8, not JSON (a torn or damaged line), or JSON that is not an object."
     try: r = json.loads(line.decode('utf-8'))
@@ -357,6 +397,7 @@ def _parse(line:bytes)->Optional[dict]:
 
 def _generation(r:dict)->int: return _count(r.get('generation', 0)) or 0
 
+# %% ../nbs/00_foundation/07_events.ipynb
 class Watcher:
     """New records of a run's `metrics.jsonl` (or any JSONL file) at each `poll()`; follows a resume's rewrite, and a file cut or
     rewritten in place (a `rewind` record). Lines that are not records are skipped and counted in `bad`; nothing read raises."""
@@ -367,83 +408,112 @@ class Watcher:
         self.end_kinds = ('ladder_end',) if self.path.name == 'ladder.jsonl' else END_KINDS
         self._f, self._ino, self.generation, self.bad, self._moved = None, None, 0, 0, False  # bad: lines skipped so far
         self._start()
-    def _start(self):
-        "Read from the file's first byte on."
-        self._buf, self._pos, self._head = b'', 0, b''  # a line still being written; bytes consumed; the file's first line
-    def _open(self)->bool:
-        try: f = open(self.path, 'rb')
-        except FileNotFoundError: return False
-        self._f, self._ino = f, os.fstat(f.fileno()).st_ino
-        self._start()
-        return True
-    def _read(self)->list:
-        chunk = self._f.read()
-        self._pos += len(chunk)
-        if len(self._head) < self.HEAD and not self._head.endswith(b'\n'):
-            take = chunk[:self.HEAD - len(self._head)]
-            self._head += take[:take.find(b'\n') + 1] if b'\n' in take else take
-        lines = (self._buf + chunk).split(b'\n')
-        self._buf = lines.pop()  # b'' after a complete last line; otherwise a line still being written: waited for
-        out = []
-        for line in lines:
-            if not line.strip(): continue
-            r = _parse(line)
-            if r is None: self.bad += 1  # not a record (a torn line from a crash, garbage): skipped
-            else: out.append(r)
-        return out
-    def _replaced(self)->bool:
-        try: return os.stat(self.path).st_ino != self._ino
-        except OSError: return False
-    def _rewritten(self)->Optional[str]:
-        """Whether the open file was cut or rewritten in place (the same inode): 'truncated' (shorter than what was read),
-        'rewritten' (its first line changed: another run's file copied over it), or None (only appended to)."""
-        try:
-            if os.fstat(self._f.fileno()).st_size < self._pos: return 'truncated'
-            if not self._head: return None
-            pos = self._f.tell(); self._f.seek(0); head = self._f.read(len(self._head)); self._f.seek(pos)
-            return 'rewritten' if head != self._head else None
-        except (OSError, ValueError): return None
-    def poll(self)->list:
-        """The records appended since the last call (after a resume: from its first unseen `resume` record on; after the file was
-        cut or rewritten in place: a `rewind` record, then the whole file again)."""
-        if self._f is None:
-            if not self._open(): return []
-            moved, self._moved = self._moved, False
-            return self._track(self._new_file(self._read()) if moved else self._read())
-        out = []
-        if (why := self._rewritten()) is not None:  # read again from the first line, as a new watcher would
-            self._f.seek(0); self._start(); self.generation = 0
-            out.append(record('rewind', reason=why))
-        out += self._read()
-        if self._replaced():  # a resume rewrote the file: the rest of the old one, then the new one from its new resume record
-            out += self._read(); self._f.close(); self._f = None
-            if not self._open(): self._moved = True; return self._track(out)  # gone again: the next poll opens what comes
-            out += self._new_file(self._read())
-        return self._track(out)
-    def _new_file(self, new:list)->list:
-        "What to yield of a file that replaced the one read: from its first unseen resume record on; a file started afresh (a new ladder): all of it."
-        k = next((i for i, r in enumerate(new) if r.get('kind') == 'resume' and _generation(r) > self.generation), None)
-        return new[k or 0:] if k is not None or not any(r.get('kind') == 'resume' for r in new) else []
-    def _track(self, recs:list)->list:
-        for r in recs:
-            if r.get('kind') == 'resume': self.generation = max(self.generation, _generation(r))
-        return recs
-    def follow(self, timeout:Optional[float]=None, interval:float=0.2, until:Optional[Callable]=None)->Iterator[dict]:
-        "Yield records as they come, until an end record (a run's finished, stopped or failed; a ladder's ladder_end), `until()` is true, or `timeout` s."
-        t0 = time.monotonic()
-        while True:
-            for r in self.poll():
-                yield r
-                if r.get('kind') in self.end_kinds: return
-            if (until is not None and until()) or (timeout is not None and time.monotonic() - t0 > timeout):
-                yield from self.poll(); return
-            time.sleep(interval)
-    def close(self):
-        if self._f is not None: self._f.close(); self._f = None
     def __del__(self):
         try: self.close()
         except Exception: pass
 
+# %% ../nbs/00_foundation/07_events.ipynb
+@patch
+def _start(self:Watcher):
+    "Read from the file's first byte on."
+    self._buf, self._pos, self._head = b'', 0, b''  # a line still being written; bytes consumed; the file's first line
+
+@patch
+def _open(self:Watcher)->bool:
+    try: f = open(self.path, 'rb')
+    except FileNotFoundError: return False
+    self._f, self._ino = f, os.fstat(f.fileno()).st_ino
+    self._start()
+    return True
+
+# %% ../nbs/00_foundation/07_events.ipynb
+@patch
+def _read(self:Watcher)->list:
+    chunk = self._f.read()
+    self._pos += len(chunk)
+    if len(self._head) < self.HEAD and not self._head.endswith(b'\n'):
+        take = chunk[:self.HEAD - len(self._head)]
+        self._head += take[:take.find(b'\n') + 1] if b'\n' in take else take
+    lines = (self._buf + chunk).split(b'\n')
+    self._buf = lines.pop()  # b'' after a complete last line; otherwise a line still being written: waited for
+    out = []
+    for line in lines:
+        if not line.strip(): continue
+        r = _parse(line)
+        if r is None: self.bad += 1  # not a record (a torn line from a crash, garbage): skipped
+        else: out.append(r)
+    return out
+
+# %% ../nbs/00_foundation/07_events.ipynb
+@patch
+def _replaced(self:Watcher)->bool:
+    try: return os.stat(self.path).st_ino != self._ino
+    except OSError: return False
+
+# %% ../nbs/00_foundation/07_events.ipynb
+@patch
+def _rewritten(self:Watcher)->Optional[str]:
+    """Whether the open file was cut or rewritten in place (the same inode): 'truncated' (shorter than what was read),
+    'rewritten' (its first line changed: another run's file copied over it), or None (only appended to)."""
+    try:
+        if os.fstat(self._f.fileno()).st_size < self._pos: return 'truncated'
+        if not self._head: return None
+        pos = self._f.tell(); self._f.seek(0); head = self._f.read(len(self._head)); self._f.seek(pos)
+        return 'rewritten' if head != self._head else None
+    except (OSError, ValueError): return None
+
+# %% ../nbs/00_foundation/07_events.ipynb
+@patch
+def poll(self:Watcher)->list:
+    """The records appended since the last call (after a resume: from its first unseen `resume` record on; after the file was
+    cut or rewritten in place: a `rewind` record, then the whole file again)."""
+    if self._f is None:
+        if not self._open(): return []
+        moved, self._moved = self._moved, False
+        return self._track(self._new_file(self._read()) if moved else self._read())
+    out = []
+    if (why := self._rewritten()) is not None:  # read again from the first line, as a new watcher would
+        self._f.seek(0); self._start(); self.generation = 0
+        out.append(record('rewind', reason=why))
+    out += self._read()
+    if self._replaced():  # a resume rewrote the file: the rest of the old one, then the new one from its new resume record
+        out += self._read(); self._f.close(); self._f = None
+        if not self._open(): self._moved = True; return self._track(out)  # gone again: the next poll opens what comes
+        out += self._new_file(self._read())
+    return self._track(out)
+
+# %% ../nbs/00_foundation/07_events.ipynb
+@patch
+def _new_file(self:Watcher, new:list)->list:
+    "What to yield of a file that replaced the one read: from its first unseen resume record on; a file started afresh (a new ladder): all of it."
+    k = next((i for i, r in enumerate(new) if r.get('kind') == 'resume' and _generation(r) > self.generation), None)
+    return new[k or 0:] if k is not None or not any(r.get('kind') == 'resume' for r in new) else []
+
+@patch
+def _track(self:Watcher, recs:list)->list:
+    for r in recs:
+        if r.get('kind') == 'resume': self.generation = max(self.generation, _generation(r))
+    return recs
+
+# %% ../nbs/00_foundation/07_events.ipynb
+@patch
+def follow(self:Watcher, timeout:Optional[float]=None, interval:float=0.2, until:Optional[Callable]=None)->Iterator[dict]:
+    "Yield records as they come, until an end record (a run's finished, stopped or failed; a ladder's ladder_end), `until()` is true, or `timeout` s."
+    t0 = time.monotonic()
+    while True:
+        for r in self.poll():
+            yield r
+            if r.get('kind') in self.end_kinds: return
+        if (until is not None and until()) or (timeout is not None and time.monotonic() - t0 > timeout):
+            yield from self.poll(); return
+        time.sleep(interval)
+
+# %% ../nbs/00_foundation/07_events.ipynb
+@patch
+def close(self:Watcher):
+    if self._f is not None: self._f.close(); self._f = None
+
+# %% ../nbs/00_foundation/07_events.ipynb
 def watch(run_dir, name:str='metrics.jsonl')->Watcher:
     "A `Watcher` on a run directory's `metrics.jsonl` (or `ladder.jsonl` with `name=`)."
     return Watcher(run_dir, name)
@@ -470,6 +540,7 @@ def text_line(rec:dict, ctx:Optional[dict]=None)->Optional[str]:
     e = rec.get('epoch')
     return f"epoch {e + 1 if _real(e) else '?'}{n}  " + '  '.join(parts) + ('  *' if up else '')
 
+# %% ../nbs/00_foundation/07_events.ipynb
 class TextLog:
     "Writes `text_line` of each record to a stream or a file (opened for appending)."
     def __init__(self, out):

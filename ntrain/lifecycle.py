@@ -52,6 +52,7 @@ def end_state(status:str, reason:Optional[str]=None)->tuple:
     if status in _OLD: st, r = _OLD[status]; return st, r or reason  # (a non-finite loss's record says 'non-finite loss')
     return status, reason
 
+# %% ../nbs/00_foundation/08_lifecycle.ipynb
 def result_status(state:str, reason:Optional[str]=None)->str:
     "`RunResult.status`'s word for an end state: what exit codes and `LaunchResult.status` use."
     if state == 'finished': return reason if reason in ('early_stopped', 'max_steps') else 'finished'
@@ -77,6 +78,7 @@ def clean_status(st)->dict:
     ok = lambda k, v: (v in _WRITTEN if k == 'state' else isinstance(v, str) if k in _TEXT else _num(v) is not None if k in _NUM else True)
     return {k: v for k, v in st.items() if ok(k, v)}
 
+# %% ../nbs/00_foundation/08_lifecycle.ipynb
 def written_state(st:dict)->tuple:
     "(state, reason) a status.json says (as `clean_status` gives it), its words of before mapped; (None, None) when it says none."
     s, r = st.get('state'), st.get('reason')
@@ -88,6 +90,7 @@ def final_state(rec:dict)->tuple:
     s, r = field(rec, 'status', 'failed'), field(rec, 'reason', 'failed')  # (as the schema declares them: None when not text)
     return end_state(s if s in _WORDS else rec.get('kind') if rec.get('kind') in END_KINDS else 'failed', r)
 
+# %% ../nbs/00_foundation/08_lifecycle.ipynb
 def state_of(st:dict, final:Optional[dict]=None, alive:Optional[bool]=None, launched:bool=False, stale_s:float=60.0,
              now:Optional[float]=None)->dict:
     """The rule of `run_state`, on what was read: `st` a status.json (after `clean_status`), `final` the final record after
@@ -108,6 +111,7 @@ def state_of(st:dict, final:Optional[dict]=None, alive:Optional[bool]=None, laun
     stale = int(now - t) if state in ('running', 'stopping') and t and now - t > stale_s else None
     return dict(state=state, reason=reason, message=message, stale_for=stale)
 
+# %% ../nbs/00_foundation/08_lifecycle.ipynb
 def _parse(line:bytes)->Optional[dict]:
     try: r = json.loads(line.decode('utf-8'))
     except (ValueError, RecursionError): return None
@@ -128,6 +132,7 @@ def final_record(path, tail:int=65536, recs:Optional[list]=None)->Optional[dict]
         if r.get('kind') in ('start', 'resume'): return None  # a run (re)started after it
     return None
 
+# %% ../nbs/00_foundation/08_lifecycle.ipynb
 def last_step(recs:list)->Optional[int]:
     """The highest step the records of the run's latest start or resume hold (status.json is written now and then: a run
     killed between two writes holds an older step; the records before a resume may be ones it rewound)."""
@@ -145,8 +150,9 @@ def writers_alive(st:dict, li:dict)->Optional[bool]:
     seen = [process_alive(d.get('pid'), d.get('pid_start')) for d in (li, st) if d.get('pid') and d.get('host') in (None, socket.gethostname())]
     return any(seen) if seen else None
 
+# %% ../nbs/00_foundation/08_lifecycle.ipynb
 def run_state(run_dir, stale_s:float=60.0, now:Optional[float]=None)->dict:
-    """What a run directory's files say (see above): dict(state, reason, message, step, epoch, total_steps, alive, stale_for,
+    """What a run directory's files say (see 'Files on disk to a state' in nbs/00_foundation/08_lifecycle.ipynb): dict(state, reason, message, step, epoch, total_steps, alive, stale_for,
     updated, launched, exit_code). `alive` is None where it cannot be told (another host, no process recorded) or need not be
     (the run ended)."""
     rd = Path(run_dir)

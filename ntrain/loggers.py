@@ -49,6 +49,7 @@ class JSONLLogger(Logger):
     def close(self):
         if self.f is not None and not self.f.closed: self.sync(); self.f.close()
 
+# %% ../nbs/00_foundation/06_loggers.ipynb
 def _plain(o):
     if hasattr(o, 'item'): return o.item()
     return str(o)

@@ -58,6 +58,7 @@ def class_dim(preds, target)->Optional[int]:
     if preds.shape[0] == target.shape[0] and preds.shape[2:] == target.shape[1:]: return 1
     return -1
 
+# %% ../nbs/00_foundation/03_metrics.ipynb
 def _labels(preds, target):
     "Predicted and true class indices, from logits (N,C), (B,T,V) or (B,C,...), binary logits (N,) or (N,1), or labels."
     d = class_dim(preds, target)
@@ -70,6 +71,7 @@ def _kept(target, ignore_index)->Optional[torch.Tensor]:
     "The mask of targets that count (None: all of them)."
     return None if ignore_index is None else target != ignore_index
 
+# %% ../nbs/00_foundation/03_metrics.ipynb
 class Accuracy(Metric):
     "Fraction of correct predictions (top-k for logits); targets equal to `ignore_index` do not count."
     def __init__(self, name='acc', top_k:int=1, ignore_index:Optional[int]=None):
@@ -102,6 +104,7 @@ class ConfusionMatrix(Metric):
         self.matrix += counts[:C*C].view(C, C)
     def compute(self): return {self.name: self.matrix.tolist()}
 
+# %% ../nbs/00_foundation/03_metrics.ipynb
 class F1(ConfusionMatrix):
     "F1 score from the confusion matrix, averaged 'macro', 'micro' or 'weighted'."
     def __init__(self, num_classes:int, average:str='macro', name:Optional[str]=None, ignore_index:Optional[int]=None):
@@ -150,6 +153,7 @@ def reduce_states(metrics:list):
         setattr(m, n, flat[i:i+t.numel()].view_as(t).round().to(t.dtype) if not t.dtype.is_floating_point else flat[i:i+t.numel()].view_as(t).to(t.dtype))
         i += t.numel()
 
+# %% ../nbs/00_foundation/03_metrics.ipynb
 def compute_all(metrics:list, prefix:str='')->dict:
     "Compute every metric into one flat dict, with names prefixed (e.g. 'val_')."
     out = {}
@@ -161,6 +165,7 @@ def compute_all(metrics:list, prefix:str='')->dict:
     return out
 
 def reset_all(metrics:list):
+    "Reset every metric's state to zeros, for the next validation or epoch."
     for m in metrics: m.reset()
 
 # %% ../nbs/00_foundation/03_metrics.ipynb
@@ -178,6 +183,7 @@ def update_all(metrics:list, preds, target):
         try: m.update(preds, target)
         except Exception as e: raise _failed(m, 'update', e, preds, target) from e
 
+# %% ../nbs/00_foundation/03_metrics.ipynb
 def metric_names(metrics:list)->Optional[set]:
     "The names `compute_all` will give these metrics, from a fresh copy of each; None when one cannot tell before it has data."
     out = set()

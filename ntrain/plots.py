@@ -7,7 +7,7 @@ from __future__ import annotations
 import contextlib, io, json, math, os, select, signal, subprocess, sys, threading, time
 from pathlib import Path
 from typing import Optional
-from .core import atomic_write, first_line
+from .core import atomic_write, first_line, patch
 from .loggers import read_metrics
 
 # %% auto 0
@@ -18,6 +18,7 @@ __all__ = ['LAYOUTS', 'HEADS', 'WAITING', 'draw_curves', 'Plotter', 'start_plott
 # %% ../nbs/00_foundation/11_plots.ipynb
 def _num(y)->bool: return isinstance(y, (int, float)) and not isinstance(y, bool) and math.isfinite(y)
 
+# %% ../nbs/00_foundation/11_plots.ipynb
 def draw_curves(run_dir, path=None)->Path:
     "Draw the run's loss and metric curves from metrics.jsonl into curves.png (atomically)."
     from matplotlib.figure import Figure
@@ -49,7 +50,7 @@ def draw_curves(run_dir, path=None)->Path:
 
 # %% ../nbs/00_foundation/11_plots.ipynb
 def _serve(req:int, ans:int, parent:int)->int:
-    "The plotter child's whole life (see above): detach, import matplotlib, then draw one curves.png per request line."
+    "The plotter child's whole life (see 'The plotter process' in nbs/00_foundation/11_plots.ipynb): detach, import matplotlib, then draw one curves.png per request line."
     import gc; gc.freeze()  # the collector leaves the parent's objects alone: their pages stay shared
     from ntrain.events import STOP_SIGNALS  # (no torch)
     for s in STOP_SIGNALS: signal.signal(s, signal.SIG_IGN)  # the parent decides what a stop signal means
@@ -81,8 +82,9 @@ def _serve(req:int, ans:int, parent:int)->int:
             os.write(ans, (json.dumps(a) + '\n').encode())  # one short line: a single write (a gone parent: BrokenPipeError, the end)
     return 0
 
+# %% ../nbs/00_foundation/11_plots.ipynb
 class Plotter:
-    "A forked child that draws curves.png for this process (see above); `Plotter.start()` is None where there can be none."
+    "A forked child that draws curves.png for this process (see 'The plotter process' in nbs/00_foundation/11_plots.ipynb); `Plotter.start()` is None where there can be none."
     def __init__(self, pid:int, req:int, ans:int):
         self.pid, self.req, self.ans, self.started = pid, req, ans, time.monotonic()
         self.alive, self.pending, self.last, self._buf, self._target, self.ready = True, False, None, b'', None, False
@@ -110,87 +112,100 @@ class Plotter:
         os.close(r1); os.close(w2)
         return cls(pid, w1, r2)
 
-    def send(self, run_dir, path=None)->bool:
-        "Hand one request over; False (and the plotter is marked gone) if it cannot take it."
-        if not self.alive or self.pending: return False
-        msg = (json.dumps(dict(run_dir=str(run_dir), path=None if path is None else str(path))) + '\n').encode()
+# %% ../nbs/00_foundation/11_plots.ipynb
+@patch
+def send(self:Plotter, run_dir, path=None)->bool:
+    "Hand one request over; False (and the plotter is marked gone) if it cannot take it."
+    if not self.alive or self.pending: return False
+    msg = (json.dumps(dict(run_dir=str(run_dir), path=None if path is None else str(path))) + '\n').encode()
+    try:
+        while msg: msg = msg[os.write(self.req, msg):]
+    except OSError: self._gone(); return False
+    self.pending, self._target = True, Path(path or Path(run_dir)/'curves.png')
+    return True
+
+# %% ../nbs/00_foundation/11_plots.ipynb
+@patch
+def _line(self:Plotter, end:float)->Optional[dict]:
+    "The plotter's next line by monotonic time `end`: None if none came by then; an error answer if it is gone."
+    while b'\n' not in self._buf:
         try:
-            while msg: msg = msg[os.write(self.req, msg):]
-        except OSError: self._gone(); return False
-        self.pending, self._target = True, Path(path or Path(run_dir)/'curves.png')
-        return True
+            r, _, _ = select.select([self.ans], [], [], max(0.0, end - time.monotonic()))
+            chunk = os.read(self.ans, 4096) if r else None
+        except (OSError, ValueError): chunk = b''
+        if chunk is None: return None
+        if not chunk: self._gone(); return dict(ok=False, error='the plotter is gone')
+        self._buf += chunk
+    line, self._buf = self._buf.split(b'\n', 1)
+    try: return json.loads(line)
+    except ValueError: return dict(ok=False, error='the plotter answered garbage')
 
-    def _line(self, end:float)->Optional[dict]:
-        "The plotter's next line by monotonic time `end`: None if none came by then; an error answer if it is gone."
-        while b'\n' not in self._buf:
-            try:
-                r, _, _ = select.select([self.ans], [], [], max(0.0, end - time.monotonic()))
-                chunk = os.read(self.ans, 4096) if r else None
-            except (OSError, ValueError): chunk = b''
-            if chunk is None: return None
-            if not chunk: self._gone(); return dict(ok=False, error='the plotter is gone')
-            self._buf += chunk
-        line, self._buf = self._buf.split(b'\n', 1)
-        try: return json.loads(line)
-        except ValueError: return dict(ok=False, error='the plotter answered garbage')
+# %% ../nbs/00_foundation/11_plots.ipynb
+@patch
+def wait_ready(self:Plotter, timeout:float=0.0)->bool:
+    "Whether the plotter has imported matplotlib (its first line says so), waiting up to `timeout` s for it."
+    if not self.ready and self.alive:
+        a = self._line(time.monotonic() + timeout)
+        self.ready = bool(a and a.get('ready'))
+        if a is not None and not self.ready: self.why, self.broken = a.get('error', 'the plotter is gone'), 'ready' in a
+    return self.ready
 
-    def wait_ready(self, timeout:float=0.0)->bool:
-        "Whether the plotter has imported matplotlib (its first line says so), waiting up to `timeout` s for it."
-        if not self.ready and self.alive:
-            a = self._line(time.monotonic() + timeout)
-            self.ready = bool(a and a.get('ready'))
-            if a is not None and not self.ready: self.why, self.broken = a.get('error', 'the plotter is gone'), 'ready' in a
-        return self.ready
+# %% ../nbs/00_foundation/11_plots.ipynb
+@patch
+def answer(self:Plotter, timeout:float=0.0)->Optional[dict]:
+    "The answer to the request in flight within `timeout` s, else None (still drawing); a gone plotter answers an error."
+    if not self.pending: return None
+    end = time.monotonic() + timeout
+    a = self._line(end)
+    if a is not None and a.get('ready'): self.ready = True; a = self._line(end)  # not read yet: the answer follows it
+    if a is None: return None
+    self.pending = False
+    if a.get('ok'): self.served += 1; self.cost = a.get('s', self.cost)
+    else: self.failed += 1
+    self.last = a
+    return a
 
-    def answer(self, timeout:float=0.0)->Optional[dict]:
-        "The answer to the request in flight within `timeout` s, else None (still drawing); a gone plotter answers an error."
-        if not self.pending: return None
-        end = time.monotonic() + timeout
-        a = self._line(end)
-        if a is not None and a.get('ready'): self.ready = True; a = self._line(end)  # not read yet: the answer follows it
-        if a is None: return None
-        self.pending = False
-        if a.get('ok'): self.served += 1; self.cost = a.get('s', self.cost)
-        else: self.failed += 1
-        self.last = a
-        return a
+# %% ../nbs/00_foundation/11_plots.ipynb
+@patch
+def draw(self:Plotter, run_dir, path=None, until:Optional[float]=None)->bool:
+    """Draw through the plotter and wait, until monotonic time `until` at most (after the request in flight, if any); False
+    if it did not draw, with `why` saying why. A plotter not done by then (still importing matplotlib on a loaded machine,
+    stuck) is ended: it is never waited on again."""
+    until = time.monotonic() + 60 if until is None else until
+    left = lambda: max(0.0, until - time.monotonic())
+    if not self.wait_ready(left()):
+        self.why = self.why or f'the plotter had not imported matplotlib after {time.monotonic() - self.started:.0f} s'; self.close(0); return False
+    if self.pending and self.answer(left()) is None: self.why = 'the plotter was stuck on an earlier draw'; self.close(0); return False
+    if not self.send(run_dir, path): self.why = self.why or 'the plotter is gone'; return False
+    a = self.answer(left())
+    if a is None: self.why = 'the plotter did not finish its draw in time'; self.close(0); return False
+    if not a.get('ok'): self.why = a.get('error') or 'the plotter failed'
+    return bool(a.get('ok'))
 
-    def draw(self, run_dir, path=None, until:Optional[float]=None)->bool:
-        """Draw through the plotter and wait, until monotonic time `until` at most (after the request in flight, if any); False
-        if it did not draw, with `why` saying why. A plotter not done by then (still importing matplotlib on a loaded machine,
-        stuck) is ended: it is never waited on again."""
-        until = time.monotonic() + 60 if until is None else until
-        left = lambda: max(0.0, until - time.monotonic())
-        if not self.wait_ready(left()):
-            self.why = self.why or f'the plotter had not imported matplotlib after {time.monotonic() - self.started:.0f} s'; self.close(0); return False
-        if self.pending and self.answer(left()) is None: self.why = 'the plotter was stuck on an earlier draw'; self.close(0); return False
-        if not self.send(run_dir, path): self.why = self.why or 'the plotter is gone'; return False
-        a = self.answer(left())
-        if a is None: self.why = 'the plotter did not finish its draw in time'; self.close(0); return False
-        if not a.get('ok'): self.why = a.get('error') or 'the plotter failed'
-        return bool(a.get('ok'))
+# %% ../nbs/00_foundation/11_plots.ipynb
+@patch
+def _gone(self:Plotter):
+    self.alive = self.pending = False
+    with contextlib.suppress(ChildProcessError): os.waitpid(self.pid, os.WNOHANG)  # reaped if it has ended
 
-    def _gone(self):
-        self.alive = self.pending = False
-        with contextlib.suppress(ChildProcessError): os.waitpid(self.pid, os.WNOHANG)  # reaped if it has ended
-
-    def close(self, wait:float=5.0):
-        "End the plotter: EOF on its request pipe, SIGKILL if it has not left after `wait` s; reaped either way (no zombie)."
-        if self.req < 0: return
-        for fd in (self.req, self.ans):
-            with contextlib.suppress(OSError): os.close(fd)
-        self.req = self.ans = -1; drawing, self.alive, self.pending = self.pending, False, False
-        end = time.monotonic() + wait
-        with contextlib.suppress(ChildProcessError):
-            while not os.waitpid(self.pid, os.WNOHANG)[0]:
-                if time.monotonic() >= end:
-                    with contextlib.suppress(ProcessLookupError): os.kill(self.pid, signal.SIGKILL)
-                    os.waitpid(self.pid, 0)
-                    if drawing and self._target is not None:  # killed mid-draw: its temporary file stays behind
-                        for t in self._target.parent.glob(f'.{self._target.name}.*.tmp'):
-                            with contextlib.suppress(OSError): t.unlink()
-                    break
-                time.sleep(0.005)
+@patch
+def close(self:Plotter, wait:float=5.0):
+    "End the plotter: EOF on its request pipe, SIGKILL if it has not left after `wait` s; reaped either way (no zombie)."
+    if self.req < 0: return
+    for fd in (self.req, self.ans):
+        with contextlib.suppress(OSError): os.close(fd)
+    self.req = self.ans = -1; drawing, self.alive, self.pending = self.pending, False, False
+    end = time.monotonic() + wait
+    with contextlib.suppress(ChildProcessError):
+        while not os.waitpid(self.pid, os.WNOHANG)[0]:
+            if time.monotonic() >= end:
+                with contextlib.suppress(ProcessLookupError): os.kill(self.pid, signal.SIGKILL)
+                os.waitpid(self.pid, 0)
+                if drawing and self._target is not None:  # killed mid-draw: its temporary file stays behind
+                    for t in self._target.parent.glob(f'.{self._target.name}.*.tmp'):
+                        with contextlib.suppress(OSError): t.unlink()
+                break
+            time.sleep(0.005)
 
 # %% ../nbs/00_foundation/11_plots.ipynb
 _plotter: Optional[Plotter] = None
@@ -211,13 +226,15 @@ def stop_plotter():
     p, _plotter = _plotter, None
     if p is not None: p.close(1.0)  # an idle plotter leaves at once (EOF); one still drawing is not worth a longer wait
 
+# %% ../nbs/00_foundation/11_plots.ipynb
 class CurvesNotDrawn(Exception):
     "curves.png could not be drawn (in time): one line saying why. The run it shows is not affected."
 
 _DRAW = ("import sys; from ntrain.plots import draw_curves; draw_curves(sys.argv[1], sys.argv[2] or None)")
 
+# %% ../nbs/00_foundation/11_plots.ipynb
 class OneShot:
-    "`draw_curves` in a fresh child process, for a process with no plotter that has not imported matplotlib (see above)."
+    "`draw_curves` in a fresh child process, for a process with no plotter that has not imported matplotlib (see 'The plotter process' in nbs/00_foundation/11_plots.ipynb)."
     def __init__(self, run_dir, path=None):
         self.target, self.t0 = Path(path or Path(run_dir)/'curves.png'), time.monotonic()
         import ntrain
@@ -226,23 +243,30 @@ class OneShot:
         self.proc = subprocess.Popen([sys.executable, '-c', _DRAW, str(run_dir), '' if path is None else str(path)], env=env,
                                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, close_fds=True)
         self.seconds = None
-    def result(self, timeout:float=0.0)->Optional[str]:
-        "'' once drawn, the error in one line if it failed, None while it draws; after `timeout` s (> 0) it is killed, an error."
-        try: _, err = self.proc.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            if timeout <= 0: return None
-            self.kill(); return f'drawing it took longer than {time.monotonic() - self.t0:.0f} s'
-        self.seconds = time.monotonic() - self.t0
-        if self.proc.returncode == 0: return ''
-        last = [l for l in err.decode(errors='replace').strip().splitlines() if l.strip()]
-        return last[-1] if last else f'the drawing process exited with status {self.proc.returncode}'
-    def kill(self):
-        "End it now (killed mid-draw: its temporary file is removed)."
-        if self.proc.poll() is None:
-            self.proc.kill(); self.proc.communicate()
-            for t in self.target.parent.glob(f'.{self.target.name}.*.tmp'):
-                with contextlib.suppress(OSError): t.unlink()
 
+# %% ../nbs/00_foundation/11_plots.ipynb
+@patch
+def result(self:OneShot, timeout:float=0.0)->Optional[str]:
+    "'' once drawn, the error in one line if it failed, None while it draws; after `timeout` s (> 0) it is killed, an error."
+    try: _, err = self.proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        if timeout <= 0: return None
+        self.kill(); return f'drawing it took longer than {time.monotonic() - self.t0:.0f} s'
+    self.seconds = time.monotonic() - self.t0
+    if self.proc.returncode == 0: return ''
+    last = [l for l in err.decode(errors='replace').strip().splitlines() if l.strip()]
+    return last[-1] if last else f'the drawing process exited with status {self.proc.returncode}'
+
+# %% ../nbs/00_foundation/11_plots.ipynb
+@patch
+def kill(self:OneShot):
+    "End it now (killed mid-draw: its temporary file is removed)."
+    if self.proc.poll() is None:
+        self.proc.kill(); self.proc.communicate()
+        for t in self.target.parent.glob(f'.{self.target.name}.*.tmp'):
+            with contextlib.suppress(OSError): t.unlink()
+
+# %% ../nbs/00_foundation/11_plots.ipynb
 _oneshot: Optional[OneShot] = None
 
 def _draw_elsewhere(run_dir, path, timeout:Optional[float])->Optional[Path]:
@@ -261,12 +285,14 @@ def _draw_elsewhere(run_dir, path, timeout:Optional[float])->Optional[Path]:
     if err: raise CurvesNotDrawn(err)
     return o.target
 
+# %% ../nbs/00_foundation/11_plots.ipynb
 def draw_cost()->float:
     "Seconds the last redraw took where it was drawn: the plotter's draw, or a `OneShot`'s whole process (1 s while unknown)."
     p, o = _plotter, _oneshot
     if p is not None and p.alive: return p.cost
     return (o.seconds or 1.0) if o is not None else 0.0
 
+# %% ../nbs/00_foundation/11_plots.ipynb
 def plot_curves(run_dir, path=None, wait:bool=True, budget:float=15.0)->Optional[Path]:
     """curves.png, drawn where the training process never imports matplotlib: by the plotter when there is one, else here
     when matplotlib is loaded already, else by a `OneShot` child. `wait`: the final draw, done or given up within `budget` s
@@ -333,6 +359,7 @@ HEADS = {'run': 'the run', 'rung3': 'rung 3: overfit one batch', 'rung4': 'rung 
          None: 'the live plot shows rung 3, rung 4 and the LR range test as they run'}
 WAITING = 'waiting for the first step'  # what a plot with no point yet says, in place of empty axes
 
+# %% ../nbs/00_foundation/11_plots.ipynb
 def _xy(xs, ys)->tuple:
     "The points of a series that can be drawn (both coordinates finite numbers)."
     pts = [(x, y) for x, y in zip(xs, ys) if _num(x) and _num(y)]
@@ -343,6 +370,7 @@ def _frame(what, lines=(), marks=None, names=None, ylabels=None, xmax=None, step
     return dict(what=what, lines=list(lines), marks=marks or {}, names=names or {}, ylabels=ylabels or {}, xmax=xmax or {},
                 step=step, newest=newest, total=total, legends=legends)
 
+# %% ../nbs/00_foundation/11_plots.ipynb
 def run_frame(d:dict)->dict:
     "What the run's plot draws, from `RunView.to_dict()`: loss per step and per epoch; the monitored metric per epoch."
     c, m = d['curves'], d.get('monitor') or 'metric'
@@ -354,6 +382,7 @@ def run_frame(d:dict)->dict:
     return _frame('run', lines, names={'metric': m}, ylabels={1: m}, xmax={0: d.get('total_steps'), 1: d.get('epochs')},
                   step=drawn, newest=newest, total=d.get('total_steps'), mode=(d.get('layout') or {}).get('mode'))
 
+# %% ../nbs/00_foundation/11_plots.ipynb
 def ladder_frame(d:dict, total:Optional[int]=None)->dict: # `total`: rung 3's most steps, when the panel knows them
     "What the ladder's plot draws, from `LadderView.to_dict()`: the series `d['plot']` names."
     s, what = d.get('series') or {}, d.get('plot')
@@ -386,6 +415,7 @@ def _decades(lo:float, hi:float)->tuple:
     a, b = math.floor(math.log10(lo) + 1e-9), math.ceil(math.log10(hi) - 1e-9)
     return 10.0 ** a, 10.0 ** max(b, a + 1)
 
+# %% ../nbs/00_foundation/11_plots.ipynb
 def x_limits(rule:str, xs:list, known:Optional[float]=None)->tuple:
     "An x axis's limits for points at `xs`: to `known` (total steps, epochs) if given, else doubling from 10 steps or 5 epochs; decades when `rule` is 'log'."
     hi = max(xs, default=1)
@@ -395,6 +425,7 @@ def x_limits(rule:str, xs:list, known:Optional[float]=None)->tuple:
     if rule == 'epoch': return (-0.5 if min(xs, default=1) < 0.5 else 0.5, n + 0.5)  # epoch 0: rung 4's measure before training
     return (0, n)
 
+# %% ../nbs/00_foundation/11_plots.ipynb
 def y_scale(rule:str, ys:list)->str:
     "'log' or 'linear' for values `ys` under `rule`: 'lin'; 'log' when all are positive; 'log>20' when also the largest is over 20x the smallest."
     if rule == 'lin' or not ys or min(ys) <= 0: return 'linear'
@@ -452,130 +483,158 @@ class LivePlot:
         "The plot as plain data: which plot, the last x drawn, redraws and full ones since it began, the last redraw's thread CPU seconds."
         return dict(what=self.what, step=self.step, redraws=self.redraws, full_redraws=self.full_redraws, cost_s=self.cost_s,
                     wall_s=self.wall_s, full_cost_s=self.full_cost_s, as_of=self.as_of)
-    def _reset(self, what, key):
-        "A new plot: new axes and lines, nothing of the previous plot left."
-        for ax in self.axes: ax.remove()
-        self.what, self.key, self.layout = what, key, LAYOUTS[what]
-        self.axes = [self.fig.add_subplot(1, len(self.layout), i + 1) for i in range(len(self.layout))]
-        self.lines, self.marks = [], []
-        for ax, spec in zip(self.axes, self.layout):  # lines are `animated`: the background never holds them
-            self.lines.append([ax.plot([], [], label=lab, animated=True, **st)[0] for lab, st in spec['lines']])
-            self.marks.append([(ax.axhline if hv == 'h' else ax.axvline)(1, label=lab, visible=False, **st) for lab, hv, st in spec.get('marks', [])])
-            ax.set_xlabel(spec['xlabel'], fontsize=8); ax.set_ylabel(spec.get('ylabel') or '', fontsize=8)
-            ax.tick_params(labelsize=7); ax.grid(alpha=.3)
-        self.fig.subplots_adjust(left=0.07, right=0.985, bottom=0.17, top=0.86, wspace=0.25)  # fixed margins: no layout pass
-        self.bg, self.sig, self.drawn, self.legends = None, None, None, []
-        self.step, self.redraws, self.full_redraws, self.cost_s, self.wall_s, self.full_cost_s, self.as_of = None, 0, 0, None, None, None, False
-    def _fresh(self, f:dict, key)->bool:
-        "Whether frame `f` starts another plot: another `what` or key, or a series that is not the drawn one grown."
-        if f['what'] != self.what or key != self.key: return True
-        return self.drawn is not None and any(len(xs) < n or (n and (xs[0], ys[0]) != p0) for (xs, ys), (n, p0) in zip(f['lines'], self.drawn))
-    def update(self, d:dict, key=None, # the run or rung the panel follows: another key starts another plot
-               final:bool=False, # redraw now if anything changed, whatever the clock says (the run ended)
-               now:Optional[float]=None, # `time.monotonic()`, for the clock
-               total:Optional[int]=None)->Optional[bytes]: # rung 3's most steps, when the panel knows them
-        "Redraw from a panel's view dict (`RunView.to_dict()`, `LadderView.to_dict()`) when due: the new PNG, or None (not due, or nothing new)."
-        f = frame_of(d, total)
-        now = time.monotonic() if now is None else now
-        with self._lock:
-            new = self._fresh(f, key)
-            if new: self._reset(f['what'], key)
-            elif self._same(f): return None
-            if not (new or final or self.clock.due(now)): return None
-            return self.draw(f, now=now)
-    def _same(self, f:dict)->bool:
-        return (self.drawn is not None and [len(xs) for xs, _ in f['lines']] == [n for n, _ in self.drawn]
-                and self.title(f) == self.head.get_text() and self._signature(f) == self.sig)
-    def title(self, f:dict)->str:
-        "The plot's title line: what it shows and the step of its data; 'as of step N' when the run is further on."
-        if f['step'] is None: return HEADS[f['what']] if f['what'] else ''
-        if f['newest'] and f['newest'] > f['step']: return f"{HEADS[f['what']]}: as of step {f['step']:g} (the run is at step {f['newest']:g})"
-        if f['what'] == 'lr_find': return f"{HEADS['lr_find']}: {f['step']} steps"
-        return f"{HEADS[f['what']]}: " + ('epoch' if f['what'] == 'rung4' else 'step') + f" {f['step']:g}" + (f"/{f['total']}" if f['total'] else '')
-    def _signature(self, f:dict)->tuple:
-        "What the background shows (limits, scales, marks, names): a redraw is a full one when it changes."
-        if not any(xs for xs, _ in f['lines']): return ('waiting', f['what'])
-        sig, i = [], 0
-        for k, spec in enumerate(self.layout):
-            pts = f['lines'][i:i + len(spec['lines'])]; i += len(spec['lines'])
-            xs, ys = [x for p in pts for x in p[0]], [y for p in pts for y in p[1]]
-            mk = tuple((lab, hv, f['marks'].get(lab) if _num(f['marks'].get(lab)) else None) for lab, hv, _ in spec.get('marks', []))
-            ys += [v for _, hv, v in mk if hv == 'h' and v is not None]
-            xs += [v for _, hv, v in mk if hv == 'v' and v is not None and (spec['x'] != 'log' or v > 0)]
-            ysc = y_scale(spec['y'], ys)
-            sig.append((x_limits(spec['x'], xs, f['xmax'].get(k)), ysc, y_limits(ysc, ys), mk,
-                        tuple(f['names'].get(lab, lab) for lab, _ in spec['lines']), f['ylabels'].get(k), f['legends'].get(k, 'upper right')))
-        return tuple(sig)
-    def draw(self, f:dict, full:bool=False, now:Optional[float]=None)->bytes:
-        "Draw frame `f` now: the lines over the kept background, or everything when the background changed (or `full`)."
-        with self._lock:
-            t0, w0, now = time.thread_time(), time.perf_counter(), time.monotonic() if now is None else now
-            sig = self._signature(f)
-            first = self.sig is not None and self.sig[0] == 'waiting' and sig[0] != 'waiting'  # the plot's first picture of data
-            full = full or self.bg is None or sig != self.sig
-            if sig in self._waiting:  # drawn before: the same picture
-                self.png, self.bg, self.sig = self._waiting[sig], None, sig
-                self.head.set_text(self.title(f)); self.note.set_text(WAITING if f['what'] else HEADS[None])
-            else: self._paint(f, sig, full)
-            if sig[0] == 'waiting': self._waiting[sig] = self.png
-            self.cost_s, self.wall_s = time.thread_time() - t0, time.perf_counter() - w0
-            # the first picture of a plot's data is not charged: it lays out new axes (the dearest redraw, and dearer still on
-            # a busy machine), and charging it would leave a short rung with no redraw after its first step
-            self.clock.drew(0.0 if first else self.wall_s if self.charge == 'wall' else self.cost_s, now, full)
-            self.redraws += 1; self.full_redraws += full
-            if full: self.full_cost_s = self.cost_s
-            self.drawn = [(len(xs), (xs[0], ys[0]) if xs else None) for xs, ys in f['lines']]
-            self.step, self.as_of = f['step'], bool(f['newest'] and f['step'] is not None and f['newest'] > f['step'])
-            return self.png
-    def _paint(self, f:dict, sig:tuple, full:bool):
-        for ln, (xs, ys) in zip([l for ls in self.lines for l in ls], f['lines']): ln.set_data(xs, ys)
-        if full: self._background(f, sig)
-        else: self.fig.canvas.restore_region(self.bg)
-        if sig[0] != 'waiting':
-            for ax, ls in zip(self.axes, self.lines):
-                for ln in ls: ax.draw_artist(ln)
-            for r in self.legends: self.fig.canvas.restore_region(r)  # the legends over the lines: pixels kept at the full redraw
-        self.head.set_text(self.title(f)); self.fig.draw_artist(self.head)
-        self.png = encode_png(self.fig.canvas)
-    def _background(self, f:dict, sig:tuple):
-        "Everything but the lines and the title (axes, ticks, grid, marks, legends), drawn and kept as pixels."
-        from matplotlib.ticker import MaxNLocator
-        from matplotlib.transforms import Bbox
-        waiting, cv = sig[0] == 'waiting', self.fig.canvas
-        self.note.set_text((WAITING if f['what'] else HEADS[None]) if waiting else '')
-        for ax in self.axes: ax.set_visible(not waiting)
-        for k, (ax, spec, s) in enumerate(zip(self.axes, self.layout, () if waiting else sig)):
-            xlim, ysc, ylim, mk, names, ylabel, loc = s
-            if spec['x'] == 'log' and ax.get_xscale() != 'log': log_scale(ax, 'x')
-            if ysc != ax.get_yscale():
-                if ysc == 'log': log_scale(ax, 'y')
-                else: ax.set_yscale('linear')
-            # at most 6 ticks on a linear axis (each label is text to lay out: most of a full redraw's cost); epochs are whole numbers
-            if spec['x'] != 'log': ax.xaxis.set_major_locator(MaxNLocator(nbins=6, steps=[1, 2, 5, 10], integer=spec['x'] == 'epoch'))
-            if ysc == 'linear': ax.yaxis.set_major_locator(MaxNLocator(nbins=6, steps=[1, 2, 5, 10]))
-            ax.set_xlim(*xlim); ax.set_ylim(*ylim)
-            if ylabel: ax.set_ylabel(ylabel, fontsize=8)
-            for ln, name in zip(self.lines[k], names): ln.set_label(name)
-            for m, (lab, hv, v) in zip(self.marks[k], mk):
-                m.set_visible(v is not None); m.set_label(f['names'].get(lab, lab))
-                if v is not None: (m.set_ydata if hv == 'h' else m.set_xdata)([v, v])
-            ax.legend(handles=self.lines[k] + [m for m in self.marks[k] if m.get_visible()], loc=loc, fontsize=7).set_animated(True)
-        if (kept := self._kept.get((self.what, sig))) is not None:  # drawn before (a rung run again, the same axes): its pixels
-            self.bg, self.legends = kept; self.sig = sig; cv.restore_region(self.bg); return
-        cv.draw()
-        self.bg, self.sig, self.legends = cv.copy_from_bbox(self.fig.bbox), sig, []
-        if not waiting:
-            for ax in self.axes:
-                leg = ax.get_legend(); ax.draw_artist(leg)
-                x0, y0, x1, y1 = leg.get_window_extent().extents  # (with its frame's edge: 2 px around)
-                self.legends.append(cv.copy_from_bbox(Bbox.from_extents(x0 - 2, y0 - 2, x1 + 2, y1 + 2)))
-            cv.restore_region(self.bg)
-            self._kept[(self.what, sig)] = (self.bg, self.legends)
-            while len(self._kept) > 8: self._kept.pop(next(iter(self._kept)))  # the oldest first: 0.7 MB each at 720x240
+
+# %% ../nbs/00_foundation/11_plots.ipynb
+@patch
+def _reset(self:LivePlot, what, key):
+    "A new plot: new axes and lines, nothing of the previous plot left."
+    for ax in self.axes: ax.remove()
+    self.what, self.key, self.layout = what, key, LAYOUTS[what]
+    self.axes = [self.fig.add_subplot(1, len(self.layout), i + 1) for i in range(len(self.layout))]
+    self.lines, self.marks = [], []
+    for ax, spec in zip(self.axes, self.layout):  # lines are `animated`: the background never holds them
+        self.lines.append([ax.plot([], [], label=lab, animated=True, **st)[0] for lab, st in spec['lines']])
+        self.marks.append([(ax.axhline if hv == 'h' else ax.axvline)(1, label=lab, visible=False, **st) for lab, hv, st in spec.get('marks', [])])
+        ax.set_xlabel(spec['xlabel'], fontsize=8); ax.set_ylabel(spec.get('ylabel') or '', fontsize=8)
+        ax.tick_params(labelsize=7); ax.grid(alpha=.3)
+    self.fig.subplots_adjust(left=0.07, right=0.985, bottom=0.17, top=0.86, wspace=0.25)  # fixed margins: no layout pass
+    self.bg, self.sig, self.drawn, self.legends = None, None, None, []
+    self.step, self.redraws, self.full_redraws, self.cost_s, self.wall_s, self.full_cost_s, self.as_of = None, 0, 0, None, None, None, False
+
+# %% ../nbs/00_foundation/11_plots.ipynb
+@patch
+def _fresh(self:LivePlot, f:dict, key)->bool:
+    "Whether frame `f` starts another plot: another `what` or key, or a series that is not the drawn one grown."
+    if f['what'] != self.what or key != self.key: return True
+    return self.drawn is not None and any(len(xs) < n or (n and (xs[0], ys[0]) != p0) for (xs, ys), (n, p0) in zip(f['lines'], self.drawn))
+
+# %% ../nbs/00_foundation/11_plots.ipynb
+@patch
+def update(self:LivePlot, d:dict, key=None, # the run or rung the panel follows: another key starts another plot
+           final:bool=False, # redraw now if anything changed, whatever the clock says (the run ended)
+           now:Optional[float]=None, # `time.monotonic()`, for the clock
+           total:Optional[int]=None)->Optional[bytes]: # rung 3's most steps, when the panel knows them
+    "Redraw from a panel's view dict (`RunView.to_dict()`, `LadderView.to_dict()`) when due: the new PNG, or None (not due, or nothing new)."
+    f = frame_of(d, total)
+    now = time.monotonic() if now is None else now
+    with self._lock:
+        new = self._fresh(f, key)
+        if new: self._reset(f['what'], key)
+        elif self._same(f): return None
+        if not (new or final or self.clock.due(now)): return None
+        return self.draw(f, now=now)
+
+# %% ../nbs/00_foundation/11_plots.ipynb
+@patch
+def _same(self:LivePlot, f:dict)->bool:
+    return (self.drawn is not None and [len(xs) for xs, _ in f['lines']] == [n for n, _ in self.drawn]
+            and self.title(f) == self.head.get_text() and self._signature(f) == self.sig)
+
+# %% ../nbs/00_foundation/11_plots.ipynb
+@patch
+def title(self:LivePlot, f:dict)->str:
+    "The plot's title line: what it shows and the step of its data; 'as of step N' when the run is further on."
+    if f['step'] is None: return HEADS[f['what']] if f['what'] else ''
+    if f['newest'] and f['newest'] > f['step']: return f"{HEADS[f['what']]}: as of step {f['step']:g} (the run is at step {f['newest']:g})"
+    if f['what'] == 'lr_find': return f"{HEADS['lr_find']}: {f['step']} steps"
+    return f"{HEADS[f['what']]}: " + ('epoch' if f['what'] == 'rung4' else 'step') + f" {f['step']:g}" + (f"/{f['total']}" if f['total'] else '')
+
+# %% ../nbs/00_foundation/11_plots.ipynb
+@patch
+def _signature(self:LivePlot, f:dict)->tuple:
+    "What the background shows (limits, scales, marks, names): a redraw is a full one when it changes."
+    if not any(xs for xs, _ in f['lines']): return ('waiting', f['what'])
+    sig, i = [], 0
+    for k, spec in enumerate(self.layout):
+        pts = f['lines'][i:i + len(spec['lines'])]; i += len(spec['lines'])
+        xs, ys = [x for p in pts for x in p[0]], [y for p in pts for y in p[1]]
+        mk = tuple((lab, hv, f['marks'].get(lab) if _num(f['marks'].get(lab)) else None) for lab, hv, _ in spec.get('marks', []))
+        ys += [v for _, hv, v in mk if hv == 'h' and v is not None]
+        xs += [v for _, hv, v in mk if hv == 'v' and v is not None and (spec['x'] != 'log' or v > 0)]
+        ysc = y_scale(spec['y'], ys)
+        sig.append((x_limits(spec['x'], xs, f['xmax'].get(k)), ysc, y_limits(ysc, ys), mk,
+                    tuple(f['names'].get(lab, lab) for lab, _ in spec['lines']), f['ylabels'].get(k), f['legends'].get(k, 'upper right')))
+    return tuple(sig)
+
+# %% ../nbs/00_foundation/11_plots.ipynb
+@patch
+def draw(self:LivePlot, f:dict, full:bool=False, now:Optional[float]=None)->bytes:
+    "Draw frame `f` now: the lines over the kept background, or everything when the background changed (or `full`)."
+    with self._lock:
+        t0, w0, now = time.thread_time(), time.perf_counter(), time.monotonic() if now is None else now
+        sig = self._signature(f)
+        first = self.sig is not None and self.sig[0] == 'waiting' and sig[0] != 'waiting'  # the plot's first picture of data
+        full = full or self.bg is None or sig != self.sig
+        if sig in self._waiting:  # drawn before: the same picture
+            self.png, self.bg, self.sig = self._waiting[sig], None, sig
+            self.head.set_text(self.title(f)); self.note.set_text(WAITING if f['what'] else HEADS[None])
+        else: self._paint(f, sig, full)
+        if sig[0] == 'waiting': self._waiting[sig] = self.png
+        self.cost_s, self.wall_s = time.thread_time() - t0, time.perf_counter() - w0
+        # the first picture of a plot's data is not charged: it lays out new axes (the dearest redraw, and dearer still on
+        # a busy machine), and charging it would leave a short rung with no redraw after its first step
+        self.clock.drew(0.0 if first else self.wall_s if self.charge == 'wall' else self.cost_s, now, full)
+        self.redraws += 1; self.full_redraws += full
+        if full: self.full_cost_s = self.cost_s
+        self.drawn = [(len(xs), (xs[0], ys[0]) if xs else None) for xs, ys in f['lines']]
+        self.step, self.as_of = f['step'], bool(f['newest'] and f['step'] is not None and f['newest'] > f['step'])
+        return self.png
+
+# %% ../nbs/00_foundation/11_plots.ipynb
+@patch
+def _paint(self:LivePlot, f:dict, sig:tuple, full:bool):
+    for ln, (xs, ys) in zip([l for ls in self.lines for l in ls], f['lines']): ln.set_data(xs, ys)
+    if full: self._background(f, sig)
+    else: self.fig.canvas.restore_region(self.bg)
+    if sig[0] != 'waiting':
+        for ax, ls in zip(self.axes, self.lines):
+            for ln in ls: ax.draw_artist(ln)
+        for r in self.legends: self.fig.canvas.restore_region(r)  # the legends over the lines: pixels kept at the full redraw
+    self.head.set_text(self.title(f)); self.fig.draw_artist(self.head)
+    self.png = encode_png(self.fig.canvas)
+
+# %% ../nbs/00_foundation/11_plots.ipynb
+@patch
+def _background(self:LivePlot, f:dict, sig:tuple):
+    "Everything but the lines and the title (axes, ticks, grid, marks, legends), drawn and kept as pixels."
+    from matplotlib.ticker import MaxNLocator
+    from matplotlib.transforms import Bbox
+    waiting, cv = sig[0] == 'waiting', self.fig.canvas
+    self.note.set_text((WAITING if f['what'] else HEADS[None]) if waiting else '')
+    for ax in self.axes: ax.set_visible(not waiting)
+    for k, (ax, spec, s) in enumerate(zip(self.axes, self.layout, () if waiting else sig)):
+        xlim, ysc, ylim, mk, names, ylabel, loc = s
+        if spec['x'] == 'log' and ax.get_xscale() != 'log': log_scale(ax, 'x')
+        if ysc != ax.get_yscale():
+            if ysc == 'log': log_scale(ax, 'y')
+            else: ax.set_yscale('linear')
+        # at most 6 ticks on a linear axis (each label is text to lay out: most of a full redraw's cost); epochs are whole numbers
+        if spec['x'] != 'log': ax.xaxis.set_major_locator(MaxNLocator(nbins=6, steps=[1, 2, 5, 10], integer=spec['x'] == 'epoch'))
+        if ysc == 'linear': ax.yaxis.set_major_locator(MaxNLocator(nbins=6, steps=[1, 2, 5, 10]))
+        ax.set_xlim(*xlim); ax.set_ylim(*ylim)
+        if ylabel: ax.set_ylabel(ylabel, fontsize=8)
+        for ln, name in zip(self.lines[k], names): ln.set_label(name)
+        for m, (lab, hv, v) in zip(self.marks[k], mk):
+            m.set_visible(v is not None); m.set_label(f['names'].get(lab, lab))
+            if v is not None: (m.set_ydata if hv == 'h' else m.set_xdata)([v, v])
+        ax.legend(handles=self.lines[k] + [m for m in self.marks[k] if m.get_visible()], loc=loc, fontsize=7).set_animated(True)
+    if (kept := self._kept.get((self.what, sig))) is not None:  # drawn before (a rung run again, the same axes): its pixels
+        self.bg, self.legends = kept; self.sig = sig; cv.restore_region(self.bg); return
+    cv.draw()
+    self.bg, self.sig, self.legends = cv.copy_from_bbox(self.fig.bbox), sig, []
+    if not waiting:
+        for ax in self.axes:
+            leg = ax.get_legend(); ax.draw_artist(leg)
+            x0, y0, x1, y1 = leg.get_window_extent().extents  # (with its frame's edge: 2 px around)
+            self.legends.append(cv.copy_from_bbox(Bbox.from_extents(x0 - 2, y0 - 2, x1 + 2, y1 + 2)))
+        cv.restore_region(self.bg)
+        self._kept[(self.what, sig)] = (self.bg, self.legends)
+        while len(self._kept) > 8: self._kept.pop(next(iter(self._kept)))  # the oldest first: 0.7 MB each at 720x240
 
 # %% ../nbs/00_foundation/11_plots.ipynb
 def _finite(xs:list)->list: return [x if isinstance(x, float) and math.isfinite(x) else float('nan') for x in xs]
 
+# %% ../nbs/00_foundation/11_plots.ipynb
 def plot_rung(r, # a `RungResult` of rung 3 or 4 (see `bench`)
               path)->Path:
     "A PNG of a rung's loss series (rung 3: loss per step; rung 4: train loss and the validation metric)."

@@ -7,7 +7,7 @@ from __future__ import annotations
 import contextlib, datetime, errno, fcntl, json, os, socket, threading, time
 from pathlib import Path
 from typing import Callable, Optional
-from .core import NtrainError, atomic_write_text, open_append, first_line
+from .core import NtrainError, atomic_write_text, open_append, first_line, patch
 
 # %% auto 0
 __all__ = ['LOCK_FILE', 'default_run_dir', 'process_start_time', 'process_alive', 'process_tree', 'process_id', 'read_status',
@@ -41,6 +41,7 @@ def process_alive(pid:Optional[int], start:Optional[float]=None)->bool:
     if now is None: return not Path('/proc').is_dir()  # Linux: a zombie, or gone since; elsewhere: unknown, the pid exists
     return not isinstance(start, (int, float)) or abs(now - start) < 0.05
 
+# %% ../nbs/00_foundation/10_rundir.ipynb
 def process_tree(pid:int)->list:
     "`pid` and every process below it, parents first (Linux's /proc; elsewhere `[pid]`): what a scheduler's cgroup kill reaches."
     kids = {}
@@ -52,6 +53,7 @@ def process_tree(pid:int)->list:
     while todo: p = todo.pop(0); out.append(p); todo += sorted(kids.get(p, []))
     return out
 
+# %% ../nbs/00_foundation/10_rundir.ipynb
 def process_id()->dict:
     "This process, as a status file records it: pid, start time and host."
     return dict(pid=os.getpid(), pid_start=process_start_time(os.getpid()), host=socket.gethostname())
@@ -70,6 +72,7 @@ def write_status(run_dir, **kw):
     s.update(kw, updated=time.time())
     atomic_write_text(Path(run_dir)/'status.json', json.dumps(s, indent=1))
 
+# %% ../nbs/00_foundation/10_rundir.ipynb
 class StatusFile:
     """A run's status.json as the loop keeps it: state changes written at once, phase and progress at most every `every` s.
     A write that fails (a full disk) never stops the run: `warn(text)` is called once, and the next write tries again."""
@@ -78,42 +81,60 @@ class StatusFile:
         self.run_dir, self.every, self.warn, self.intact = Path(run_dir), every, warn, intact
         self.data = read_status(run_dir)
         self._last, self._lock, self._timer, self.failing = 0.0, threading.Lock(), None, False
-    def update(self, now:bool=True, **kw):
-        "Merge `kw`; write at once when `now`, else once `every` s have passed since the last write."
-        with self._lock:
-            self.data.update(kw)
-            due = self._last + self.every - time.monotonic()
-            if now or due <= 0: return self._write()
-            if self._timer is None:
-                self._timer = threading.Timer(due, self._flush); self._timer.daemon = True; self._timer.start()
-    def _flush(self):
-        with self._lock:
-            self._timer = None
-            self._write()
-    def _write(self):
-        self.data['updated'] = time.time()
-        self._last = time.monotonic()
-        if self.intact is not None and self.intact(): return  # gone or replaced: the run fails at its next save, in one line
-        try: atomic_write_text(self.run_dir/'status.json', json.dumps(self.data, indent=1))
-        except OSError as e:
-            if not self.failing and self.warn is not None:
-                self.warn(f"cannot write {self.run_dir/'status.json'}: {e.strerror or e}; the run goes on, and status.json is stale until it can be written")
-            self.failing = True
-        else: self.failing = False
-    def phase(self, name:str):
-        "The loop enters phase `name` (setup, compile, train, validate, save)."
-        if self.data.get('phase') != name: self.update(now=False, phase=name, phase_started=time.time())
-    def progress(self, **kw):
-        "An optimizer step or a validation batch finished (with `step=`, `epoch=` when they changed)."
-        self.data['progress_time'] = time.time()
-        if time.monotonic() - self._last >= self.every: self.update(now=False, **kw)
-        else: self.data.update(kw)
-    def close(self):
-        "Cancel a pending timer and write what is pending."
-        with self._lock:
-            if self._timer is not None: self._timer.cancel(); self._timer = None
-            if self.data: self._write()
 
+# %% ../nbs/00_foundation/10_rundir.ipynb
+@patch
+def update(self:StatusFile, now:bool=True, **kw):
+    "Merge `kw`; write at once when `now`, else once `every` s have passed since the last write."
+    with self._lock:
+        self.data.update(kw)
+        due = self._last + self.every - time.monotonic()
+        if now or due <= 0: return self._write()
+        if self._timer is None:
+            self._timer = threading.Timer(due, self._flush); self._timer.daemon = True; self._timer.start()
+
+# %% ../nbs/00_foundation/10_rundir.ipynb
+@patch
+def _flush(self:StatusFile):
+    with self._lock:
+        self._timer = None
+        self._write()
+
+# %% ../nbs/00_foundation/10_rundir.ipynb
+@patch
+def _write(self:StatusFile):
+    self.data['updated'] = time.time()
+    self._last = time.monotonic()
+    if self.intact is not None and self.intact(): return  # gone or replaced: the run fails at its next save, in one line
+    try: atomic_write_text(self.run_dir/'status.json', json.dumps(self.data, indent=1))
+    except OSError as e:
+        if not self.failing and self.warn is not None:
+            self.warn(f"cannot write {self.run_dir/'status.json'}: {e.strerror or e}; the run goes on, and status.json is stale until it can be written")
+        self.failing = True
+    else: self.failing = False
+
+# %% ../nbs/00_foundation/10_rundir.ipynb
+@patch
+def phase(self:StatusFile, name:str):
+    "The loop enters phase `name` (setup, compile, train, validate, save)."
+    if self.data.get('phase') != name: self.update(now=False, phase=name, phase_started=time.time())
+
+@patch
+def progress(self:StatusFile, **kw):
+    "An optimizer step or a validation batch finished (with `step=`, `epoch=` when they changed)."
+    self.data['progress_time'] = time.time()
+    if time.monotonic() - self._last >= self.every: self.update(now=False, **kw)
+    else: self.data.update(kw)
+
+# %% ../nbs/00_foundation/10_rundir.ipynb
+@patch
+def close(self:StatusFile):
+    "Cancel a pending timer and write what is pending."
+    with self._lock:
+        if self._timer is not None: self._timer.cancel(); self._timer = None
+        if self.data: self._write()
+
+# %% ../nbs/00_foundation/10_rundir.ipynb
 def run_alive(run_dir)->Optional[bool]:
     "True while the process writing a run lives, False once it is gone, None when it runs on another host (unknowable here)."
     s = read_status(run_dir)
@@ -128,6 +149,7 @@ os.register_at_fork(after_in_child=_held.clear)  # lockf locks are a process's o
 
 def _hostname()->str: return socket.gethostname()
 
+# %% ../nbs/00_foundation/10_rundir.ipynb
 class RunLock:
     "An exclusive lock on a run directory, held by the process that writes the run."
     def __init__(self, run_dir, role:str='run'):
@@ -136,92 +158,12 @@ class RunLock:
     @property
     def held(self)->bool: return self.fd is not None
 
-    def acquire(self, warn:Optional[Callable]=None, wait:float=0.0)->'RunLock':
-        "Take the lock or raise an NtrainError naming its holder; a holder that is a launcher is waited for up to `wait` s."
-        real = os.path.realpath(self.run_dir)
-        if real in _held:
-            raise NtrainError(f'run directory {self.run_dir} is being written by this process (pid {os.getpid()}, {_held[real].role}): '
-                              'one run per directory at a time')
-        deadline = time.monotonic() + wait
-        while True:
-            fd = self._open()
-            try: fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError as e:
-                if e.errno not in (errno.EACCES, errno.EAGAIN):  # ENOLCK, EOPNOTSUPP...: this filesystem cannot lock
-                    os.close(fd)
-                    if warn is not None: warn(f'{self.run_dir}: the filesystem cannot lock files ({e.strerror}); '
-                                              'a second process writing this run at once would not be refused')
-                    return self
-                holder = self._holder(fd); os.close(fd)
-                if holder.get('role') == 'launcher' and time.monotonic() < deadline: time.sleep(0.2); continue
-                raise NtrainError(self._refusal(holder)) from None
-            try: same = os.fstat(fd).st_ino == os.stat(self.path, follow_symlinks=False).st_ino
-            except OSError: same = False
-            if same: break
-            os.close(fd)  # the file was replaced while we locked it: lock the one that is there now
-        self.fd, _held[real] = fd, self
-        st = os.stat(self.run_dir); self.dir_id = (st.st_dev, st.st_ino)  # the directory this run writes: see `intact`
-        self.prev = os.pread(fd, 4096, 0)
-        info = dict(pid=os.getpid(), pid_start=process_start_time(os.getpid()), host=_hostname(), role=self.role, since=time.time())
-        try: os.ftruncate(fd, 0); os.pwrite(fd, json.dumps(info).encode(), 0)
-        except OSError as e:  # a full disk, a quota: refused in one line, the file as it was found
-            self.release()
-            raise NtrainError(f'cannot write to run directory {self.run_dir}: {e.strerror or e}') from None
-        return self
 
-    def _open(self)->int:
-        try:
-            existed = self.path.exists()
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | getattr(os, 'O_NOFOLLOW', 0), 0o666)
-            self.created = not existed
-            return fd
-        except OSError as e:
-            if self.path.is_symlink(): raise NtrainError(f'{self.path} is a symbolic link: ntrain does not write through links in a run directory; remove it') from None
-            raise NtrainError(f'cannot write to run directory {self.run_dir}: {e.strerror or e}') from None
 
-    def _holder(self, fd:int)->dict:
-        "The holder's record; read again for up to 1 s while it is being written or is a dead process's."
-        for _ in range(10):
-            try: h = json.loads(os.pread(fd, 4096, 0) or b'null')
-            except ValueError: h = None
-            if isinstance(h, dict) and (h.get('host') != _hostname() or process_alive(h.get('pid'), h.get('pid_start'))): return h
-            time.sleep(0.1)
-        return {}
 
-    def _refusal(self, h:dict)->str:
-        rd = self.run_dir
-        if not h: return f'run directory {rd} is being written by another process (its pid is not recorded yet): one run per directory at a time'
-        since = datetime.datetime.fromtimestamp(h.get('since') or 0).strftime('%H:%M:%S')
-        who = f"pid {h.get('pid')} on {h.get('host')}"
-        if h.get('role') == 'launcher': return f'run directory {rd} is being launched by {who}: one run per directory at a time'
-        return (f'run directory {rd} is being written by {who} (since {since}): one run per directory at a time; '
-                f'stop that run, or wait for it to end')
 
-    def commit(self):
-        "The run has begun writing: on release, the lock file keeps the holder's record."
-        self.committed = True
 
-    def intact(self)->Optional[str]:
-        "None while the run directory and its lock file are the ones this lock took; else what happened to them, in words."
-        if self.fd is None: return None  # not held (a filesystem that cannot lock): nothing to compare
-        try: st = os.stat(self.run_dir)
-        except FileNotFoundError: return 'was deleted'
-        except OSError as e: return f'cannot be read ({e.strerror or e})'
-        if (st.st_dev, st.st_ino) != self.dir_id: return 'was replaced by another directory'
-        try: same = os.stat(self.path, follow_symlinks=False).st_ino == os.fstat(self.fd).st_ino
-        except OSError: same = False
-        return None if same else f'lost its {LOCK_FILE} (deleted or replaced)'
 
-    def release(self):
-        "Give the lock back (a lock whose holder wrote nothing leaves the file as it found it)."
-        if self.fd is None: return
-        _held.pop(os.path.realpath(self.run_dir), None)
-        try:
-            if not self.committed:
-                if self.created: os.unlink(self.path)
-                else: os.ftruncate(self.fd, 0); os.pwrite(self.fd, self.prev, 0)
-        except OSError: pass
-        os.close(self.fd); self.fd = None
 
     def __enter__(self): return self if self.held else self.acquire()
     def __exit__(self, *exc): self.release()
@@ -229,6 +171,106 @@ class RunLock:
         try: self.release()
         except Exception: pass
 
+# %% ../nbs/00_foundation/10_rundir.ipynb
+@patch
+def acquire(self:RunLock, warn:Optional[Callable]=None, wait:float=0.0)->'RunLock':
+    "Take the lock or raise an NtrainError naming its holder; a holder that is a launcher is waited for up to `wait` s."
+    real = os.path.realpath(self.run_dir)
+    if real in _held:
+        raise NtrainError(f'run directory {self.run_dir} is being written by this process (pid {os.getpid()}, {_held[real].role}): '
+                          'one run per directory at a time')
+    deadline = time.monotonic() + wait
+    while True:
+        fd = self._open()
+        try: fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as e:
+            if e.errno not in (errno.EACCES, errno.EAGAIN):  # ENOLCK, EOPNOTSUPP...: this filesystem cannot lock
+                os.close(fd)
+                if warn is not None: warn(f'{self.run_dir}: the filesystem cannot lock files ({e.strerror}); '
+                                          'a second process writing this run at once would not be refused')
+                return self
+            holder = self._holder(fd); os.close(fd)
+            if holder.get('role') == 'launcher' and time.monotonic() < deadline: time.sleep(0.2); continue
+            raise NtrainError(self._refusal(holder)) from None
+        try: same = os.fstat(fd).st_ino == os.stat(self.path, follow_symlinks=False).st_ino
+        except OSError: same = False
+        if same: break
+        os.close(fd)  # the file was replaced while we locked it: lock the one that is there now
+    self.fd, _held[real] = fd, self
+    st = os.stat(self.run_dir); self.dir_id = (st.st_dev, st.st_ino)  # the directory this run writes: see `intact`
+    self.prev = os.pread(fd, 4096, 0)
+    info = dict(pid=os.getpid(), pid_start=process_start_time(os.getpid()), host=_hostname(), role=self.role, since=time.time())
+    try: os.ftruncate(fd, 0); os.pwrite(fd, json.dumps(info).encode(), 0)
+    except OSError as e:  # a full disk, a quota: refused in one line, the file as it was found
+        self.release()
+        raise NtrainError(f'cannot write to run directory {self.run_dir}: {e.strerror or e}') from None
+    return self
+
+# %% ../nbs/00_foundation/10_rundir.ipynb
+@patch
+def _open(self:RunLock)->int:
+    try:
+        existed = self.path.exists()
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | getattr(os, 'O_NOFOLLOW', 0), 0o666)
+        self.created = not existed
+        return fd
+    except OSError as e:
+        if self.path.is_symlink(): raise NtrainError(f'{self.path} is a symbolic link: ntrain does not write through links in a run directory; remove it') from None
+        raise NtrainError(f'cannot write to run directory {self.run_dir}: {e.strerror or e}') from None
+
+# %% ../nbs/00_foundation/10_rundir.ipynb
+@patch
+def _holder(self:RunLock, fd:int)->dict:
+    "The holder's record; read again for up to 1 s while it is being written or is a dead process's."
+    for _ in range(10):
+        try: h = json.loads(os.pread(fd, 4096, 0) or b'null')
+        except ValueError: h = None
+        if isinstance(h, dict) and (h.get('host') != _hostname() or process_alive(h.get('pid'), h.get('pid_start'))): return h
+        time.sleep(0.1)
+    return {}
+
+@patch
+def _refusal(self:RunLock, h:dict)->str:
+    rd = self.run_dir
+    if not h: return f'run directory {rd} is being written by another process (its pid is not recorded yet): one run per directory at a time'
+    since = datetime.datetime.fromtimestamp(h.get('since') or 0).strftime('%H:%M:%S')
+    who = f"pid {h.get('pid')} on {h.get('host')}"
+    if h.get('role') == 'launcher': return f'run directory {rd} is being launched by {who}: one run per directory at a time'
+    return (f'run directory {rd} is being written by {who} (since {since}): one run per directory at a time; '
+            f'stop that run, or wait for it to end')
+
+# %% ../nbs/00_foundation/10_rundir.ipynb
+@patch
+def commit(self:RunLock):
+    "The run has begun writing: on release, the lock file keeps the holder's record."
+    self.committed = True
+
+@patch
+def release(self:RunLock):
+    "Give the lock back (a lock whose holder wrote nothing leaves the file as it found it)."
+    if self.fd is None: return
+    _held.pop(os.path.realpath(self.run_dir), None)
+    try:
+        if not self.committed:
+            if self.created: os.unlink(self.path)
+            else: os.ftruncate(self.fd, 0); os.pwrite(self.fd, self.prev, 0)
+    except OSError: pass
+    os.close(self.fd); self.fd = None
+
+# %% ../nbs/00_foundation/10_rundir.ipynb
+@patch
+def intact(self:RunLock)->Optional[str]:
+    "None while the run directory and its lock file are the ones this lock took; else what happened to them, in words."
+    if self.fd is None: return None  # not held (a filesystem that cannot lock): nothing to compare
+    try: st = os.stat(self.run_dir)
+    except FileNotFoundError: return 'was deleted'
+    except OSError as e: return f'cannot be read ({e.strerror or e})'
+    if (st.st_dev, st.st_ino) != self.dir_id: return 'was replaced by another directory'
+    try: same = os.stat(self.path, follow_symlinks=False).st_ino == os.fstat(self.fd).st_ino
+    except OSError: same = False
+    return None if same else f'lost its {LOCK_FILE} (deleted or replaced)'
+
+# %% ../nbs/00_foundation/10_rundir.ipynb
 class RunDirGone(NtrainError):
     "The run directory was deleted or replaced while a run wrote it: the run fails in one line, and writes nothing more."
 
