@@ -293,7 +293,7 @@ def draw_cost()->float:
     return (o.seconds or 1.0) if o is not None else 0.0
 
 # %% ../nbs/00_foundation/11_plots.ipynb
-def plot_curves(run_dir, path=None, wait:bool=True, budget:float=15.0)->Optional[Path]:
+def plot_curves(run_dir, path=None, wait:bool=True, budget:float=5.0)->Optional[Path]:
     """curves.png, drawn where the training process never imports matplotlib: by the plotter when there is one, else here
     when matplotlib is loaded already, else by a `OneShot` child. `wait`: the final draw, done or given up within `budget` s
     (`CurvesNotDrawn` says why). `wait=False`, a redraw during a run, never waits (None: handed over or skipped)."""

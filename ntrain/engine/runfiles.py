@@ -123,11 +123,11 @@ def maybe_draw(self:RunFiles, force:bool=False):
 
 @patch
 def end_files(self:RunFiles, curves:bool=True):
-    "curves.png (done or given up within 15 s: the plotter runs at a lower priority and on a loaded machine may still be importing matplotlib; never importing it here) and the run card; a failure is a warning."
+    "curves.png (done or given up within 5 s, never importing matplotlib here) and the run card; a failure is a warning."
     if not (self.run_dir/'config.yaml').exists(): return
     from ntrain.card import write_card
     from ntrain.plots import plot_curves  # through the CLI's plotter process, if there is one
-    if curves: self.write_safely(f'{self.run_dir}/curves.png', lambda: plot_curves(self.run_dir, budget=15.0))
+    if curves: self.write_safely(f'{self.run_dir}/curves.png', lambda: plot_curves(self.run_dir, budget=5.0))
     self.write_safely(f'{self.run_dir}/run.md', lambda: write_card(self.run_dir))
 
 # %% ../../nbs/01_engine/04_runfiles.ipynb
