@@ -29,10 +29,12 @@ def test_a_page_keeps_the_sibling_not_the_widget_view_nor_directives_nor_hidden_
 
 def test_links_point_where_the_files_land_and_the_check_fails_on_broken_ones(tmp_path):
     wanted = set()
-    page = '<a href="02_ladder/03_rungs.ipynb#rung-3">r</a> <img src="../docs/ladder_panel.png"> <a href="https://x.org/a.ipynb">e</a> <a href="#top">t</a>'
-    out = docs.relink(page, ROOT/'nbs', '02_ladder/05_session.html', wanted)
-    assert 'href="02_ladder/03_rungs.html#rung-3"' in out and 'src="_repo/docs/ladder_panel.png"' in out
-    assert 'href="https://x.org/a.ipynb"' in out and 'href="#top"' in out and wanted == {'nbs/02_ladder/03_rungs.ipynb', 'docs/ladder_panel.png'}
+    page = ('<a href="03_rungs.ipynb#rung-3">r</a> <a href="../01_engine/09_trainer.ipynb">t</a> <img src="../../docs/ladder_panel.png"> '
+            '<a href="https://x.org/a.ipynb">e</a> <a href="#top">t</a>')
+    out = docs.relink(page, ROOT/'nbs'/'02_ladder', '02_ladder/05_session.html', wanted)  # a chapter's page links within and across chapters
+    assert 'href="03_rungs.html#rung-3"' in out and 'href="../01_engine/09_trainer.html"' in out and 'src="../_repo/docs/ladder_panel.png"' in out, out
+    assert 'href="https://x.org/a.ipynb"' in out and 'href="#top"' in out
+    assert wanted == {'nbs/02_ladder/03_rungs.ipynb', 'nbs/01_engine/09_trainer.ipynb', 'docs/ladder_panel.png'}
     assert docs.relink('<a href="README.md#gpu-installs">g</a>', ROOT, 'tutorials/x.html', set()) == '<a href="../index.html#gpu-installs">g</a>'
     # the check: a good site passes, then each kind of break is named with its page
     site = tmp_path/'site'; (site/'tutorials').mkdir(parents=True)
