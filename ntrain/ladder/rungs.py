@@ -40,6 +40,7 @@ def eval_gap(a, b)->float:
         if bool(ok.any()): gap = max(gap, float((x - y).abs()[ok].max()) / max(float(x.abs()[ok].max()), 1e-12))
     return gap
 
+# %% ../../nbs/02_ladder/03_rungs.ipynb
 def _check_targets(b:Bench, n:dict, cpu, idx):
     "The host-side target checks of fit: every target cheap to reach, and this CPU batch; BadTargets names the sample."
     sc = b.scan_targets(); b.check_batch(cpu, idx)
@@ -102,6 +103,7 @@ def _first_step(b:Bench, r:RungResult, model, ps:list, batch, cpu, idx):
     except UserCodeError as e: r.fail('step', f'one optimizer step: {e}'); return None
     return opt, saved
 
+# %% ../../nbs/02_ladder/03_rungs.ipynb
 def rung1(b:Bench)->RungResult:
     "One batch end to end: shapes, dtypes, a finite scalar loss, one step, one validation batch, a checkpoint and a metrics write."
     r = b.rung_result(1)
@@ -295,6 +297,7 @@ def keeps_gradients(b:Bench, batch)->Optional[float]:
         num += float((x - y).pow(2).sum()); den += float(x.pow(2).sum() + y.pow(2).sum())
     return math.sqrt(num / den) if den else 0.0
 
+# %% ../../nbs/02_ladder/03_rungs.ipynb
 def _own_grads(b:Bench, init:dict, batch)->Optional[dict]:
     "`grad_report` after ntrain's own backward pass from the weights `init`: a user's step may leave no gradient to read."
     with _rng_kept():
@@ -324,6 +327,7 @@ def deterministic_steps(quiet:bool=False # hide torch's warning for an op withou
         torch.use_deterministic_algorithms(prev[0], warn_only=prev[1])
         torch.backends.cudnn.benchmark, torch.backends.cudnn.deterministic = prev[2:]
 
+# %% ../../nbs/02_ladder/03_rungs.ipynb
 def _same(x, y)->bool:
     "Bit-equal trees of tensors and plain values (NaN equals NaN)."
     if torch.nn.parameter.is_lazy(x) or torch.nn.parameter.is_lazy(y): return True  # a lazy module's unset weights: nothing to compare
@@ -341,6 +345,7 @@ def _nondeterministic_ops(caught)->list:
             str(w.message).split(' does not have')[0].strip()) for w in caught if re.match(NONDETERMINISTIC, str(w.message), re.S)]
     return list(dict.fromkeys(ops))
 
+# %% ../../nbs/02_ladder/03_rungs.ipynb
 def repeat_check(b:Bench, init:dict, # the model's state before rung 3's first step
                  rng:dict, # every RNG state then (`checkpoint.rng_state()`)
                  batch, # rung 3's batch, on the device
@@ -517,6 +522,7 @@ def digest(x)->str:
     feed(x)
     return h.hexdigest()
 
+# %% ../../nbs/02_ladder/03_rungs.ipynb
 LEAK_CHUNK = 512  # samples hashed between two progress reports (and stop checks)
 
 def leak_check(task, max_n:int=50000,
@@ -562,6 +568,7 @@ def auroc(scores, labels)->float:
     ranks[order] = (cnt.cumsum(0).double() - (cnt.double() - 1) / 2)[inv]  # ties share their mean rank
     return float((ranks[y].sum() - npos * (npos + 1) / 2) / (npos * (n - npos)))
 
+# %% ../../nbs/02_ladder/03_rungs.ipynb
 def _label_columns(p, t)->tuple:
     "Scores and targets as (rows, labels): an (N, L) output keeps its L labels; any other shape is one label."
     t = t.reshape(p.shape)
@@ -630,6 +637,7 @@ def _evaluate(b:Bench, model, loader, within=None, prior=None)->dict:
         if a: out['auroc'] = sum(a) / len(a)
     return out
 
+# %% ../../nbs/02_ladder/03_rungs.ipynb
 def lr_find(b:Bench, ds, start:float=1e-7, end:float=10.0, steps:int=100)->dict:
     "An LR range test (as fastai's lr_find): the smoothed loss as the LR grows geometrically; suggests a max LR."
     model = b.model().train(); opt = b.optimizer(model, lr=start)
@@ -666,6 +674,7 @@ def target_slot(task, sample):
     if isinstance(sample, (tuple, list)) and len(sample) > 1: return 1
     return None
 
+# %% ../../nbs/02_ladder/03_rungs.ipynb
 PERMUTED_CACHE = 64 * 2**20  # bytes of donor targets a Permuted dataset keeps, so that later epochs load each sample once
 
 class Permuted(Dataset):
@@ -689,6 +698,7 @@ class Permuted(Dataset):
         if isinstance(s, list): return out
         return type(s)(*out) if hasattr(s, '_fields') else tuple(out)  # a namedtuple stays one
 
+# %% ../../nbs/02_ladder/03_rungs.ipynb
 @contextlib.contextmanager
 def rng_kept():
     "Run a block and put the global generators (Python, numpy, torch, CUDA) back as they were."
@@ -706,6 +716,7 @@ def _same(a, b)->bool:
     try: return bool(a == b)
     except Exception: return False
 
+# %% ../../nbs/02_ladder/03_rungs.ipynb
 def _sees_permutation(b:Bench, model, sub, ds:Permuted, n:int)->Optional[str]:
     "None when the forward pass takes its targets where `ds` permutes them; else why not, in words."
     f = b.task.forward
@@ -718,6 +729,7 @@ def _sees_permutation(b:Bench, model, sub, ds:Permuted, n:int)->Optional[str]:
     return (f"the forward pass does not take its targets from the samples' {ds.slot!r} (Task.forward builds them otherwise, "
             "from the inputs?), so they cannot be permuted")
 
+# %% ../../nbs/02_ladder/03_rungs.ipynb
 def control_fit(b:Bench, sub, init:dict, vl, within, value:Callable, bs:int, drop_last:bool, metric:str='')->tuple:
     """The null of rung 4: the samples of `sub` with their targets permuted, trained from the weights `init` over the rung's
     epochs and batches and evaluated after each epoch: (evaluations, None), or (None, why there is no control)."""
@@ -771,6 +783,7 @@ def swing(xs:list, lower_is_better:bool=True)->float:
     d = [abs(b - a) for a, b in zip(xs[k:], xs[k + 1:])]
     return max(d) if d else abs(xs[-1] - xs[-2]) if len(xs) > 1 else 0.0
 
+# %% ../../nbs/02_ladder/03_rungs.ipynb
 def judge(val_loss:float, control_loss:list, final:Optional[float]=None, control_metric:Optional[list]=None,
           constant:Optional[float]=None, chance:Optional[float]=None)->dict:
     """Where the final validation loss (and the final metric, higher is better) stand against the control's epochs: each
@@ -798,6 +811,7 @@ def _verdict_words(zones:dict, metric:str, final, fl, cmax, cmin, ls, vs, const)
     elif z == 'overlaps': words.append(f"{metric} {final:.4g} is above the control's best (or chance) {cmax:.4g} but not by its swing {vs:.3g}")
     return words
 
+# %% ../../nbs/02_ladder/03_rungs.ipynb
 def rung4(b:Bench)->RungResult:
     "A few epochs on a small part of the train set must move the validation metric beyond a control fit on permuted targets."
     r = b.rung_result(4)
@@ -941,6 +955,7 @@ def _run_numbers(cfg, records:list)->dict:
         out.update(samples_per_s=sorted(h.get('samples_per_s') or 0 for h in ep)[len(ep) // 2])
     return out
 
+# %% ../../nbs/02_ladder/03_rungs.ipynb
 def free_memory()->Optional[str]:
     "Drop what this process can (`gc`, `torch.cuda.empty_cache()`) and say what it still holds on each GPU; None without a GPU."
     import gc
@@ -961,6 +976,7 @@ IN_KERNEL = ("the run stays in this kernel, on one process, on a thread: the tas
              "function defined in the notebook) and torchrun's fresh processes cannot import it; for several processes, put it in a "
              "module (task=module:function) and launch it with torchrun from the command line: ntrain launch CONFIG --nproc N")
 
+# %% ../../nbs/02_ladder/03_rungs.ipynb
 def start_run(cfg, task, run_dir, nproc:int=0, quiet:bool=True)->tuple:
     "Start rung 5's run: under torchrun on `nproc` processes when its task can be imported there, else on a thread here; (RunHandle, where it runs and why, in one line)."
     from ntrain.config import apply_overrides
@@ -975,6 +991,7 @@ def start_run(cfg, task, run_dir, nproc:int=0, quiet:bool=True)->tuple:
     if cfg.num_workers != 0: cfg = apply_overrides(cfg, {'num_workers': 0})  # no fork from a process whose other threads run
     return ThreadRun(cfg, task=task, run_dir=run_dir, quiet=quiet), why
 
+# %% ../../nbs/02_ladder/03_rungs.ipynb
 def follow_run(h, emit:Callable, stop_requested:Callable, every:float=0.1):
     "Forward the run's records to `emit` until it ends; ask it to stop (gracefully) once `stop_requested()` says so."
     asked = False
@@ -989,6 +1006,7 @@ def follow_run(h, emit:Callable, stop_requested:Callable, every:float=0.1):
         raise
     for rec in h.new_records(): emit(rec)
 
+# %% ../../nbs/02_ladder/03_rungs.ipynb
 def run_verdict(h, cfg, started:float, where:str='', custom:bool=False, reason:Optional[str]=None)->RungResult:
     """Rung 5's result once its run `h` has ended: the verdict from how it ended, its numbers and curves from its records, its
     wall time since `started` (a `time.time()`); `where`: where it ran and why; `reason`: why it was stopped, if it was."""
@@ -1011,6 +1029,7 @@ def run_verdict(h, cfg, started:float, where:str='', custom:bool=False, reason:O
     if custom: r.note(None, "the full run uses the config's optimizer and ntrain's step, not the optimizer or step function given to the ladder")
     return r.note(None, where) if where else r
 
+# %% ../../nbs/02_ladder/03_rungs.ipynb
 def rung5(b:Bench, quiet:bool=True, run_dir=None, nproc:Optional[int]=None)->RungResult:
     "The full run of the bench's config and task (in `run_dir`, default the bench's): started, followed to its end and judged; `b.handle` is its RunHandle, `b.where` where it ran and why."
     r = b.rung_result(5)
