@@ -178,6 +178,19 @@ def rung1(b:Bench)->RungResult:
     return _round_trip(b, r, model, opt)
 
 # %% ../../nbs/02_ladder/03_rungs.ipynb
+def _output_checks(b:Bench, r:RungResult, p0, t0):
+    "Rung 2's checks of the fresh model's outputs `p0` on the first batch (targets `t0`) under cross-entropy: probabilities (softmax applied twice) and a number of logits other than the task's classes fail the rung, whatever the loss's value."
+    d = class_dim(p0, t0) if torch.is_tensor(t0) else (1 if p0.ndim > 1 else None)
+    if b.is_ce and p0.ndim > 1 and d is not None:
+        C, task_C = p0.shape[d], b.task.num_classes
+        probs = p0.movedim(d, -1).reshape(-1, C)
+        if bool((probs >= 0).all()) and bool(((probs.sum(-1) - 1).abs() < 1e-3).all()):
+            r.fail('softmax', f"the model's outputs are probabilities (every row is >= 0 and sums to 1): softmax is applied before "
+                   "cross-entropy, which applies log-softmax itself; return raw logits from the model (softmax applied twice)")
+        if task_C and C != task_C:
+            r.fail('num_classes', f'the model outputs {C} logits but the task has num_classes={task_C}: wrong number of classes')
+
+# %% ../../nbs/02_ladder/03_rungs.ipynb
 def _init_loss_causes(b:Bench, r:RungResult, measured:float, expected:float, rows:list, items:list):
     "Rung 2's likely causes of an initial loss off its theory, as notes on `r`: a reduction mismatch, the last layer's init scale, or what its numbers rule out; `rows` and `items` count each batch's samples and items."
     n = r.numbers
@@ -230,15 +243,7 @@ def rung2(b:Bench)->RungResult:
     expected, source = init_loss_theory(b, b0, p0, t0)
     n.update(theory=source, tolerance=st.init_tol, output_std=float(p0.std()))
     r.series['batch_losses'] = losses
-    d = class_dim(p0, t0) if torch.is_tensor(t0) else (1 if p0.ndim > 1 else None)
-    if b.is_ce and p0.ndim > 1 and d is not None:
-        C, task_C = p0.shape[d], b.task.num_classes
-        probs = p0.movedim(d, -1).reshape(-1, C)
-        if bool((probs >= 0).all()) and bool(((probs.sum(-1) - 1).abs() < 1e-3).all()):
-            r.fail('softmax', f"the model's outputs are probabilities (every row is >= 0 and sums to 1): softmax is applied before "
-                   "cross-entropy, which applies log-softmax itself; return raw logits from the model (softmax applied twice)")
-        if task_C and C != task_C:
-            r.fail('num_classes', f'the model outputs {C} logits but the task has num_classes={task_C}: wrong number of classes')
+    _output_checks(b, r, p0, t0)
     if expected is None: return r.warn('no_theory', source)
     n['expected'] = expected
     if not math.isfinite(measured): return r.fail('nan', f'the initial loss is {measured}: run rung 1 for where it comes from')
