@@ -91,6 +91,11 @@ def _first_step(b:Bench, r:RungResult, model, ps:list, batch, cpu, idx):
         if frozen and len(frozen) == len(list(model.parameters())):
             r.fail('frozen', f'every parameter has requires_grad=False (frozen): nothing can train; unfreeze them with model.requires_grad_(True)'); return None
         r.fail('detached', 'the loss does not require grad: the graph is detached (a .detach(), .data or torch.no_grad() in the forward pass?)'); return None
+    return _measured_step(b, r, model, ps, batch)
+
+# %% ../../nbs/02_ladder/03_rungs.ipynb
+def _measured_step(b:Bench, r:RungResult, model, ps:list, batch):
+    "Rung 1's optimizer step, recording the sizes of the activations saved for the backward pass (not the parameters `ps`): (optimizer, sizes in bytes), or None when the step failed (`r` says why)."
     # one optimizer step, measuring memory
     opt = b.optimizer(model)
     pptr = {p.data_ptr() for p in ps}
