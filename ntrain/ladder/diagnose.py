@@ -39,6 +39,7 @@ def batch_targets(batch):
     if isinstance(batch, (list, tuple)) and len(batch) > 1: return batch[1]
     if isinstance(batch, dict): return batch.get('labels')
 
+# %% ../../nbs/02_ladder/04_diagnose.ipynb
 def names_list(ks:list, n:int=4)->str:
     "The first `n` names, and how many more."
     return ', '.join(ks[:n]) + (f' and {len(ks) - n} more' if len(ks) > n else '')
@@ -82,6 +83,7 @@ def find_nonfinite(model:nn.Module, forward:Callable, batch)->dict:
     if rows: return dict(where='model', module='(the model itself)', type=type(model).__name__, rows=rows)
     return dict(where='backward', rows=[])
 
+# %% ../../nbs/02_ladder/04_diagnose.ipynb
 def anomaly_op(run_steps:Callable)->Optional[str]:
     "Run a few steps under detect_anomaly and return the backward function that produced NaN, if any."
     try:

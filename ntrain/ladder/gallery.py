@@ -37,6 +37,7 @@ def big_init()->Task:
         return m
     t = digits(); t.model = _digits_model(fix); t.name = 'big_init'; return t
 
+# %% ../../nbs/02_ladder/01_gallery.ipynb
 class SoftmaxOut(nn.Module):
     "A model that returns probabilities: softmax before a cross-entropy loss that applies log-softmax again."
     def __init__(self): super().__init__(); self.net = DigitsCNN(32, 10)
@@ -45,6 +46,7 @@ class SoftmaxOut(nn.Module):
 def softmax()->Task:
     t = digits(); t.model = SoftmaxOut; t.name = 'softmax'; return t
 
+# %% ../../nbs/02_ladder/01_gallery.ipynb
 def random_labels()->Task:
     "Train labels replaced by random ones (valid keeps the true labels): one batch can be memorised, nothing generalises."
     t = digits()
@@ -52,6 +54,7 @@ def random_labels()->Task:
     t.train.y = torch.randint(0, 10, (len(t.train.y),), generator=g)
     t.name = 'random_labels'; return t
 
+# %% ../../nbs/02_ladder/01_gallery.ipynb
 class SqrtScale(nn.Module):
     "Scales an image by 1 + sqrt(mean intensity - floor): NaN for faint images (a few percent of the shifted digits)."
     def __init__(self, floor:float=0.225): super().__init__(); self.floor = floor
@@ -65,6 +68,7 @@ class NaNOnSome(nn.Module):
 def nan_outputs()->Task:
     t = digits(); t.model = NaNOnSome; t.name = 'nan_outputs'; return t
 
+# %% ../../nbs/02_ladder/01_gallery.ipynb
 class FloatTargets(Digits):
     def __getitem__(self, i):
         x, y = super().__getitem__(i)
@@ -76,6 +80,7 @@ def float_targets()->Task:
     t.train, t.valid = FloatTargets(t.train.x, t.train.y, t.train.shift), FloatTargets(t.valid.x, t.valid.y)
     t.targets = None; t.name = 'float_targets'; return t
 
+# %% ../../nbs/02_ladder/01_gallery.ipynb
 def leak()->Task:
     "The validation samples copied into the train set, with the train set's augmentation (random shifts) left on."
     t = digits()
@@ -137,6 +142,7 @@ class UnseededNoise(nn.Module):
         if self.training: x = x + torch.as_tensor(self.rng.normal(0, self.std, tuple(x.shape)), dtype=x.dtype, device=x.device)
         return self.net(x)
 
+# %% ../../nbs/02_ladder/01_gallery.ipynb
 def dropout()->Task:
     "Healthy: digits with dropout before the head (validation, without dropout, does better than training)."
     t = digits(); t.model = DropoutCNN; t.name = 'dropout'; return t
@@ -149,6 +155,7 @@ def unseeded()->Task:
     "Input noise from an unseeded numpy generator: the same config gives a different curve on every run."
     t = digits(); t.model = UnseededNoise; t.name = 'unseeded'; return t
 
+# %% ../../nbs/02_ladder/01_gallery.ipynb
 def step_ok(model, batch, opt):
     "A user's training step for digits, as the ladder's `step` argument: zero_grad, forward, loss, backward, step."
     opt.zero_grad(); loss = F.cross_entropy(model(batch[0]), batch[1]); loss.backward(); opt.step(); return loss.detach()

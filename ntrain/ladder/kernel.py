@@ -11,7 +11,7 @@ from typing import Callable, Iterable, Optional, Union
 import numpy as np
 import torch
 from torch import nn
-from ..core import ConfigError, TaskError, seed_all, nearest, first_line
+from ..core import ConfigError, TaskError, seed_all, nearest, first_line, patch
 from ..config import Config, run_config
 from ..data import Task, get_task, EpochSampler, make_loader, check_targets, check_batch_targets, cheap_targets, dataset_targets, batch_target
 from ..engine.device import resolve_device, Precision
@@ -41,6 +41,7 @@ def error_line(e)->str:
     "An exception's message as one line of at most 200 characters: what a verdict quotes."
     return first_line(e, typed=False, width=200)
 
+# %% ../../nbs/02_ladder/00_kernel.ipynb
 @dataclass
 class RungResult:
     "One rung's outcome: a verdict, the numbers it measured, series to plot and a diagnosis in words."
@@ -57,30 +58,41 @@ class RungResult:
     def ok(self)->bool:
         "Passed (perhaps with a warning): the next rung may run."
         return self.verdict in ('pass', 'warn')
-    def fail(self, cause:Optional[str], words:str):
-        "Mark the rung failed for `cause`, adding `words` to the diagnosis."
-        self.verdict = 'fail'; return self.note(cause, words)
-    def warn(self, cause:str, words:str):
-        "Downgrade a pass to a warning for `cause`, adding `words` to the diagnosis."
-        if self.verdict == 'pass': self.verdict = 'warn'
-        return self.note(cause, words)
-    def note(self, cause:Optional[str], words:str):
-        "Add a line to the diagnosis, and `cause` (if any) to the causes."
-        if cause and cause not in self.causes: self.causes.append(cause)
-        self.diagnosis = (self.diagnosis + '\n' if self.diagnosis else '') + words
-        return self
-    def stop(self, reason:str):
-        "Mark the rung stopped on request: not a failure, it did not finish."
-        self.verdict = 'stopped'
-        return self.note(None, f'stopped ({reason}) before the rung finished: run the ladder again for a verdict')
-    def kill(self, by:str):
-        "Mark rung 5 killed (its run ended by `by`, Kill): not a failure of the model, and not finished."
-        self.verdict = 'killed'
-        return self.note(None, f'killed by {by} before the run finished: nothing after its last checkpoint was saved; Resume continues from it')
     def to_dict(self)->dict:
         "The result as JSON-safe plain data, with `ok`."
         return _plain(dict(asdict(self), ok=self.ok))
     def __repr__(self): return f"RungResult({self.rung} {self.name}: {self.verdict}{', ' + ','.join(self.causes) if self.causes else ''})"
+
+# %% ../../nbs/02_ladder/00_kernel.ipynb
+@patch
+def fail(self:RungResult, cause:Optional[str], words:str):
+    "Mark the rung failed for `cause`, adding `words` to the diagnosis."
+    self.verdict = 'fail'; return self.note(cause, words)
+
+@patch
+def warn(self:RungResult, cause:str, words:str):
+    "Downgrade a pass to a warning for `cause`, adding `words` to the diagnosis."
+    if self.verdict == 'pass': self.verdict = 'warn'
+    return self.note(cause, words)
+
+@patch
+def note(self:RungResult, cause:Optional[str], words:str):
+    "Add a line to the diagnosis, and `cause` (if any) to the causes."
+    if cause and cause not in self.causes: self.causes.append(cause)
+    self.diagnosis = (self.diagnosis + '\n' if self.diagnosis else '') + words
+    return self
+
+@patch
+def stop(self:RungResult, reason:str):
+    "Mark the rung stopped on request: not a failure, it did not finish."
+    self.verdict = 'stopped'
+    return self.note(None, f'stopped ({reason}) before the rung finished: run the ladder again for a verdict')
+
+@patch
+def kill(self:RungResult, by:str):
+    "Mark rung 5 killed (its run ended by `by`, Kill): not a failure of the model, and not finished."
+    self.verdict = 'killed'
+    return self.note(None, f'killed by {by} before the run finished: nothing after its last checkpoint was saved; Resume continues from it')
 
 # %% ../../nbs/02_ladder/00_kernel.ipynb
 @dataclass
@@ -111,23 +123,27 @@ class LadderResult:
         "The result as JSON-safe plain data: what `ladder.json` holds."
         return _plain(dict(ok=self.ok, status=self.status, stopped=self.stopped, run_dir=self.run_dir, settings=self.settings,
                            files=self.files, rungs=[r.to_dict() for r in self.rungs]))
-    def table(self, width:int=110)->str:
-        "The rungs as a console table: verdict, time and key numbers, then the diagnosis of each rung."
-        import textwrap
-        head = f"{'rung':<4} {'name':<24} {'verdict':<8} {'time':>6}  "
-        lines = [head + 'numbers', '-' * width]
-        for r in self.rungs:
-            nums = '  '.join(f'{k} {fmt_short(v)}' for k, v in r.numbers.items() if k in _KEY_NUMBERS)
-            wrapped = textwrap.wrap(nums, width - len(head)) or ['']
-            lines.append(f"{r.rung:<4} {r.name:<24} {r.verdict.upper():<8} {r.seconds:>5.1f}s  {wrapped[0]}")
-            lines += [' ' * len(head) + w for w in wrapped[1:]]
-            for d in r.diagnosis.splitlines():
-                ind = len(d) - len(d.lstrip())
-                lines += textwrap.wrap(d.strip(), width - 7 - ind, initial_indent=' ' * (7 + ind), subsequent_indent=' ' * (9 + ind))
-        if self.stopped: lines.append(f'stopped ({self.stopped}): the rungs after it did not run')
-        return '\n'.join(lines)
     def __repr__(self): return f"LadderResult({', '.join(f'{r.rung}:{r.verdict}' for r in self.rungs)}{', stopped' if self.stopped else ''})"
 
+# %% ../../nbs/02_ladder/00_kernel.ipynb
+@patch
+def table(self:LadderResult, width:int=110)->str:
+    "The rungs as a console table: verdict, time and key numbers, then the diagnosis of each rung."
+    import textwrap
+    head = f"{'rung':<4} {'name':<24} {'verdict':<8} {'time':>6}  "
+    lines = [head + 'numbers', '-' * width]
+    for r in self.rungs:
+        nums = '  '.join(f'{k} {fmt_short(v)}' for k, v in r.numbers.items() if k in _KEY_NUMBERS)
+        wrapped = textwrap.wrap(nums, width - len(head)) or ['']
+        lines.append(f"{r.rung:<4} {r.name:<24} {r.verdict.upper():<8} {r.seconds:>5.1f}s  {wrapped[0]}")
+        lines += [' ' * len(head) + w for w in wrapped[1:]]
+        for d in r.diagnosis.splitlines():
+            ind = len(d) - len(d.lstrip())
+            lines += textwrap.wrap(d.strip(), width - 7 - ind, initial_indent=' ' * (7 + ind), subsequent_indent=' ' * (9 + ind))
+    if self.stopped: lines.append(f'stopped ({self.stopped}): the rungs after it did not run')
+    return '\n'.join(lines)
+
+# %% ../../nbs/02_ladder/00_kernel.ipynb
 _KEY_NUMBERS = ('device', 'params', 'trainable', 'loss', 'memory_mb', 'measured', 'expected', 'start_loss', 'final_loss', 'steps',
                 'threshold', 'samples', 'metric', 'start', 'final', 'overlap', 'suggested_lr', 'status', 'epochs', 'best')
 
@@ -180,6 +196,7 @@ def _where(exc)->str:
     f = (user or frames or [None])[-1]
     return f' at {os.path.basename(f.filename)}:{f.lineno}' if f is not None else ''
 
+# %% ../../nbs/02_ladder/00_kernel.ipynb
 class UserCodeError(Exception):
     "An exception raised by the user's code: `what` names the call site (a key of USER_CODE), `exc` is the original."
     def __init__(self, what:str, exc:BaseException):
@@ -196,6 +213,7 @@ class LadderStopped(Exception):
     "Raised inside a rung when the stop token is set: the ladder marks the running rung `stopped`."
     def __init__(self, reason:str): self.reason = reason; super().__init__(reason)
 
+# %% ../../nbs/02_ladder/00_kernel.ipynb
 class user_code:
     "Context manager around a call into user code: an exception raised inside becomes a `UserCodeError` naming `what`."
     def __init__(self, what:str): self.what = what
@@ -214,6 +232,7 @@ def _is_bce(loss)->bool:
 def _is_mse(loss)->bool:
     return isinstance(loss, nn.MSELoss) or getattr(loss, '__name__', '') == 'mse_loss'
 
+# %% ../../nbs/02_ladder/00_kernel.ipynb
 class Bench:
     "A task, a config and the settings, with fresh models, optimizers, loaders, one training step, records and the stop token."
     def __init__(self, cfg:Config, task:Task, st:LadderSettings, run_dir, optimizer=None, step=None,
@@ -245,128 +264,172 @@ class Bench:
         self._batch = None
     @property
     def precision(self)->str: return self.prec.name
-    def emit(self, kind:str, **fields)->dict:
-        "Send a record of `kind` to the callbacks (and to ladder.jsonl)."
-        return self.events.emit(record(kind, **fields))
-    def stop_requested(self)->Optional[str]:
-        "Why the ladder should stop, or None."
-        return self.stopper()
-    def check_stop(self):
-        "Raise `LadderStopped` if a stop was asked for."
-        if (why := self.stopper()): raise LadderStopped(why)
-    def rung_result(self, k:int)->RungResult:
-        "A fresh result for rung `k`, which the ladder reads back if the rung is stopped or raises."
-        self.current = RungResult(k, RUNG_NAMES[k]); return self.current
-    def model(self)->nn.Module:
-        "A fresh model with the run's seed: every rung starts from the same initial weights."
-        seed_all(self.cfg.seed)
-        with user_code('model'): return self.task.make_model().to(self.device)
-    def optimizer(self, model, lr:Optional[float]=None):
-        "A fresh optimizer on the trainable parameters (the user's, or the config's), and a fresh GradScaler; a model frozen whole is refused, as `fit` refuses it."
-        params = trainable_params(model)
-        o = self.user_opt
-        if o is None: opt = build_optimizer(self.cfg.optim, params, self.cfg.optim.lr)
-        else:
-            with user_code('optimizer'): opt = type(o)(params, **o.defaults) if isinstance(o, torch.optim.Optimizer) else o(params)
-        if lr is not None:
-            for g in opt.param_groups: g['lr'] = lr
-        self.scaler = self.prec.scaler()
-        return opt
     @property
     def lr(self)->float:
         "The learning rate the rungs train with (NaN when an optimizer factory hides it)."
         o = self.user_opt
         if isinstance(o, torch.optim.Optimizer): return o.defaults.get('lr', math.nan)
         return math.nan if callable(o) else self.cfg.optim.lr
-    def loader(self, ds, batch_size:int, shuffle:bool=True, epoch:int=0, drop_last:bool=False):
-        "A loader over `ds` with the run's seed and keyed augmentation."
-        with user_code('data'):
-            s = EpochSampler(len(ds), batch_size, seed=self.cfg.seed, shuffle=shuffle, drop_last=drop_last)
-            s.set_epoch(epoch)
-            return make_loader(ds, s, self.cfg.seed, self.st.num_workers, False, False, self.task.collate_fn, self.task.seed_globals)
-    def batches(self, loader):
-        "Iterate `loader`: an exception while loading a batch is the data's."
-        with user_code('data'): it = iter(loader)
-        while True:
-            with user_code('data'):
-                try: item = next(it)
-                except StopIteration: return
-            yield item
-    def first_batch(self):
-        "The first train batch (and its sample indices): rungs 1-3 all use it."
-        if self._batch is None:
-            for b, idx, _ in self.batches(self.loader(self.task.train, min(self.cfg.batch_size, len(self.task.train)))):
-                self._batch = (b, idx); break
-            else: raise UserCodeError('data', TaskError('the train set gives no batch'))
-        return self._batch
-    def forward(self, model, batch):
-        "(output, targets) of a batch: the task's forward pass; the output is whatever the model returned."
-        with user_code('forward'): return self.task.forward(model, batch)
-    def compute_loss(self, output, target):
-        "The task's loss, on the model's whole output."
-        with user_code('loss'): return self.task.compute_loss(output, target)
-    def prediction(self, output):
-        "The tensor metrics see (`Task.prediction`)."
-        with user_code('prediction'): return self.task.prediction(output)
-    def count(self, batch)->int:
-        "The items of a batch (`Task.count_items`), under loss_norm='items'; else its samples."
-        if not self.items: return len(batch_rows(batch))
-        with user_code('count_items'): return int(self.task.count_items(batch))
-    def forward_loss(self, model, batch):
-        "(loss, output, targets) under the run's autocast; with loss_norm='items' the loss per item, as training reports it."
-        with self.prec.autocast():
-            output, target = self.forward(model, batch)
-            loss = self.compute_loss(output, target)
-        if self.items and torch.is_tensor(loss): loss = loss / max(self.count(batch), 1)
-        return loss, output, target
-    def scan_targets(self)->dict:
-        "Check every target that is cheap to reach (as fit does); {split: how many, or None}. Raises BadTargets."
-        ign = self.task.ignore_index
-        for split, ds in self.target_sets.items():
-            t = cheap_targets(self.task, split) if ds is getattr(self.task, split, None) else dataset_targets(ds)
-            if t is not None and (t.dtype.is_floating_point or t.dtype == torch.bool): t = None  # rung 1 names float targets itself
-            if t is not None:
-                try: check_targets(t, self.classes, split, ign)
-                except TaskError as e: raise BadTargets(e) from None
-            self.scanned[split] = None if t is None else len(t)
-        if set(self.target_sets) == {'train'}: self.scanned['valid'] = self.scanned['train']  # valid was held out of train
-        return dict(self.scanned)
-    def check_batch(self, batch, idx, split:str='train', within=None):
-        "Check a CPU batch's targets when they were not all scanned; `within`: the indices of the Subset the loader read."
-        if not self.classes or self.scanned.get(split): return
-        t = batch_target(batch)
-        if torch.is_tensor(t) and t.dtype.is_floating_point: return  # rung 1 names float targets itself (target_dtype)
-        if within is not None: idx = torch.as_tensor([within[int(i)] for i in idx])
-        try: check_batch_targets(batch, idx, self.classes, self.task.ignore_index, split)
-        except TaskError as e: raise BadTargets(e) from None
-        self.checked_batches += 1
-    def train_step(self, model, opt, batch):
-        "One optimizer step on a device batch: ntrain's step, or the user's `step(model, batch, optimizer)`."
-        if self.step_fn is not None:
-            with user_code('step'):
-                loss = self.step_fn(model, batch, opt)
-                return loss.detach() if torch.is_tensor(loss) else torch.tensor(float(loss))
-        opt.zero_grad(set_to_none=True)
-        loss, _, _ = self.forward_loss(model, batch)
-        with user_code('backward'): self.scaler.scale(loss).backward()
-        self.scaler.unscale_(opt)
-        if self.cfg.clip_grad: torch.nn.utils.clip_grad_norm_([p for p in model.parameters() if p.requires_grad], self.cfg.clip_grad)
-        if self.user_opt is None: self.scaler.step(opt)
-        else:
-            with user_code('optimizer'): self.scaler.step(opt)
-        self.scaler.update()
-        return loss.detach()
-    def close(self):
-        "Deliver what is queued and close ladder.jsonl."
-        self.events.drain()
-        if self.log is not None: self.log.close()
 
+# %% ../../nbs/02_ladder/00_kernel.ipynb
+@patch
+def emit(self:Bench, kind:str, **fields)->dict:
+    "Send a record of `kind` to the callbacks (and to ladder.jsonl)."
+    return self.events.emit(record(kind, **fields))
+
+@patch
+def stop_requested(self:Bench)->Optional[str]:
+    "Why the ladder should stop, or None."
+    return self.stopper()
+
+@patch
+def check_stop(self:Bench):
+    "Raise `LadderStopped` if a stop was asked for."
+    if (why := self.stopper()): raise LadderStopped(why)
+
+@patch
+def rung_result(self:Bench, k:int)->RungResult:
+    "A fresh result for rung `k`, which the ladder reads back if the rung is stopped or raises."
+    self.current = RungResult(k, RUNG_NAMES[k]); return self.current
+
+@patch
+def close(self:Bench):
+    "Deliver what is queued and close ladder.jsonl."
+    self.events.drain()
+    if self.log is not None: self.log.close()
+
+# %% ../../nbs/02_ladder/00_kernel.ipynb
+@patch
+def model(self:Bench)->nn.Module:
+    "A fresh model with the run's seed: every rung starts from the same initial weights."
+    seed_all(self.cfg.seed)
+    with user_code('model'): return self.task.make_model().to(self.device)
+
+@patch
+def optimizer(self:Bench, model, lr:Optional[float]=None):
+    "A fresh optimizer on the trainable parameters (the user's, or the config's), and a fresh GradScaler; a model frozen whole is refused, as `fit` refuses it."
+    params = trainable_params(model)
+    o = self.user_opt
+    if o is None: opt = build_optimizer(self.cfg.optim, params, self.cfg.optim.lr)
+    else:
+        with user_code('optimizer'): opt = type(o)(params, **o.defaults) if isinstance(o, torch.optim.Optimizer) else o(params)
+    if lr is not None:
+        for g in opt.param_groups: g['lr'] = lr
+    self.scaler = self.prec.scaler()
+    return opt
+
+# %% ../../nbs/02_ladder/00_kernel.ipynb
+@patch
+def loader(self:Bench, ds, batch_size:int, shuffle:bool=True, epoch:int=0, drop_last:bool=False):
+    "A loader over `ds` with the run's seed and keyed augmentation."
+    with user_code('data'):
+        s = EpochSampler(len(ds), batch_size, seed=self.cfg.seed, shuffle=shuffle, drop_last=drop_last)
+        s.set_epoch(epoch)
+        return make_loader(ds, s, self.cfg.seed, self.st.num_workers, False, False, self.task.collate_fn, self.task.seed_globals)
+
+@patch
+def batches(self:Bench, loader):
+    "Iterate `loader`: an exception while loading a batch is the data's."
+    with user_code('data'): it = iter(loader)
+    while True:
+        with user_code('data'):
+            try: item = next(it)
+            except StopIteration: return
+        yield item
+
+@patch
+def first_batch(self:Bench):
+    "The first train batch (and its sample indices): rungs 1-3 all use it."
+    if self._batch is None:
+        for b, idx, _ in self.batches(self.loader(self.task.train, min(self.cfg.batch_size, len(self.task.train)))):
+            self._batch = (b, idx); break
+        else: raise UserCodeError('data', TaskError('the train set gives no batch'))
+    return self._batch
+
+# %% ../../nbs/02_ladder/00_kernel.ipynb
+@patch
+def forward(self:Bench, model, batch):
+    "(output, targets) of a batch: the task's forward pass; the output is whatever the model returned."
+    with user_code('forward'): return self.task.forward(model, batch)
+
+@patch
+def compute_loss(self:Bench, output, target):
+    "The task's loss, on the model's whole output."
+    with user_code('loss'): return self.task.compute_loss(output, target)
+
+@patch
+def prediction(self:Bench, output):
+    "The tensor metrics see (`Task.prediction`)."
+    with user_code('prediction'): return self.task.prediction(output)
+
+@patch
+def count(self:Bench, batch)->int:
+    "The items of a batch (`Task.count_items`), under loss_norm='items'; else its samples."
+    if not self.items: return len(batch_rows(batch))
+    with user_code('count_items'): return int(self.task.count_items(batch))
+
+@patch
+def forward_loss(self:Bench, model, batch):
+    "(loss, output, targets) under the run's autocast; with loss_norm='items' the loss per item, as training reports it."
+    with self.prec.autocast():
+        output, target = self.forward(model, batch)
+        loss = self.compute_loss(output, target)
+    if self.items and torch.is_tensor(loss): loss = loss / max(self.count(batch), 1)
+    return loss, output, target
+
+# %% ../../nbs/02_ladder/00_kernel.ipynb
+@patch
+def scan_targets(self:Bench)->dict:
+    "Check every target that is cheap to reach (as fit does); {split: how many, or None}. Raises BadTargets."
+    ign = self.task.ignore_index
+    for split, ds in self.target_sets.items():
+        t = cheap_targets(self.task, split) if ds is getattr(self.task, split, None) else dataset_targets(ds)
+        if t is not None and (t.dtype.is_floating_point or t.dtype == torch.bool): t = None  # rung 1 names float targets itself
+        if t is not None:
+            try: check_targets(t, self.classes, split, ign)
+            except TaskError as e: raise BadTargets(e) from None
+        self.scanned[split] = None if t is None else len(t)
+    if set(self.target_sets) == {'train'}: self.scanned['valid'] = self.scanned['train']  # valid was held out of train
+    return dict(self.scanned)
+
+@patch
+def check_batch(self:Bench, batch, idx, split:str='train', within=None):
+    "Check a CPU batch's targets when they were not all scanned; `within`: the indices of the Subset the loader read."
+    if not self.classes or self.scanned.get(split): return
+    t = batch_target(batch)
+    if torch.is_tensor(t) and t.dtype.is_floating_point: return  # rung 1 names float targets itself (target_dtype)
+    if within is not None: idx = torch.as_tensor([within[int(i)] for i in idx])
+    try: check_batch_targets(batch, idx, self.classes, self.task.ignore_index, split)
+    except TaskError as e: raise BadTargets(e) from None
+    self.checked_batches += 1
+
+# %% ../../nbs/02_ladder/00_kernel.ipynb
+@patch
+def train_step(self:Bench, model, opt, batch):
+    "One optimizer step on a device batch: ntrain's step, or the user's `step(model, batch, optimizer)`."
+    if self.step_fn is not None:
+        with user_code('step'):
+            loss = self.step_fn(model, batch, opt)
+            return loss.detach() if torch.is_tensor(loss) else torch.tensor(float(loss))
+    opt.zero_grad(set_to_none=True)
+    loss, _, _ = self.forward_loss(model, batch)
+    with user_code('backward'): self.scaler.scale(loss).backward()
+    self.scaler.unscale_(opt)
+    if self.cfg.clip_grad: torch.nn.utils.clip_grad_norm_([p for p in model.parameters() if p.requires_grad], self.cfg.clip_grad)
+    if self.user_opt is None: self.scaler.step(opt)
+    else:
+        with user_code('optimizer'): self.scaler.step(opt)
+    self.scaler.update()
+    return loss.detach()
+
+# %% ../../nbs/02_ladder/00_kernel.ipynb
 def batch_rows(batch):
     "A tensor whose first dimension is the batch's: the inputs of a tuple batch, or the first tensor of a dict batch."
     x = batch[0] if isinstance(batch, (tuple, list)) else batch
     if isinstance(x, dict): x = next((v for v in x.values() if torch.is_tensor(v)), x)
     return x
 
+# %% ../../nbs/02_ladder/00_kernel.ipynb
 def bench(config:Union[str, Path, dict, Config, None]=None, overrides=(), task:Optional[Task]=None, run_dir=None,
           optimizer=None, # an optimizer instance or a factory params -> optimizer; default: the config's
           step:Optional[Callable]=None, # your own step(model, batch, optimizer) -> loss, replacing ntrain's

@@ -40,12 +40,14 @@ def eval_gap(a, b)->float:
         if bool(ok.any()): gap = max(gap, float((x - y).abs()[ok].max()) / max(float(x.abs()[ok].max()), 1e-12))
     return gap
 
+# %% ../../nbs/02_ladder/03_rungs.ipynb
 def _check_targets(b:Bench, n:dict, cpu, idx):
     "The host-side target checks of fit: every target cheap to reach, and this CPU batch; BadTargets names the sample."
     sc = b.scan_targets(); b.check_batch(cpu, idx)
     n['targets_checked'] = (f"all: train {sc['train']}, valid {sc['valid']} (against {b.classes} classes)" if all(sc.values()) else
                             f"the batches the rungs load (no Task.targets, dataset .targets or TensorDataset to scan; against {b.classes} classes)")
 
+# %% ../../nbs/02_ladder/03_rungs.ipynb
 def _first_step(b:Bench, r:RungResult, model, ps:list, batch, cpu, idx):
     "Rung 1's forward, target checks, loss and optimizer step: (optimizer, saved activation sizes), or None when the rung failed."
     n = r.numbers
@@ -89,6 +91,11 @@ def _first_step(b:Bench, r:RungResult, model, ps:list, batch, cpu, idx):
         if frozen and len(frozen) == len(list(model.parameters())):
             r.fail('frozen', f'every parameter has requires_grad=False (frozen): nothing can train; unfreeze them with model.requires_grad_(True)'); return None
         r.fail('detached', 'the loss does not require grad: the graph is detached (a .detach(), .data or torch.no_grad() in the forward pass?)'); return None
+    return _measured_step(b, r, model, ps, batch)
+
+# %% ../../nbs/02_ladder/03_rungs.ipynb
+def _measured_step(b:Bench, r:RungResult, model, ps:list, batch):
+    "Rung 1's optimizer step, recording the sizes of the activations saved for the backward pass (not the parameters `ps`): (optimizer, sizes in bytes), or None when the step failed (`r` says why)."
     # one optimizer step, measuring memory
     opt = b.optimizer(model)
     pptr = {p.data_ptr() for p in ps}
@@ -102,6 +109,29 @@ def _first_step(b:Bench, r:RungResult, model, ps:list, batch, cpu, idx):
     except UserCodeError as e: r.fail('step', f'one optimizer step: {e}'); return None
     return opt, saved
 
+# %% ../../nbs/02_ladder/03_rungs.ipynb
+def _round_trip(b:Bench, r:RungResult, model, opt)->RungResult:
+    "Rung 1's last checks: a checkpoint saved into the run directory's `ladder/` and loaded back equal, and a metrics record written and read back; the rung's result."
+    n = r.numbers
+    # checkpoint round trip and a metrics write
+    d = b.run_dir/'ladder'; d.mkdir(parents=True, exist_ok=True)
+    sd = dict(model=ckpt.clean_state_dict(model.state_dict()), optimizer=opt.state_dict(), step=1)
+    try:
+        ckpt.save(sd, d/'rung1.pt'); back = ckpt.load(d/'rung1.pt')
+        fresh = b.model(); fresh.load_state_dict(back['model'])
+        same = all(torch.equal(v.cpu(), back['model'][k].cpu()) for k, v in sd['model'].items())
+        same = same and all(torch.equal(a.cpu(), c.cpu()) for a, c in zip(model.state_dict().values(), fresh.state_dict().values()))
+    except NtrainError as e: return r.fail('checkpoint', f'the checkpoint round trip failed: {e}')
+    if not same: return r.fail('checkpoint', 'the checkpoint loaded back differs from the one saved')
+    n['checkpoint'] = str(d/'rung1.pt')
+    lg = JSONLLogger(d/'metrics.jsonl'); lg.log(dict(kind='ladder', rung=1, loss=n['loss'], val_loss=n['val_loss'])); lg.close()
+    if not any(rec.get('rung') == 1 for rec in read_metrics(d/'metrics.jsonl')): return r.fail('metrics', f'the metrics record was not read back from {d}/metrics.jsonl')
+    n['metrics'] = str(d/'metrics.jsonl')
+    r.note(None, f"inputs {n['inputs']} targets {n['targets']} -> outputs {n['outputs']} on {n['device']}; loss {n['loss']:.4g}; "
+                 f"{n['trainable']:,} of {n['params']:,} params trainable")
+    return r
+
+# %% ../../nbs/02_ladder/03_rungs.ipynb
 def rung1(b:Bench)->RungResult:
     "One batch end to end: shapes, dtypes, a finite scalar loss, one step, one validation batch, a checkpoint and a metrics write."
     r = b.rung_result(1)
@@ -150,23 +180,44 @@ def rung1(b:Bench)->RungResult:
         r.fail('nan', f"the loss of the first validation batch is {n['val_loss']} (after one optimizer step):")
         for c, w in zip(cs + [None] * len(ws), ws): r.note(c, '  ' + w)
         return r
-    # checkpoint round trip and a metrics write
-    d = b.run_dir/'ladder'; d.mkdir(parents=True, exist_ok=True)
-    sd = dict(model=ckpt.clean_state_dict(model.state_dict()), optimizer=opt.state_dict(), step=1)
-    try:
-        ckpt.save(sd, d/'rung1.pt'); back = ckpt.load(d/'rung1.pt')
-        fresh = b.model(); fresh.load_state_dict(back['model'])
-        same = all(torch.equal(v.cpu(), back['model'][k].cpu()) for k, v in sd['model'].items())
-        same = same and all(torch.equal(a.cpu(), c.cpu()) for a, c in zip(model.state_dict().values(), fresh.state_dict().values()))
-    except NtrainError as e: return r.fail('checkpoint', f'the checkpoint round trip failed: {e}')
-    if not same: return r.fail('checkpoint', 'the checkpoint loaded back differs from the one saved')
-    n['checkpoint'] = str(d/'rung1.pt')
-    lg = JSONLLogger(d/'metrics.jsonl'); lg.log(dict(kind='ladder', rung=1, loss=n['loss'], val_loss=n['val_loss'])); lg.close()
-    if not any(rec.get('rung') == 1 for rec in read_metrics(d/'metrics.jsonl')): return r.fail('metrics', f'the metrics record was not read back from {d}/metrics.jsonl')
-    n['metrics'] = str(d/'metrics.jsonl')
-    r.note(None, f"inputs {n['inputs']} targets {n['targets']} -> outputs {n['outputs']} on {n['device']}; loss {n['loss']:.4g}; "
-                 f"{n['trainable']:,} of {n['params']:,} params trainable")
-    return r
+    return _round_trip(b, r, model, opt)
+
+# %% ../../nbs/02_ladder/03_rungs.ipynb
+def _output_checks(b:Bench, r:RungResult, p0, t0):
+    "Rung 2's checks of the fresh model's outputs `p0` on the first batch (targets `t0`) under cross-entropy: probabilities (softmax applied twice) and a number of logits other than the task's classes fail the rung, whatever the loss's value."
+    d = class_dim(p0, t0) if torch.is_tensor(t0) else (1 if p0.ndim > 1 else None)
+    if b.is_ce and p0.ndim > 1 and d is not None:
+        C, task_C = p0.shape[d], b.task.num_classes
+        probs = p0.movedim(d, -1).reshape(-1, C)
+        if bool((probs >= 0).all()) and bool(((probs.sum(-1) - 1).abs() < 1e-3).all()):
+            r.fail('softmax', f"the model's outputs are probabilities (every row is >= 0 and sums to 1): softmax is applied before "
+                   "cross-entropy, which applies log-softmax itself; return raw logits from the model (softmax applied twice)")
+        if task_C and C != task_C:
+            r.fail('num_classes', f'the model outputs {C} logits but the task has num_classes={task_C}: wrong number of classes')
+
+# %% ../../nbs/02_ladder/03_rungs.ipynb
+def _init_loss_causes(b:Bench, r:RungResult, measured:float, expected:float, rows:list, items:list):
+    "Rung 2's likely causes of an initial loss off its theory, as notes on `r`: a reduction mismatch, the last layer's init scale, or what its numbers rule out; `rows` and `items` count each batch's samples and items."
+    n = r.numbers
+    bs, ipb = sum(rows) / len(rows), (sum(items) / len(items) if items else None)
+    ratio = measured / expected if expected else math.inf
+    if measured > expected:
+        if bs > 2 and abs(ratio / bs - 1) < 0.25:
+            r.note('reduction', f"  the loss is about batch size x theory: reduction='sum' instead of 'mean' (a reduction mismatch)")
+        elif ipb and not b.items and ipb > 2 and abs(ratio / ipb - 1) < 0.25:
+            r.note('reduction', f"  the loss is about the items per batch ({ipb:.0f}) x theory: a loss summed over items (tokens) with "
+                   "loss_norm='mean'; set loss_norm='items' so that ntrain divides by the item count (a reduction mismatch)")
+        if n['output_std'] > 1.0:
+            r.note('init_scale', f"  the last layer's init scale: the outputs' std at init is {n['output_std']:.3g} (near 0 to 1 is expected); "
+                   "a last layer initialised too large makes confident, wrong guesses (scale its weights down, or zero them)")
+        if not r.causes:
+            r.note('unexplained', f"  not the last layer's init scale (the outputs' std at init is {n['output_std']:.3g}, in the normal range) "
+                   f"nor a plain reduction mismatch (the loss is {ratio:.3g} x theory, not the batch's {bs:.0f} samples"
+                   + (f" or {ipb:.0f} items" if ipb else '') + "): look at the loss itself (an extra term, a weighting), the targets, "
+                   "and whether the theory fits this loss (give your own with Task.expected_init_loss)")
+    else:
+        r.note('label_smoothing', '  a loss below theory: label smoothing or a reduction that differs from the theory, '
+               'more classes assumed than the data has, or a model that is already trained (pretrained weights?)')
 
 # %% ../../nbs/02_ladder/03_rungs.ipynb
 def rung2(b:Bench)->RungResult:
@@ -197,15 +248,7 @@ def rung2(b:Bench)->RungResult:
     expected, source = init_loss_theory(b, b0, p0, t0)
     n.update(theory=source, tolerance=st.init_tol, output_std=float(p0.std()))
     r.series['batch_losses'] = losses
-    d = class_dim(p0, t0) if torch.is_tensor(t0) else (1 if p0.ndim > 1 else None)
-    if b.is_ce and p0.ndim > 1 and d is not None:
-        C, task_C = p0.shape[d], b.task.num_classes
-        probs = p0.movedim(d, -1).reshape(-1, C)
-        if bool((probs >= 0).all()) and bool(((probs.sum(-1) - 1).abs() < 1e-3).all()):
-            r.fail('softmax', f"the model's outputs are probabilities (every row is >= 0 and sums to 1): softmax is applied before "
-                   "cross-entropy, which applies log-softmax itself; return raw logits from the model (softmax applied twice)")
-        if task_C and C != task_C:
-            r.fail('num_classes', f'the model outputs {C} logits but the task has num_classes={task_C}: wrong number of classes')
+    _output_checks(b, r, p0, t0)
     if expected is None: return r.warn('no_theory', source)
     n['expected'] = expected
     if not math.isfinite(measured): return r.fail('nan', f'the initial loss is {measured}: run rung 1 for where it comes from')
@@ -223,25 +266,7 @@ def rung2(b:Bench)->RungResult:
         if not r.ok: return r
         return r.note(None, f'initial loss {measured:.4g}, theory {expected:.4g} ({source}), within {st.init_tol:.0%}')
     r.fail(None, f'initial loss {measured:.4g} is {rel:.0%} off the theory {expected:.4g} ({source}; tolerance {st.init_tol:.0%}); likely causes:')
-    bs, ipb = sum(rows) / len(rows), (sum(items) / len(items) if items else None)
-    ratio = measured / expected if expected else math.inf
-    if measured > expected:
-        if bs > 2 and abs(ratio / bs - 1) < 0.25:
-            r.note('reduction', f"  the loss is about batch size x theory: reduction='sum' instead of 'mean' (a reduction mismatch)")
-        elif ipb and not b.items and ipb > 2 and abs(ratio / ipb - 1) < 0.25:
-            r.note('reduction', f"  the loss is about the items per batch ({ipb:.0f}) x theory: a loss summed over items (tokens) with "
-                   "loss_norm='mean'; set loss_norm='items' so that ntrain divides by the item count (a reduction mismatch)")
-        if n['output_std'] > 1.0:
-            r.note('init_scale', f"  the last layer's init scale: the outputs' std at init is {n['output_std']:.3g} (near 0 to 1 is expected); "
-                   "a last layer initialised too large makes confident, wrong guesses (scale its weights down, or zero them)")
-        if not r.causes:
-            r.note('unexplained', f"  not the last layer's init scale (the outputs' std at init is {n['output_std']:.3g}, in the normal range) "
-                   f"nor a plain reduction mismatch (the loss is {ratio:.3g} x theory, not the batch's {bs:.0f} samples"
-                   + (f" or {ipb:.0f} items" if ipb else '') + "): look at the loss itself (an extra term, a weighting), the targets, "
-                   "and whether the theory fits this loss (give your own with Task.expected_init_loss)")
-    else:
-        r.note('label_smoothing', '  a loss below theory: label smoothing or a reduction that differs from the theory, '
-               'more classes assumed than the data has, or a model that is already trained (pretrained weights?)')
+    _init_loss_causes(b, r, measured, expected, rows, items)
     return r
 
 # %% ../../nbs/02_ladder/03_rungs.ipynb
@@ -295,6 +320,7 @@ def keeps_gradients(b:Bench, batch)->Optional[float]:
         num += float((x - y).pow(2).sum()); den += float(x.pow(2).sum() + y.pow(2).sum())
     return math.sqrt(num / den) if den else 0.0
 
+# %% ../../nbs/02_ladder/03_rungs.ipynb
 def _own_grads(b:Bench, init:dict, batch)->Optional[dict]:
     "`grad_report` after ntrain's own backward pass from the weights `init`: a user's step may leave no gradient to read."
     with _rng_kept():
@@ -324,6 +350,7 @@ def deterministic_steps(quiet:bool=False # hide torch's warning for an op withou
         torch.use_deterministic_algorithms(prev[0], warn_only=prev[1])
         torch.backends.cudnn.benchmark, torch.backends.cudnn.deterministic = prev[2:]
 
+# %% ../../nbs/02_ladder/03_rungs.ipynb
 def _same(x, y)->bool:
     "Bit-equal trees of tensors and plain values (NaN equals NaN)."
     if torch.nn.parameter.is_lazy(x) or torch.nn.parameter.is_lazy(y): return True  # a lazy module's unset weights: nothing to compare
@@ -341,6 +368,7 @@ def _nondeterministic_ops(caught)->list:
             str(w.message).split(' does not have')[0].strip()) for w in caught if re.match(NONDETERMINISTIC, str(w.message), re.S)]
     return list(dict.fromkeys(ops))
 
+# %% ../../nbs/02_ladder/03_rungs.ipynb
 def repeat_check(b:Bench, init:dict, # the model's state before rung 3's first step
                  rng:dict, # every RNG state then (`checkpoint.rng_state()`)
                  batch, # rung 3's batch, on the device
@@ -384,15 +412,11 @@ def repeat_check(b:Bench, init:dict, # the model's state before rung 3's first s
     return out
 
 # %% ../../nbs/02_ladder/03_rungs.ipynb
-def rung3(b:Bench)->RungResult:
-    "Overfit one batch to near-zero loss; on failure, find out why. Its first steps run twice: their losses must be bit-equal."
-    r = b.rung_result(3)
+def _overfit(b:Bench, r:RungResult, model, opt, batch, idx, reps:int)->Optional[tuple]:
+    """Rung 3's steps on one batch (the first `reps` under deterministic algorithms), their losses read back in chunks into
+    `r.series['loss']` and sent as `rung_step` records: (target loss, the first step's gradient report, the last snapshot of
+    model and optimizer with its step, the initial weights), or None when a step failed (`r` says why)."""
     st, n = b.st, r.numbers
-    model = b.model().train()
-    opt = b.optimizer(model)
-    batch, idx = b.first_batch()
-    batch = to_device(batch, b.device)
-    p0 = [p.detach().clone() for p in model.parameters()]
     losses = r.series['loss'] = []
     pend, grads, snap, target, read_at = [], None, None, None, time.monotonic()
     def read_back():  # one device sync for the steps since the last one, then a record for each of them
@@ -402,8 +426,7 @@ def rung3(b:Bench)->RungResult:
         for v in new:
             losses.append(v); b.emit('rung_step', rung=3, step=len(losses), loss=v, target=target)
         read_at = time.monotonic()
-    reps = max(0, min(st.repeat_steps, st.overfit_steps))  # the first `reps` steps run deterministically, to be run again
-    rng0, init = (ckpt.rng_state() if reps else None), None
+    init = None
     with contextlib.ExitStack() as det:
         if reps: det.enter_context(deterministic_steps(quiet=True))
         for s in range(st.overfit_steps):
@@ -417,49 +440,34 @@ def rung3(b:Bench)->RungResult:
                 snap = (copy.deepcopy(model.state_dict()), copy.deepcopy(opt.state_dict()), s)
                 if s == 0: init = snap[0]
             try: pend.append(b.train_step(model, opt, batch))
-            except UserCodeError as e: return r.fail('step', f'step {s}: {e}')
+            except UserCodeError as e: r.fail('step', f'step {s}: {e}'); return None
             if grads is None: grads = grad_report(model)
             decide = (s + 1) % 10 == 0 or s == st.overfit_steps - 1
             if decide or s == 0 or time.monotonic() - read_at > 1.0: read_back()
             if decide and (not all(map(math.isfinite, losses[-10:])) or losses[-1] <= target): break
+    return target, grads, snap, init
+
+# %% ../../nbs/02_ladder/03_rungs.ipynb
+def _nan_replay(b:Bench, r:RungResult, snap:tuple, batch, idx, losses:list):
+    "Rung 3's diagnosis of a loss that became non-finite, as notes on `r`: the steps replayed from the last snapshot `snap` (model, optimizer, step) to just before that step, then `nan_diagnosis` there."
+    k = next(i for i, l in enumerate(losses) if not math.isfinite(l))
+    def restore(sd, osd):
+        m = b.model().train(); m.load_state_dict(sd); o = b.optimizer(m); o.load_state_dict(osd); return m, o
+    m, o = restore(*snap[:2])  # replay from the chunk's start to just before the step whose loss was non-finite
+    for _ in range(k - snap[2]): b.train_step(m, o, batch)
+    state = (copy.deepcopy(m.state_dict()), copy.deepcopy(o.state_dict()))
+    def rerun(): b.train_step(*restore(*state), batch)
+    cs, ws = nan_diagnosis(b, m, batch, idx, losses[:k], rerun)
+    r.note('nan', f'  the loss became non-finite at step {k}:')
+    for c, w in zip(cs + [None] * len(ws), ws): r.note(c, '    ' + w)
+
+# %% ../../nbs/02_ladder/03_rungs.ipynb
+def _overfit_causes(b:Bench, r:RungResult, model, batch, idx, init:dict, grads:dict, words:Optional[str], kept:Optional[float], lr:float, moved:float):
+    """Rung 3's causes of a batch not memorised, as notes on `r`: parameters frozen (`words` names them), detached or dead, a step
+    that keeps old gradients (`kept`), a loss that rose (with the LR range test), a flat one, targets of the wrong dtype, softmax
+    before cross-entropy; else a loss that fell too slowly or did not fall."""
+    st, n, losses = b.st, r.numbers, r.series['loss']
     first, last = losses[0], losses[-1]
-    lr = opt.param_groups[0]['lr']
-    moved = math.sqrt(sum(float((p.detach() - q).pow(2).sum()) for p, q in zip(model.parameters(), p0)))
-    n.update(samples=len(idx), steps=len(losses), start_loss=first, final_loss=last, threshold=target, lr=lr, param_change=moved,
-             frozen=len(grads['frozen']), no_grad=len(grads['no_grad']), zero_grad=len(grads['zero_grad']))
-    k = min(reps, len(losses))
-    rep = repeat_check(b, init, rng0, batch, losses[:k]) if k and all(map(math.isfinite, losses[:k])) else None
-    kept = keeps_gradients(b, batch)  # None without a user step
-    if rep is not None: n['repeat'] = rep['summary']
-    if kept is not None: n['keeps_gradients'] = round(kept, 3)
-    def done()->RungResult:  # the repeat check's verdict, after the rest of the diagnosis
-        if rep is not None and not rep['same']:
-            (r.fail if b.cfg.deterministic else r.warn)('nondeterministic', '  results differ on every run: ' + '; '.join(rep['sources']) + (
-                ' (the config asks for deterministic=true, whose runs must repeat)' if b.cfg.deterministic else ''))
-        return r
-    # checks that are worth a warning even when the batch was memorised
-    if grads['frozen']:
-        words = f"{len(grads['frozen'])} of {len(list(model.parameters()))} parameter tensors are frozen (requires_grad=False): {names_list(grads['frozen'])}"
-    if math.isfinite(last) and last <= target:
-        r.note(None, f'loss {first:.4g} -> {last:.4g} in {len(losses)} steps (target {target:.3g})')
-        if grads['frozen']: r.warn('frozen', words + ' (intended, when fine-tuning?)')
-        if kept and kept > KEEPS: r.warn('zero_grad', '  ' + ZERO_GRAD)
-        return done()
-    r.fail(None, f"could not overfit one batch of {len(idx)} samples: loss {first:.4g} -> {last:.4g} in {len(losses)} steps (target {target:.3g}). "
-           "The bug is in the model, loss, labels or optimizer, not the data size:")
-    if not all(math.isfinite(l) for l in losses):
-        k = next(i for i, l in enumerate(losses) if not math.isfinite(l))
-        def restore(sd, osd):
-            m = b.model().train(); m.load_state_dict(sd); o = b.optimizer(m); o.load_state_dict(osd); return m, o
-        m, o = restore(*snap[:2])  # replay from the chunk's start to just before the step whose loss was non-finite
-        for _ in range(k - snap[2]): b.train_step(m, o, batch)
-        state = (copy.deepcopy(m.state_dict()), copy.deepcopy(o.state_dict()))
-        def rerun(): b.train_step(*restore(*state), batch)
-        cs, ws = nan_diagnosis(b, m, batch, idx, losses[:k], rerun)
-        r.note('nan', f'  the loss became non-finite at step {k}:')
-        for c, w in zip(cs + [None] * len(ws), ws): r.note(c, '    ' + w)
-        if kept and kept > KEEPS: r.note('zero_grad', '  ' + ZERO_GRAD)
-        return done()
     if b.step_fn is not None and not any(p.grad is not None and bool(p.grad.any()) for p in model.parameters() if p.requires_grad):
         grads = _own_grads(b, init, batch) or grads  # the user's step leaves no gradient to read (it zeroes them after its step)
     if grads['frozen']: r.note('frozen', '  ' + words)
@@ -496,6 +504,52 @@ def rung3(b:Bench)->RungResult:
         else:  # it rose, but less than lr_high's rules ask: never blame a low learning rate
             r.note('not_falling', f'  the loss ended above where it started ({first:.4g} -> {last:.4g}, lowest {min(losses):.4g}): not a learning '
                    f'rate too low; a learning rate too high for this model (lr {lr:.2g}: try the LR range test, lr_find=True), or a step that does not descend')
+
+# %% ../../nbs/02_ladder/03_rungs.ipynb
+def rung3(b:Bench)->RungResult:
+    "Overfit one batch to near-zero loss; on failure, find out why. Its first steps run twice: their losses must be bit-equal."
+    r = b.rung_result(3)
+    st, n = b.st, r.numbers
+    model = b.model().train()
+    opt = b.optimizer(model)
+    batch, idx = b.first_batch()
+    batch = to_device(batch, b.device)
+    p0 = [p.detach().clone() for p in model.parameters()]
+    reps = max(0, min(st.repeat_steps, st.overfit_steps))  # the first `reps` steps run deterministically, to be run again
+    rng0 = ckpt.rng_state() if reps else None
+    if (o := _overfit(b, r, model, opt, batch, idx, reps)) is None: return r
+    target, grads, snap, init = o
+    losses = r.series['loss']
+    first, last = losses[0], losses[-1]
+    lr = opt.param_groups[0]['lr']
+    moved = math.sqrt(sum(float((p.detach() - q).pow(2).sum()) for p, q in zip(model.parameters(), p0)))
+    n.update(samples=len(idx), steps=len(losses), start_loss=first, final_loss=last, threshold=target, lr=lr, param_change=moved,
+             frozen=len(grads['frozen']), no_grad=len(grads['no_grad']), zero_grad=len(grads['zero_grad']))
+    k = min(reps, len(losses))
+    rep = repeat_check(b, init, rng0, batch, losses[:k]) if k and all(map(math.isfinite, losses[:k])) else None
+    kept = keeps_gradients(b, batch)  # None without a user step
+    if rep is not None: n['repeat'] = rep['summary']
+    if kept is not None: n['keeps_gradients'] = round(kept, 3)
+    def done()->RungResult:  # the repeat check's verdict, after the rest of the diagnosis
+        if rep is not None and not rep['same']:
+            (r.fail if b.cfg.deterministic else r.warn)('nondeterministic', '  results differ on every run: ' + '; '.join(rep['sources']) + (
+                ' (the config asks for deterministic=true, whose runs must repeat)' if b.cfg.deterministic else ''))
+        return r
+    # checks that are worth a warning even when the batch was memorised
+    if grads['frozen']:
+        words = f"{len(grads['frozen'])} of {len(list(model.parameters()))} parameter tensors are frozen (requires_grad=False): {names_list(grads['frozen'])}"
+    if math.isfinite(last) and last <= target:
+        r.note(None, f'loss {first:.4g} -> {last:.4g} in {len(losses)} steps (target {target:.3g})')
+        if grads['frozen']: r.warn('frozen', words + ' (intended, when fine-tuning?)')
+        if kept and kept > KEEPS: r.warn('zero_grad', '  ' + ZERO_GRAD)
+        return done()
+    r.fail(None, f"could not overfit one batch of {len(idx)} samples: loss {first:.4g} -> {last:.4g} in {len(losses)} steps (target {target:.3g}). "
+           "The bug is in the model, loss, labels or optimizer, not the data size:")
+    if not all(math.isfinite(l) for l in losses):
+        _nan_replay(b, r, snap, batch, idx, losses)
+        if kept and kept > KEEPS: r.note('zero_grad', '  ' + ZERO_GRAD)
+        return done()
+    _overfit_causes(b, r, model, batch, idx, init, grads, words if grads['frozen'] else None, kept, lr, moved)
     return done()
 
 # %% ../../nbs/02_ladder/03_rungs.ipynb
@@ -517,6 +571,7 @@ def digest(x)->str:
     feed(x)
     return h.hexdigest()
 
+# %% ../../nbs/02_ladder/03_rungs.ipynb
 LEAK_CHUNK = 512  # samples hashed between two progress reports (and stop checks)
 
 def leak_check(task, max_n:int=50000,
@@ -562,6 +617,7 @@ def auroc(scores, labels)->float:
     ranks[order] = (cnt.cumsum(0).double() - (cnt.double() - 1) / 2)[inv]  # ties share their mean rank
     return float((ranks[y].sum() - npos * (npos + 1) / 2) / (npos * (n - npos)))
 
+# %% ../../nbs/02_ladder/03_rungs.ipynb
 def _label_columns(p, t)->tuple:
     "Scores and targets as (rows, labels): an (N, L) output keeps its L labels; any other shape is one label."
     t = t.reshape(p.shape)
@@ -630,6 +686,7 @@ def _evaluate(b:Bench, model, loader, within=None, prior=None)->dict:
         if a: out['auroc'] = sum(a) / len(a)
     return out
 
+# %% ../../nbs/02_ladder/03_rungs.ipynb
 def lr_find(b:Bench, ds, start:float=1e-7, end:float=10.0, steps:int=100)->dict:
     "An LR range test (as fastai's lr_find): the smoothed loss as the LR grows geometrically; suggests a max LR."
     model = b.model().train(); opt = b.optimizer(model, lr=start)
@@ -666,6 +723,7 @@ def target_slot(task, sample):
     if isinstance(sample, (tuple, list)) and len(sample) > 1: return 1
     return None
 
+# %% ../../nbs/02_ladder/03_rungs.ipynb
 PERMUTED_CACHE = 64 * 2**20  # bytes of donor targets a Permuted dataset keeps, so that later epochs load each sample once
 
 class Permuted(Dataset):
@@ -689,6 +747,7 @@ class Permuted(Dataset):
         if isinstance(s, list): return out
         return type(s)(*out) if hasattr(s, '_fields') else tuple(out)  # a namedtuple stays one
 
+# %% ../../nbs/02_ladder/03_rungs.ipynb
 @contextlib.contextmanager
 def rng_kept():
     "Run a block and put the global generators (Python, numpy, torch, CUDA) back as they were."
@@ -706,6 +765,7 @@ def _same(a, b)->bool:
     try: return bool(a == b)
     except Exception: return False
 
+# %% ../../nbs/02_ladder/03_rungs.ipynb
 def _sees_permutation(b:Bench, model, sub, ds:Permuted, n:int)->Optional[str]:
     "None when the forward pass takes its targets where `ds` permutes them; else why not, in words."
     f = b.task.forward
@@ -718,6 +778,7 @@ def _sees_permutation(b:Bench, model, sub, ds:Permuted, n:int)->Optional[str]:
     return (f"the forward pass does not take its targets from the samples' {ds.slot!r} (Task.forward builds them otherwise, "
             "from the inputs?), so they cannot be permuted")
 
+# %% ../../nbs/02_ladder/03_rungs.ipynb
 def control_fit(b:Bench, sub, init:dict, vl, within, value:Callable, bs:int, drop_last:bool, metric:str='')->tuple:
     """The null of rung 4: the samples of `sub` with their targets permuted, trained from the weights `init` over the rung's
     epochs and batches and evaluated after each epoch: (evaluations, None), or (None, why there is no control)."""
@@ -771,6 +832,7 @@ def swing(xs:list, lower_is_better:bool=True)->float:
     d = [abs(b - a) for a, b in zip(xs[k:], xs[k + 1:])]
     return max(d) if d else abs(xs[-1] - xs[-2]) if len(xs) > 1 else 0.0
 
+# %% ../../nbs/02_ladder/03_rungs.ipynb
 def judge(val_loss:float, control_loss:list, final:Optional[float]=None, control_metric:Optional[list]=None,
           constant:Optional[float]=None, chance:Optional[float]=None)->dict:
     """Where the final validation loss (and the final metric, higher is better) stand against the control's epochs: each
@@ -798,10 +860,10 @@ def _verdict_words(zones:dict, metric:str, final, fl, cmax, cmin, ls, vs, const)
     elif z == 'overlaps': words.append(f"{metric} {final:.4g} is above the control's best (or chance) {cmax:.4g} but not by its swing {vs:.3g}")
     return words
 
-def rung4(b:Bench)->RungResult:
-    "A few epochs on a small part of the train set must move the validation metric beyond a control fit on permuted targets."
-    r = b.rung_result(4)
-    st, n, cfg, task = b.st, r.numbers, b.cfg, b.task
+# %% ../../nbs/02_ladder/03_rungs.ipynb
+def _small_data(b:Bench)->tuple:
+    "Rung 4's data, drawn with the run's seed: (the train subset, its size, the train set's size, the number of validation samples, their loader, their indices in the validation set or None for all)."
+    st, cfg, task = b.st, b.cfg, b.task
     N = len(task.train)
     k = min(N, max(math.ceil(st.small_frac * N), st.small_min))
     g = torch.Generator(); g.manual_seed(cfg.seed)
@@ -810,39 +872,32 @@ def rung4(b:Bench)->RungResult:
     val = task.valid if nv == len(task.valid) else Subset(task.valid, torch.randperm(len(task.valid), generator=g)[:nv].tolist())
     vl = b.loader(val, min(cfg.val_batch_size or 2 * cfg.batch_size, nv), shuffle=False)
     within = val.indices if isinstance(val, Subset) else None
-    model = b.model()
-    init = copy.deepcopy(model.state_dict())  # the control starts from these weights
-    prior = train_prior(b, model, sub) if b.is_bce or b.is_mse else None
-    e0 = _evaluate(b, model, vl, within, prior)
-    const, E = e0.get('constant'), st.small_epochs
-    key = 'auroc' if 'auroc' in e0 else 'acc' if 'acc' in e0 else 'loss'
-    value = lambda e: e.get(key, math.nan)
-    bs = min(cfg.batch_size, k); drop = k % bs == 1  # no batch of one (BatchNorm)
-    ctrl, why = control_fit(b, sub, init, vl, within, value, bs, drop, f'val_{key}')
-    if ctrl is None and key == 'auroc': key = 'loss'  # without a control: the loss, judged by the formula
-    metric, up, start = f'val_{key}', key != 'loss', value(e0)
-    b.emit('rung_eval', rung=4, epoch=-1, val_loss=e0['loss'], metric=metric, value=start)
-    n.update(samples=k, of=N, val_samples=nv, epochs=E, metric=metric, start=start)
-    if const is not None: n['constant'] = const
-    if ctrl is not None:
-        cl, cv = [e['loss'] for e in ctrl], [value(e) for e in ctrl]
-        chance = 0.5 if key == 'auroc' else e0.get('chance') if key == 'acc' else None  # the metric of no skill
-        cmin, cmax, ls, vs = min(cl), max(cv + ([chance] if chance is not None else [])), swing(cl), swing(cv, False)
-        loss_thr = min(cmin - ls, const) if const is not None else cmin - ls
-        thr = cmax + vs if up else loss_thr
-        rule = (f"the control, the same samples with their targets permuted, reached val_loss {cmin:.4g} at best (swing {ls:.3g})"
-                + (f" and {metric} {max(cv):.4g} (swing {vs:.3g}; chance is {chance:.4g})" if up else '')
-                + (f"; the constant predictor at the training prior scores val_loss {const:.4g}" if const is not None else ''))
-        n.update(threshold=thr, loss_threshold=loss_thr, control=dict(seed=control_seed(cfg.seed), val_loss=cl, **({metric: cv} if up else {}),
-                 swing=dict(val_loss=ls, **({metric: vs} if up else {})), train_loss_end=ctrl[-1]['train_loss']))
-        r.series.update(control_val_loss=[e0['loss']] + cl, **({f'control_{metric}': [start] + cv} if up else {}))
-        b.emit('rung_threshold', rung=4, metric=metric, start=start, threshold=thr, mode='max' if up else 'min', loss_threshold=loss_thr,
-               control=True, rule=rule)
-    else:
-        thr, se, mode, rule = _noise_threshold(st, e0, nv, metric)
-        if const is not None: rule += f', and below the constant predictor at the training prior {const:.4g}'
-        n.update(threshold=thr, no_control=why)
-        b.emit('rung_threshold', rung=4, metric=metric, start=start, threshold=thr, mode=mode, se=se, control=False, rule=rule)
+    return sub, k, N, nv, vl, within
+
+# %% ../../nbs/02_ladder/03_rungs.ipynb
+def _control_threshold(b:Bench, r:RungResult, ctrl:list, e0:dict, value:Callable, key:str, metric:str, start:float, const)->tuple:
+    """Rung 4's thresholds from its control fit `ctrl` (its evaluations), into `r` and a `rung_threshold` record: (control val losses,
+    control metrics, chance, the control's lowest loss and highest metric (or chance), their swings, the threshold, the rule in words)."""
+    n, cfg, up = r.numbers, b.cfg, key != 'loss'
+    cl, cv = [e['loss'] for e in ctrl], [value(e) for e in ctrl]
+    chance = 0.5 if key == 'auroc' else e0.get('chance') if key == 'acc' else None  # the metric of no skill
+    cmin, cmax, ls, vs = min(cl), max(cv + ([chance] if chance is not None else [])), swing(cl), swing(cv, False)
+    loss_thr = min(cmin - ls, const) if const is not None else cmin - ls
+    thr = cmax + vs if up else loss_thr
+    rule = (f"the control, the same samples with their targets permuted, reached val_loss {cmin:.4g} at best (swing {ls:.3g})"
+            + (f" and {metric} {max(cv):.4g} (swing {vs:.3g}; chance is {chance:.4g})" if up else '')
+            + (f"; the constant predictor at the training prior scores val_loss {const:.4g}" if const is not None else ''))
+    n.update(threshold=thr, loss_threshold=loss_thr, control=dict(seed=control_seed(cfg.seed), val_loss=cl, **({metric: cv} if up else {}),
+             swing=dict(val_loss=ls, **({metric: vs} if up else {})), train_loss_end=ctrl[-1]['train_loss']))
+    r.series.update(control_val_loss=[e0['loss']] + cl, **({f'control_{metric}': [start] + cv} if up else {}))
+    b.emit('rung_threshold', rung=4, metric=metric, start=start, threshold=thr, mode='max' if up else 'min', loss_threshold=loss_thr,
+           control=True, rule=rule)
+    return cl, cv, chance, cmin, cmax, ls, vs, thr, rule
+
+# %% ../../nbs/02_ladder/03_rungs.ipynb
+def _small_fit(b:Bench, r:RungResult, model, sub, vl, within, bs:int, drop:bool, E:int, metric:str, value:Callable, e0:dict, start:float)->tuple:
+    """Rung 4's own fit: `E` epochs on `sub`, each evaluated on `vl` (a `rung_eval` record, and the curves in `r.series`):
+    (the evaluations, `e0` first; every train loss; the last epoch's train losses)."""
     opt = b.optimizer(model)
     hist, train_losses, last_epoch = [e0], [], []
     r.series.update(train_loss=train_losses, **{metric: [start]}, val_loss_epochs=[e0['loss']])
@@ -858,8 +913,12 @@ def rung4(b:Bench)->RungResult:
         e = _evaluate(b, model, vl, within); hist.append(e)
         r.series[metric].append(value(e)); r.series['val_loss_epochs'].append(e['loss'])
         b.emit('rung_eval', rung=4, epoch=ep, train_loss=sum(ls_) / len(ls_), val_loss=e['loss'], metric=metric, value=value(e))
-    final, fl, l0 = value(hist[-1]), hist[-1]['loss'], e0['loss']
-    n.update(final=final, train_loss_start=train_losses[0], train_loss_end=sum(last_epoch) / len(last_epoch), val_loss=fl)
+    return hist, train_losses, last_epoch
+
+# %% ../../nbs/02_ladder/03_rungs.ipynb
+def _leak(b:Bench, n:dict, task)->dict:
+    "Rung 4's leak check of `task` (`leak_check`, with `leak_check` records for its progress), its numbers into `n`; its result."
+    st = b.st
     progress = lambda done, total: b.emit('leak_check', rung=4, done=done, total=total)
     leak = leak_check(task, st.leak_max, progress, b.stopper)
     n['overlap'] = leak['overlap']; n['leak_check'] = leak['how']
@@ -867,6 +926,88 @@ def rung4(b:Bench)->RungResult:
         n['targets_checked'] = f'{b.checked_batches} batches loaded by the rungs'
     total = leak['checked_train'] + leak['checked_valid']
     b.emit('leak_check', rung=4, done=total, total=total, overlap=leak['overlap'], how=leak['how'])
+    return leak
+
+# %% ../../nbs/02_ladder/03_rungs.ipynb
+def _small_fail_causes(b:Bench, r:RungResult, model, vl, ctrl:Optional[list], train_losses:list, k:int):
+    """Rung 4's causes of a fail, as notes on `r`: whether the model fit its training targets (better than permuted ones, or not
+    at all) and whether rung 3 memorised a batch, which separate labels from a model that did not learn; outputs that change
+    between two passes in eval mode."""
+    n = r.numbers
+    tl0, tl1 = train_losses[0], n['train_loss_end']
+    ct = ctrl[-1]['train_loss'] if ctrl else None
+    tc = f'; with permuted targets {ct:.3g}' if ctrl else ''
+    if ct is not None and tl1 < 0.9 * ct:
+        r.note('labels', f'  the model fits its training targets better than permuted ones (train loss {tl0:.3g} -> {tl1:.3g}{tc}), yet '
+               'validation is no better: train and validation that differ (labels from another source or scheme, inputs '
+               'prepared differently), or targets that leak into the train inputs')
+    elif ct is not None and tl1 < 0.95 * tl0:
+        r.note('labels', f'  the model learns (train loss {tl0:.3g} -> {tl1:.3g}) but no better on the true targets than on permuted '
+               f'ones ({ct:.3g}): labels that do not follow from the inputs (random, shuffled or misaligned), or a model that '
+               'cannot see what links them')
+    elif tl1 < 0.7 * tl0:
+        r.note('labels', f'  the model fits the training subset (train loss {tl0:.3g} -> {tl1:.3g}{tc}) but nothing carries over to validation: '
+               'train labels that do not follow from the inputs (random, shuffled or misaligned labels), or train and '
+               'validation inputs prepared differently')
+    elif getattr(b.results.get(3), 'ok', False):
+        r.note('labels', f'  the training loss hardly fell either ({tl0:.3g} -> {tl1:.3g}{tc}), yet rung 3 memorised one batch, so the model, '
+               f'loss and optimizer work: with {k} samples there is nothing to learn, which points at the labels (random, shuffled or '
+               'misaligned with the inputs); if they are right, raise small_epochs')
+    else:
+        r.note('no_learning', f'  the training loss hardly fell either ({tl0:.3g} -> {tl1:.3g}{tc}): too few steps, too low a learning rate '
+               f'(lr {b.lr:.3g}; raise small_epochs or small_min), or labels that do not follow from the inputs')
+    model.eval()
+    vb = next(b.batches(vl))[0]; vb = to_device(vb, b.device)
+    with torch.no_grad(): o1, o2 = b.prediction(b.forward(model, vb)[0]), b.prediction(b.forward(model, vb)[0])
+    if not torch.equal(o1, o2):
+        r.note('eval_mode', '  two passes in eval mode give different outputs: something ignores model.eval() '
+               '(F.dropout(training=True), or a layer that reads a global flag); validation is then noisy')
+
+# %% ../../nbs/02_ladder/03_rungs.ipynb
+def _small_notes(r:RungResult, key:str, fl:float, leak:dict):
+    "Rung 4's last notes on `r`: a validation loss below the training loss (expected with dropout or augmentation), and leakage: a fail from 1% of the validation samples, else a warning."
+    n = r.numbers
+    if key == 'acc' and fl < 0.8 * n['train_loss_end']:
+        r.note('val_better', f"  validation loss {fl:.3g} is below the training loss {n['train_loss_end']:.3g}: expected when "
+               "dropout or augmentation act only in training mode; ntrain's validation calls model.eval()")
+    if leak['overlap']:
+        words = (f"  {leak['overlap']} of {leak['checked_valid']} validation samples also appear in the train set ({leak['how']}; "
+                 f"(valid, train) index pairs {leak['examples']}): leakage; the validation metric measures memory, and "
+                 "augmentation only hides the copies")
+        if leak['overlap'] >= 0.01 * leak['checked_valid']: r.fail('leakage', words.strip())
+        else: r.warn('leakage', words.strip())
+
+# %% ../../nbs/02_ladder/03_rungs.ipynb
+def rung4(b:Bench)->RungResult:
+    "A few epochs on a small part of the train set must move the validation metric beyond a control fit on permuted targets."
+    r = b.rung_result(4)
+    st, n, cfg, task = b.st, r.numbers, b.cfg, b.task
+    sub, k, N, nv, vl, within = _small_data(b)
+    model = b.model()
+    init = copy.deepcopy(model.state_dict())  # the control starts from these weights
+    prior = train_prior(b, model, sub) if b.is_bce or b.is_mse else None
+    e0 = _evaluate(b, model, vl, within, prior)
+    const, E = e0.get('constant'), st.small_epochs
+    key = 'auroc' if 'auroc' in e0 else 'acc' if 'acc' in e0 else 'loss'
+    value = lambda e: e.get(key, math.nan)
+    bs = min(cfg.batch_size, k); drop = k % bs == 1  # no batch of one (BatchNorm)
+    ctrl, why = control_fit(b, sub, init, vl, within, value, bs, drop, f'val_{key}')
+    if ctrl is None and key == 'auroc': key = 'loss'  # without a control: the loss, judged by the formula
+    metric, up, start = f'val_{key}', key != 'loss', value(e0)
+    b.emit('rung_eval', rung=4, epoch=-1, val_loss=e0['loss'], metric=metric, value=start)
+    n.update(samples=k, of=N, val_samples=nv, epochs=E, metric=metric, start=start)
+    if const is not None: n['constant'] = const
+    if ctrl is not None:
+        cl, cv, chance, cmin, cmax, ls, vs, thr, rule = _control_threshold(b, r, ctrl, e0, value, key, metric, start, const)
+    else:
+        thr, se, mode, rule = _noise_threshold(st, e0, nv, metric)
+        if const is not None: rule += f', and below the constant predictor at the training prior {const:.4g}'
+        n.update(threshold=thr, no_control=why)
+        b.emit('rung_threshold', rung=4, metric=metric, start=start, threshold=thr, mode=mode, se=se, control=False, rule=rule)
+    hist, train_losses, last_epoch = _small_fit(b, r, model, sub, vl, within, bs, drop, E, metric, value, e0, start)
+    final, fl, l0 = value(hist[-1]), hist[-1]['loss'], e0['loss']
+    n.update(final=final, train_loss_start=train_losses[0], train_loss_end=sum(last_epoch) / len(last_epoch), val_loss=fl)
+    leak = _leak(b, n, task)
     if st.lr_find:
         lf = lr_find(b, sub); r.series.update(lr_find_lr=lf['lrs'], lr_find_loss=lf['losses']); n['suggested_lr'] = lf['suggested_lr']
     moved = f'{metric} {start:.4g} -> {final:.4g}' + (f', val_loss {l0:.4g} -> {fl:.4g}' if up else '') + f' on {k} of {N} samples in {E} epochs'
@@ -888,43 +1029,8 @@ def rung4(b:Bench)->RungResult:
     else:
         if ctrl is None: r.fail(None, f'{metric} did not move beyond noise: {moved}; {rule}:')
         else: r.fail(None, f"{moved}: no better than with the targets permuted ({rule}):")
-        tl0, tl1 = train_losses[0], n['train_loss_end']
-        ct = ctrl[-1]['train_loss'] if ctrl else None
-        tc = f'; with permuted targets {ct:.3g}' if ctrl else ''
-        if ct is not None and tl1 < 0.9 * ct:
-            r.note('labels', f'  the model fits its training targets better than permuted ones (train loss {tl0:.3g} -> {tl1:.3g}{tc}), yet '
-                   'validation is no better: train and validation that differ (labels from another source or scheme, inputs '
-                   'prepared differently), or targets that leak into the train inputs')
-        elif ct is not None and tl1 < 0.95 * tl0:
-            r.note('labels', f'  the model learns (train loss {tl0:.3g} -> {tl1:.3g}) but no better on the true targets than on permuted '
-                   f'ones ({ct:.3g}): labels that do not follow from the inputs (random, shuffled or misaligned), or a model that '
-                   'cannot see what links them')
-        elif tl1 < 0.7 * tl0:
-            r.note('labels', f'  the model fits the training subset (train loss {tl0:.3g} -> {tl1:.3g}{tc}) but nothing carries over to validation: '
-                   'train labels that do not follow from the inputs (random, shuffled or misaligned labels), or train and '
-                   'validation inputs prepared differently')
-        elif getattr(b.results.get(3), 'ok', False):
-            r.note('labels', f'  the training loss hardly fell either ({tl0:.3g} -> {tl1:.3g}{tc}), yet rung 3 memorised one batch, so the model, '
-                   f'loss and optimizer work: with {k} samples there is nothing to learn, which points at the labels (random, shuffled or '
-                   'misaligned with the inputs); if they are right, raise small_epochs')
-        else:
-            r.note('no_learning', f'  the training loss hardly fell either ({tl0:.3g} -> {tl1:.3g}{tc}): too few steps, too low a learning rate '
-                   f'(lr {b.lr:.3g}; raise small_epochs or small_min), or labels that do not follow from the inputs')
-        model.eval()
-        vb = next(b.batches(vl))[0]; vb = to_device(vb, b.device)
-        with torch.no_grad(): o1, o2 = b.prediction(b.forward(model, vb)[0]), b.prediction(b.forward(model, vb)[0])
-        if not torch.equal(o1, o2):
-            r.note('eval_mode', '  two passes in eval mode give different outputs: something ignores model.eval() '
-                   '(F.dropout(training=True), or a layer that reads a global flag); validation is then noisy')
-    if key == 'acc' and fl < 0.8 * n['train_loss_end']:
-        r.note('val_better', f"  validation loss {fl:.3g} is below the training loss {n['train_loss_end']:.3g}: expected when "
-               "dropout or augmentation act only in training mode; ntrain's validation calls model.eval()")
-    if leak['overlap']:
-        words = (f"  {leak['overlap']} of {leak['checked_valid']} validation samples also appear in the train set ({leak['how']}; "
-                 f"(valid, train) index pairs {leak['examples']}): leakage; the validation metric measures memory, and "
-                 "augmentation only hides the copies")
-        if leak['overlap'] >= 0.01 * leak['checked_valid']: r.fail('leakage', words.strip())
-        else: r.warn('leakage', words.strip())
+        _small_fail_causes(b, r, model, vl, ctrl, train_losses, k)
+    _small_notes(r, key, fl, leak)
     return r
 
 # %% ../../nbs/02_ladder/03_rungs.ipynb
@@ -941,6 +1047,7 @@ def _run_numbers(cfg, records:list)->dict:
         out.update(samples_per_s=sorted(h.get('samples_per_s') or 0 for h in ep)[len(ep) // 2])
     return out
 
+# %% ../../nbs/02_ladder/03_rungs.ipynb
 def free_memory()->Optional[str]:
     "Drop what this process can (`gc`, `torch.cuda.empty_cache()`) and say what it still holds on each GPU; None without a GPU."
     import gc
@@ -961,6 +1068,7 @@ IN_KERNEL = ("the run stays in this kernel, on one process, on a thread: the tas
              "function defined in the notebook) and torchrun's fresh processes cannot import it; for several processes, put it in a "
              "module (task=module:function) and launch it with torchrun from the command line: ntrain launch CONFIG --nproc N")
 
+# %% ../../nbs/02_ladder/03_rungs.ipynb
 def start_run(cfg, task, run_dir, nproc:int=0, quiet:bool=True)->tuple:
     "Start rung 5's run: under torchrun on `nproc` processes when its task can be imported there, else on a thread here; (RunHandle, where it runs and why, in one line)."
     from ntrain.config import apply_overrides
@@ -975,6 +1083,7 @@ def start_run(cfg, task, run_dir, nproc:int=0, quiet:bool=True)->tuple:
     if cfg.num_workers != 0: cfg = apply_overrides(cfg, {'num_workers': 0})  # no fork from a process whose other threads run
     return ThreadRun(cfg, task=task, run_dir=run_dir, quiet=quiet), why
 
+# %% ../../nbs/02_ladder/03_rungs.ipynb
 def follow_run(h, emit:Callable, stop_requested:Callable, every:float=0.1):
     "Forward the run's records to `emit` until it ends; ask it to stop (gracefully) once `stop_requested()` says so."
     asked = False
@@ -989,6 +1098,7 @@ def follow_run(h, emit:Callable, stop_requested:Callable, every:float=0.1):
         raise
     for rec in h.new_records(): emit(rec)
 
+# %% ../../nbs/02_ladder/03_rungs.ipynb
 def run_verdict(h, cfg, started:float, where:str='', custom:bool=False, reason:Optional[str]=None)->RungResult:
     """Rung 5's result once its run `h` has ended: the verdict from how it ended, its numbers and curves from its records, its
     wall time since `started` (a `time.time()`); `where`: where it ran and why; `reason`: why it was stopped, if it was."""
@@ -1011,6 +1121,7 @@ def run_verdict(h, cfg, started:float, where:str='', custom:bool=False, reason:O
     if custom: r.note(None, "the full run uses the config's optimizer and ntrain's step, not the optimizer or step function given to the ladder")
     return r.note(None, where) if where else r
 
+# %% ../../nbs/02_ladder/03_rungs.ipynb
 def rung5(b:Bench, quiet:bool=True, run_dir=None, nproc:Optional[int]=None)->RungResult:
     "The full run of the bench's config and task (in `run_dir`, default the bench's): started, followed to its end and judged; `b.handle` is its RunHandle, `b.where` where it ran and why."
     r = b.rung_result(5)

@@ -11,7 +11,7 @@ from typing import Callable, Iterable, Optional, Union
 import torch
 from torch import nn
 from torch.utils.data import Subset, DataLoader
-from ..core import NtrainError, ConfigError, TaskError, atomic_write_text, nearest
+from ..core import NtrainError, ConfigError, TaskError, atomic_write_text, nearest, patch
 from ..config import Config, apply_overrides, run_config, all_keys, run_name
 from ..data import Task, get_task
 from ..events import signals_stop, record
@@ -51,6 +51,7 @@ def parse_rungs(spec)->list:
     if not out or any(not isinstance(i, int) or not 1 <= i <= 5 for i in out): raise ConfigError(f"rungs '{spec}': rungs are 1 to 5")
     return sorted(set(out))
 
+# %% ../../nbs/02_ladder/05_session.ipynb
 def _plain_task(model, train, valid, loss, num_classes, raw, expected_init_loss, forward, name)->Task:
     "A Task around a model instance (deep-copied for each rung), data and a loss; `_user_sets`: the user's own datasets."
     if not isinstance(model, nn.Module): raise TaskError(f'model is a {type(model).__name__}, not an nn.Module')
@@ -97,60 +98,9 @@ class LadderBusy(NtrainError):
 
 def _value(cfg:Config, key:str): return functools.reduce(getattr, key.split('.'), cfg)
 
+# %% ../../nbs/02_ladder/05_session.ipynb
 class LadderSession:
     "A ladder that keeps its results: run rungs (again), ask which are stale or refused, save `ladder.json`, and hand rung 5's run over as a `RunHandle`."
-    def __init__(self, config:Union[str, Path, dict, Config, None]=None, overrides=(), *,
-                 task:Union[Task, str, Callable, None]=None, # an ntrain Task (or 'module:function'); default: the config's task
-                 model:Optional[nn.Module]=None, train=None, valid=None, # or a plain model, with train (and validation) data
-                 loss:Optional[Callable]=None, num_classes:Optional[int]=None, raw:Optional[Callable]=None,
-                 expected_init_loss:Optional[Callable]=None, forward:Optional[Callable]=None,
-                 optimizer=None, step:Optional[Callable]=None, # the rungs train with these instead of the config's optimizer and ntrain's step
-                 run_dir=None, # where ladder.json goes; default: the config's run_dir or runs/<run_name>-<time>
-                 settings=None, # thresholds: a dict or a LadderSettings
-                 **keys): # config keys, as for fit (`__` for the dots)
-        self.plain, keys = model is not None, _config_keys(keys)
-        cfg = run_config(config, overrides, task_given=self.plain or task is not None)  # a task of one's own: the documented defaults
-        if keys: cfg = apply_overrides(cfg, keys)
-        if self.plain:
-            if isinstance(train, DataLoader) and train.batch_size and 'batch_size' not in keys and not any(str(o).startswith('batch_size=') for o in overrides):
-                cfg = apply_overrides(cfg, {'batch_size': train.batch_size})
-            task = _plain_task(model, train, valid, loss, num_classes, raw, expected_init_loss, forward, cfg.name)
-        elif task is not None: task = get_task(task)
-        self.base, self.task, self.optimizer, self.step, self.thresholds = cfg, task, optimizer, step, ladder_settings(settings)
-        self.settings = {k: _value(cfg, key) for k, key in EDITABLE.items()}  # what the next rung runs with (see `edit`)
-        self.run_dir = Path(run_dir or cfg.run_dir or default_run_dir(run_name(cfg, task)))
-        self.results, self.files, self.stopped = {}, [], None  # rung -> its latest RungResult; what save() wrote; why the last run stopped
-        self.handle = self.where = None  # rung 5's run (a RunHandle), and where it runs and why
-        self._r5, self._to5, self._plotted, self._running, self._lock = None, [], {}, False, threading.RLock()
-    # ------------------------------------------------------------ settings
-    def _settings(self, settings:Optional[dict]=None)->dict:
-        bad = [k for k in (settings or {}) if k not in EDITABLE]
-        if bad: raise ConfigError(f"unknown setting '{bad[0]}'{nearest(bad[0], EDITABLE)}: the settings are {', '.join(EDITABLE)}")
-        return {**self.settings, **(settings or {})}
-    def edit(self, **settings)->dict:
-        "Change what the next rung runs with (lr, batch_size, epochs, precision); results measured with other values turn stale."
-        self.settings = self._settings(settings); return dict(self.settings)
-    def config(self, settings:Optional[dict]=None)->Config:
-        "The config a rung runs with: the one given, with its overrides and keys, then `settings` (default: the session's)."
-        changed = {EDITABLE[k]: v for k, v in self._settings(settings).items() if v != _value(self.base, EDITABLE[k])}
-        return apply_overrides(self.base, changed) if changed else self.base
-    # ------------------------------------------------------------ what may run
-    def stale(self, k:int, settings:Optional[dict]=None)->bool:
-        "Whether rung `k`'s result was measured with other settings than these (default: the session's)."
-        r = self.results.get(k)
-        return r is not None and not same_settings(k, r.settings, self._settings(settings))
-    def fresh(self, k:int, settings:Optional[dict]=None)->bool:
-        "Whether rung `k` passed with these settings: the later rungs may run without running it again."
-        r = self.results.get(k)
-        return r is not None and r.ok and not self.stale(k, settings)
-    def refused(self, k:int, settings:Optional[dict]=None)->Optional[str]:
-        "Why rung `k` may not run now with these settings, in words (an earlier rung failed, or has no fresh pass), or None."
-        for j in range(1, k):
-            r = self.results.get(j)
-            if r is not None and not r.ok: return f'rung {j} ({r.name}) {r.verdict}; fix it first, or pass force=True (--force)'
-            if not self.fresh(j, settings):
-                return f"rung {j} ({RUNG_NAMES[j]}) {'has not run' if r is None else 'passed with other settings'}; run it first, or pass force=True (--force)"
-        return None
     @property
     def busy(self)->bool:
         "A run of this session goes on in this process: rungs, or rung 5's run on a thread here."
@@ -160,72 +110,6 @@ class LadderSession:
     def pending(self)->bool:
         "Rung 5's run was handed over and has no verdict yet."
         return self.handle is not None and 5 not in self.results
-    def check(self, rungs='1-4', busy:bool=False)->list:
-        "The rung numbers of `rungs`, or `LadderBusy` (one line) when they cannot start now; `busy`: the caller runs something already."
-        wanted = parse_rungs(rungs)
-        if busy or self.busy: raise LadderBusy('a run is going on in this kernel (one at a time); Stop it or wait() for it')
-        if 5 in wanted and self.handle is not None and self.handle.running:
-            raise LadderBusy(f"rung 5's run is still going ({self.handle.run_dir}); stop it first")
-        return wanted
-    # ------------------------------------------------------------ running
-    def run(self, rungs='1-4', settings:Optional[dict]=None, *, force:bool=False, stop=None, callbacks:Iterable[Callable]=(),
-            quiet:bool=True, # rung 5: no console output from the run
-            write:bool=True, # write ladder.json, ladder.jsonl and the PNGs
-            nproc:Optional[int]=None, # rung 5: torchrun's processes (default: the thresholds' nproc; 0: in this process)
-            follow:bool=True)->LadderResult: # rung 5: wait for its run (False: hand it over after the other rungs, see `rung5`)
-        "Run `rungs` (and the earlier ones without a fresh pass) with `settings`; the session's LadderResult."
-        wanted = self.check(rungs)
-        s = self._settings(settings)
-        order = wanted if force else [k for k in range(1, max(wanted) + 1) if k in wanted or not self.fresh(k, s)]
-        nproc = self.thresholds.nproc if nproc is None else nproc
-        b = bench(self.config(s), task=self.task, run_dir=self.run_dir, optimizer=self.optimizer, step=self.step, callbacks=callbacks,
-                  stop=stop, jsonl=write, settings=self.thresholds)
-        if self.plain: b.target_sets = self.task._user_sets
-        b.results.update({k: r for k, r in self.results.items() if self.fresh(k, s)})  # what a rung may read of the earlier ones
-        self.stopped, self._running, handover = None, True, False
-        try:
-            with signals_stop(b.stopper):
-                b.emit('ladder_start', rungs=order, settings=asdict(b.st), run_dir=str(self.run_dir))
-                for k in order:
-                    if (why := b.stop_requested()): self.stopped = why; break
-                    if k == 5 and not follow: handover = True; break
-                    if not force and (why := self.refused(k, s)): r = _refused(k, why)
-                    else:
-                        b.results.pop(k, None)
-                        fn = (lambda b: rung5(b, quiet, self._run_dir5(b.cfg), nproc)) if k == 5 else RUNGS[k]
-                        try: r = _run_rung(b, k, fn)
-                        except BaseException:  # ntrain's own error: the report keeps the rung it broke, then it propagates
-                            if k in b.results: self._keep(b, b.results[k], wanted, s)
-                            raise
-                        if k == 5: self.handle, self.where, self._r5 = getattr(b, 'handle', None), getattr(b, 'where', None), None
-                    self._keep(b, r, wanted, s)
-                    if r.verdict == 'stopped': break
-        finally:
-            self._running = False
-            try:
-                if write: self.save()
-                b.emit('ladder_end', result=self.result.to_dict())
-            finally: b.close()
-        if handover: self.rung5(nproc, s, force=force, callbacks=callbacks, quiet=quiet)
-        return self.result
-    def _keep(self, b:Bench, r:RungResult, wanted:list, settings:dict):
-        "Keep `r` as its rung's latest result, and say so (`rung_end`)."
-        if r.rung not in wanted: r.numbers['prerequisite'] = True
-        r.settings = dict(settings)
-        if r.verdict == 'stopped': self.stopped = b.stop_requested() or 'stopped'
-        elif r.verdict == 'killed': self.stopped = 'the run was killed'
-        with self._lock: self.results[r.rung] = r
-        b.emit('rung_end', rung=r.rung, result=r.to_dict())
-    # ------------------------------------------------------------ rung 5, handed over
-    def _run_dir5(self, cfg:Config)->Path:
-        "Rung 5's run directory: the session's while it holds no run (`ntrain resume` finds it there), else a new one below it."
-        return self.run_dir if not (self.run_dir/'config.yaml').exists() else default_run_dir(run_name(cfg, self.task), root=self.run_dir)
-    def _send(self, rec:dict):
-        for cb in self._to5: cb(rec)
-    def _settled(self, r:RungResult, settings:dict)->None:
-        r.settings = dict(settings)
-        with self._lock: self.results[5] = r
-        self._send(record('rung_end', rung=5, result=r.to_dict())); self.save()
     def rung5(self, nproc:Optional[int]=None, settings:Optional[dict]=None, *, force:bool=False, callbacks:Iterable[Callable]=(),
               quiet:bool=True):
         "Hand rung 5's run over and return at once: its `RunHandle`, or None (refused, or it could not start: see `results[5]`)."
@@ -241,43 +125,193 @@ class LadderSession:
             self.handle, self.where, self._r5, self.stopped = h, where, (started, s, cfg), None
             self.results.pop(5, None)
         return h
-    def rung5_result(self, handle=None)->Optional[RungResult]:
-        "Rung 5's result; None while its run goes on. `handle`: the run now, when another took over (the dashboard's Resume): rung 5 follows it."
-        with self._lock:
-            took = handle is not None and handle is not self.handle and self._r5 is not None
-            if took: self.handle, self._r5 = handle, (time.time(), *self._r5[1:]); self.results.pop(5, None)
-            h, r, new = self.handle, self.results.get(5), False
-            if r is None and h is not None and self._r5 is not None and not h.running:
-                started, s, cfg = self._r5
-                r, new = run_verdict(h, cfg, started, self.where, self.optimizer is not None or self.step is not None), True
-                r.settings = dict(s)
-                self.results[5] = r
-                self.stopped = f'the run was {r.verdict}' if r.verdict in ('stopped', 'killed') else None  # (a resumed run that finished: not stopped)
-        if took: self._send(record('rung_start', rung=5, name=RUNG_NAMES[5]))
-        if new: self._send(record('rung_end', rung=5, result=r.to_dict())); self.save()
-        return r
-    # ------------------------------------------------------------ the report
     @property
     def result(self)->LadderResult:
         "Every rung's latest result, in order, as a LadderResult."
         with self._lock:
             return LadderResult(sorted(self.results.values(), key=lambda r: r.rung), str(self.run_dir), asdict(self.thresholds),
                                 list(self.files), self.stopped)
-    def save(self)->Path:
-        "Write `ladder.json` (every rung's latest result) and the plots of rungs 3 and 4 (`ladder.json` even when a plot fails); its path."
-        with self._lock:
-            self.run_dir.mkdir(parents=True, exist_ok=True)
-            p, self.files = self.run_dir/'ladder.json', [str(self.run_dir/'ladder.json')]
-            try:
-                for k in (3, 4):
-                    r, png = self.results.get(k), self.run_dir/f'ladder_rung{k}.png'
-                    if r is None or not r.series: continue
-                    if self._plotted.get(k) is not r or not png.exists(): plot_rung(r, png); self._plotted[k] = r  # drawn once per result
-                    self.files.append(str(png))
-            finally: atomic_write_text(p, json.dumps(self.result.to_dict(), indent=1, allow_nan=False, default=str))
-        return p
     def __repr__(self):
         return f"LadderSession({self.run_dir}: {', '.join(f'{k}:{r.verdict}' for k, r in sorted(self.results.items())) or 'nothing run'})"
+
+# %% ../../nbs/02_ladder/05_session.ipynb
+@patch
+def __init__(self:LadderSession, config:Union[str, Path, dict, Config, None]=None, overrides=(), *,
+             task:Union[Task, str, Callable, None]=None, # an ntrain Task (or 'module:function'); default: the config's task
+             model:Optional[nn.Module]=None, train=None, valid=None, # or a plain model, with train (and validation) data
+             loss:Optional[Callable]=None, num_classes:Optional[int]=None, raw:Optional[Callable]=None,
+             expected_init_loss:Optional[Callable]=None, forward:Optional[Callable]=None,
+             optimizer=None, step:Optional[Callable]=None, # the rungs train with these instead of the config's optimizer and ntrain's step
+             run_dir=None, # where ladder.json goes; default: the config's run_dir or runs/<run_name>-<time>
+             settings=None, # thresholds: a dict or a LadderSettings
+             **keys): # config keys, as for fit (`__` for the dots)
+    self.plain, keys = model is not None, _config_keys(keys)
+    cfg = run_config(config, overrides, task_given=self.plain or task is not None)  # a task of one's own: the documented defaults
+    if keys: cfg = apply_overrides(cfg, keys)
+    if self.plain:
+        if isinstance(train, DataLoader) and train.batch_size and 'batch_size' not in keys and not any(str(o).startswith('batch_size=') for o in overrides):
+            cfg = apply_overrides(cfg, {'batch_size': train.batch_size})
+        task = _plain_task(model, train, valid, loss, num_classes, raw, expected_init_loss, forward, cfg.name)
+    elif task is not None: task = get_task(task)
+    self.base, self.task, self.optimizer, self.step, self.thresholds = cfg, task, optimizer, step, ladder_settings(settings)
+    self.settings = {k: _value(cfg, key) for k, key in EDITABLE.items()}  # what the next rung runs with (see `edit`)
+    self.run_dir = Path(run_dir or cfg.run_dir or default_run_dir(run_name(cfg, task)))
+    self.results, self.files, self.stopped = {}, [], None  # rung -> its latest RungResult; what save() wrote; why the last run stopped
+    self.handle = self.where = None  # rung 5's run (a RunHandle), and where it runs and why
+    self._r5, self._to5, self._plotted, self._running, self._lock = None, [], {}, False, threading.RLock()
+
+# %% ../../nbs/02_ladder/05_session.ipynb
+@patch
+def _settings(self:LadderSession, settings:Optional[dict]=None)->dict:
+    bad = [k for k in (settings or {}) if k not in EDITABLE]
+    if bad: raise ConfigError(f"unknown setting '{bad[0]}'{nearest(bad[0], EDITABLE)}: the settings are {', '.join(EDITABLE)}")
+    return {**self.settings, **(settings or {})}
+
+@patch
+def edit(self:LadderSession, **settings)->dict:
+    "Change what the next rung runs with (lr, batch_size, epochs, precision); results measured with other values turn stale."
+    self.settings = self._settings(settings); return dict(self.settings)
+
+@patch
+def config(self:LadderSession, settings:Optional[dict]=None)->Config:
+    "The config a rung runs with: the one given, with its overrides and keys, then `settings` (default: the session's)."
+    changed = {EDITABLE[k]: v for k, v in self._settings(settings).items() if v != _value(self.base, EDITABLE[k])}
+    return apply_overrides(self.base, changed) if changed else self.base
+
+# %% ../../nbs/02_ladder/05_session.ipynb
+@patch
+def stale(self:LadderSession, k:int, settings:Optional[dict]=None)->bool:
+    "Whether rung `k`'s result was measured with other settings than these (default: the session's)."
+    r = self.results.get(k)
+    return r is not None and not same_settings(k, r.settings, self._settings(settings))
+
+@patch
+def fresh(self:LadderSession, k:int, settings:Optional[dict]=None)->bool:
+    "Whether rung `k` passed with these settings: the later rungs may run without running it again."
+    r = self.results.get(k)
+    return r is not None and r.ok and not self.stale(k, settings)
+
+@patch
+def refused(self:LadderSession, k:int, settings:Optional[dict]=None)->Optional[str]:
+    "Why rung `k` may not run now with these settings, in words (an earlier rung failed, or has no fresh pass), or None."
+    for j in range(1, k):
+        r = self.results.get(j)
+        if r is not None and not r.ok: return f'rung {j} ({r.name}) {r.verdict}; fix it first, or pass force=True (--force)'
+        if not self.fresh(j, settings):
+            return f"rung {j} ({RUNG_NAMES[j]}) {'has not run' if r is None else 'passed with other settings'}; run it first, or pass force=True (--force)"
+    return None
+
+@patch
+def check(self:LadderSession, rungs='1-4', busy:bool=False)->list:
+    "The rung numbers of `rungs`, or `LadderBusy` (one line) when they cannot start now; `busy`: the caller runs something already."
+    wanted = parse_rungs(rungs)
+    if busy or self.busy: raise LadderBusy('a run is going on in this kernel (one at a time); Stop it or wait() for it')
+    if 5 in wanted and self.handle is not None and self.handle.running:
+        raise LadderBusy(f"rung 5's run is still going ({self.handle.run_dir}); stop it first")
+    return wanted
+
+# %% ../../nbs/02_ladder/05_session.ipynb
+@patch
+def run(self:LadderSession, rungs='1-4', settings:Optional[dict]=None, *, force:bool=False, stop=None, callbacks:Iterable[Callable]=(),
+        quiet:bool=True, # rung 5: no console output from the run
+        write:bool=True, # write ladder.json, ladder.jsonl and the PNGs
+        nproc:Optional[int]=None, # rung 5: torchrun's processes (default: the thresholds' nproc; 0: in this process)
+        follow:bool=True)->LadderResult: # rung 5: wait for its run (False: hand it over after the other rungs, see `rung5`)
+    "Run `rungs` (and the earlier ones without a fresh pass) with `settings`; the session's LadderResult."
+    wanted = self.check(rungs)
+    s = self._settings(settings)
+    order = wanted if force else [k for k in range(1, max(wanted) + 1) if k in wanted or not self.fresh(k, s)]
+    nproc = self.thresholds.nproc if nproc is None else nproc
+    b = bench(self.config(s), task=self.task, run_dir=self.run_dir, optimizer=self.optimizer, step=self.step, callbacks=callbacks,
+              stop=stop, jsonl=write, settings=self.thresholds)
+    if self.plain: b.target_sets = self.task._user_sets
+    b.results.update({k: r for k, r in self.results.items() if self.fresh(k, s)})  # what a rung may read of the earlier ones
+    self.stopped, self._running, handover = None, True, False
+    try:
+        with signals_stop(b.stopper):
+            b.emit('ladder_start', rungs=order, settings=asdict(b.st), run_dir=str(self.run_dir))
+            for k in order:
+                if (why := b.stop_requested()): self.stopped = why; break
+                if k == 5 and not follow: handover = True; break
+                if not force and (why := self.refused(k, s)): r = _refused(k, why)
+                else:
+                    b.results.pop(k, None)
+                    fn = (lambda b: rung5(b, quiet, self._run_dir5(b.cfg), nproc)) if k == 5 else RUNGS[k]
+                    try: r = _run_rung(b, k, fn)
+                    except BaseException:  # ntrain's own error: the report keeps the rung it broke, then it propagates
+                        if k in b.results: self._keep(b, b.results[k], wanted, s)
+                        raise
+                    if k == 5: self.handle, self.where, self._r5 = getattr(b, 'handle', None), getattr(b, 'where', None), None
+                self._keep(b, r, wanted, s)
+                if r.verdict == 'stopped': break
+    finally:
+        self._running = False
+        try:
+            if write: self.save()
+            b.emit('ladder_end', result=self.result.to_dict())
+        finally: b.close()
+    if handover: self.rung5(nproc, s, force=force, callbacks=callbacks, quiet=quiet)
+    return self.result
+
+# %% ../../nbs/02_ladder/05_session.ipynb
+@patch
+def _keep(self:LadderSession, b:Bench, r:RungResult, wanted:list, settings:dict):
+    "Keep `r` as its rung's latest result, and say so (`rung_end`)."
+    if r.rung not in wanted: r.numbers['prerequisite'] = True
+    r.settings = dict(settings)
+    if r.verdict == 'stopped': self.stopped = b.stop_requested() or 'stopped'
+    elif r.verdict == 'killed': self.stopped = 'the run was killed'
+    with self._lock: self.results[r.rung] = r
+    b.emit('rung_end', rung=r.rung, result=r.to_dict())
+
+# %% ../../nbs/02_ladder/05_session.ipynb
+@patch
+def _run_dir5(self:LadderSession, cfg:Config)->Path:
+    "Rung 5's run directory: the session's while it holds no run (`ntrain resume` finds it there), else a new one below it."
+    return self.run_dir if not (self.run_dir/'config.yaml').exists() else default_run_dir(run_name(cfg, self.task), root=self.run_dir)
+
+@patch
+def _send(self:LadderSession, rec:dict):
+    for cb in self._to5: cb(rec)
+
+@patch
+def _settled(self:LadderSession, r:RungResult, settings:dict)->None:
+    r.settings = dict(settings)
+    with self._lock: self.results[5] = r
+    self._send(record('rung_end', rung=5, result=r.to_dict())); self.save()
+
+@patch
+def rung5_result(self:LadderSession, handle=None)->Optional[RungResult]:
+    "Rung 5's result; None while its run goes on. `handle`: the run now, when another took over (the dashboard's Resume): rung 5 follows it."
+    with self._lock:
+        took = handle is not None and handle is not self.handle and self._r5 is not None
+        if took: self.handle, self._r5 = handle, (time.time(), *self._r5[1:]); self.results.pop(5, None)
+        h, r, new = self.handle, self.results.get(5), False
+        if r is None and h is not None and self._r5 is not None and not h.running:
+            started, s, cfg = self._r5
+            r, new = run_verdict(h, cfg, started, self.where, self.optimizer is not None or self.step is not None), True
+            r.settings = dict(s)
+            self.results[5] = r
+            self.stopped = f'the run was {r.verdict}' if r.verdict in ('stopped', 'killed') else None  # (a resumed run that finished: not stopped)
+    if took: self._send(record('rung_start', rung=5, name=RUNG_NAMES[5]))
+    if new: self._send(record('rung_end', rung=5, result=r.to_dict())); self.save()
+    return r
+
+# %% ../../nbs/02_ladder/05_session.ipynb
+@patch
+def save(self:LadderSession)->Path:
+    "Write `ladder.json` (every rung's latest result) and the plots of rungs 3 and 4 (`ladder.json` even when a plot fails); its path."
+    with self._lock:
+        self.run_dir.mkdir(parents=True, exist_ok=True)
+        p, self.files = self.run_dir/'ladder.json', [str(self.run_dir/'ladder.json')]
+        try:
+            for k in (3, 4):
+                r, png = self.results.get(k), self.run_dir/f'ladder_rung{k}.png'
+                if r is None or not r.series: continue
+                if self._plotted.get(k) is not r or not png.exists(): plot_rung(r, png); self._plotted[k] = r  # drawn once per result
+                self.files.append(str(png))
+        finally: atomic_write_text(p, json.dumps(self.result.to_dict(), indent=1, allow_nan=False, default=str))
+    return p
 
 # %% ../../nbs/02_ladder/05_session.ipynb
 def ladder(config:Union[str, Path, dict, Config, None]=None, overrides=(), *,

@@ -37,6 +37,7 @@ class TokenSeqs(Dataset):
     def __len__(self): return len(self.x)
     def __getitem__(self, i): return self.x[i], self.y[i]
 
+# %% ../../nbs/02_ladder/02_user_tasks.ipynb
 class TinyLM(nn.Module):
     "An embedding and a two-layer head per position: logits (B, T, V)."
     def __init__(self, vocab:int=16, dim:int=32):
@@ -52,6 +53,7 @@ def count_tokens(batch)->int:
     "The real (not padding) targets of a whole batch: what loss_norm='items' divides by."
     return int((batch[1] != PAD).sum())
 
+# %% ../../nbs/02_ladder/02_user_tasks.ipynb
 def token_lm(n_train:int=512, n_valid:int=67, seq:int=12, vocab:int=16)->Task:
     "A next-token language model with -100 padding and a summed loss: train it with loss_norm='items'."
     return Task(model=lambda: TinyLM(vocab), train=TokenSeqs(n_train, seq, vocab, 0), valid=TokenSeqs(n_valid, seq, vocab, 1),
@@ -84,6 +86,7 @@ class DictSamples(Dataset):
     def __len__(self): return len(self.x)
     def __getitem__(self, i): return {'features': self.x[i], 'labels': self.y[i]}
 
+# %% ../../nbs/02_ladder/02_user_tasks.ipynb
 @dataclass
 class ClassifierOutput:
     "What a Hugging Face model returns: an object with `.logits`, and more."
@@ -97,6 +100,7 @@ class DictModel(nn.Module):
         h = self.body(features)
         return ClassifierOutput(logits=self.head(h), hidden=h)
 
+# %% ../../nbs/02_ladder/02_user_tasks.ipynb
 def dict_batch(n_train:int=512, n_valid:int=128)->Task:
     "Dict batches, a model called with keywords, an output object: the Hugging Face shape, in pure torch."
     return Task(model=DictModel, train=DictSamples(n_train, 0), valid=DictSamples(n_valid, 1), num_classes=C, name='dict_batch')
@@ -152,6 +156,7 @@ def imbalanced(pos:float=0.05, n_train:int=2048, n_valid:int=1024, seed:int=0)->
     return Task(model=_mlp(D, 256, 1), train=TensorDataset(x[:n_train], y[:n_train]), valid=TensorDataset(x[n_train:], y[n_train:]),
                 loss=nn.BCEWithLogitsLoss(), name='imbalanced')
 
+# %% ../../nbs/02_ladder/02_user_tasks.ipynb
 def multilabel(labels:int=8, pos:float=0.25, n_train:int=2048, n_valid:int=1024, seed:int=0)->Task:
     "`labels` binary labels of 16 features, each positive for the top `pos` of its own noisy linear score; BCEWithLogitsLoss."
     g = torch.Generator().manual_seed(seed)
@@ -161,6 +166,7 @@ def multilabel(labels:int=8, pos:float=0.25, n_train:int=2048, n_valid:int=1024,
     return Task(model=_mlp(D, 64, labels), train=TensorDataset(x[:n_train], y[:n_train]), valid=TensorDataset(x[n_train:], y[n_train:]),
                 loss=nn.BCEWithLogitsLoss(), name='multilabel')
 
+# %% ../../nbs/02_ladder/02_user_tasks.ipynb
 class PixelNet(nn.Module):
     "Three convolutions: a class score per pixel, (B, 2, H, W)."
     def __init__(self, c:int=8):
@@ -190,6 +196,7 @@ USER_TASKS = {  # name: (task factory, config keys it trains with)
     'batchnorm':  (batchnorm, {}),
 }
 
+# %% ../../nbs/02_ladder/02_user_tasks.ipynb
 def _shuffled(seed:int)->Task:
     from ntrain.ladder.gallery import shuffled_labels
     return shuffled_labels(seed=seed)
@@ -220,6 +227,7 @@ RUNG4_ROWS = {  # name: (task of a seed, base config, the verdicts that are righ
     'digits':          (_digits, 'digits', ('pass',), 'fail'),
 }
 
+# %% ../../nbs/02_ladder/02_user_tasks.ipynb
 USER_BROKEN = {  # name: (task factory, its arguments, config keys, rung that must catch it, its verdict, a cause key, a word of the diagnosis)
     'summed_tokens_as_mean': (token_lm, {}, {}, 2, 'fail', 'reduction', "loss_norm='items'"),
     'flat_regression_targets': (regression, dict(flat_targets=True), {}, 1, 'fail', 'broadcast', 'broadcast to [64, 64]'),
