@@ -72,7 +72,7 @@ def _field_note(name:str, d:dict)->str:
 
 # %% ../../nbs/04_notebook/02_ladder_panel.ipynb
 class _Widgets:
-    "The panel's widgets, built and rendered from the view-model (`state`); `Ladder` below drives them."
+    "The panel's widgets, built and rendered from the view-model (`state`); `Ladder` drives them (`ntrain.notebook.ladder_panel`, section 'The panel')."
 
 # %% ../../nbs/04_notebook/02_ladder_panel.ipynb
 @patch
