@@ -16,6 +16,7 @@ from .lifecycle import EXIT_CODES, LIVE, ENDS, clean_status, written_state, resu
 from .console import LogTail
 from . import display
 from .core import patch
+from contextlib import contextmanager
 
 # %% auto 0
 __all__ = ['LaunchResult', 'run_outcome', 'torchrun_command', 'srun_line', 'launch_command', 'Launch', 'task_name',
@@ -680,6 +681,44 @@ def _read_json(p:Path)->Optional[dict]:
     except (OSError, json.JSONDecodeError): return None
 
 # %% ../nbs/03_launch/00_launch.ipynb
+@contextmanager
+def _new_dirs(run_dir:Path):
+    """Make `run_dir` (and its missing parents) for the block it guards. When the block fails (a refusal, an interrupt),
+    the directories made here, in which nothing started, are removed again: a refused launch leaves no run directory behind."""
+    made = next((p for p in (*reversed(run_dir.parents), run_dir) if not p.exists()), None)  # the first directory this launch makes
+    try: run_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as err: raise NtrainError(f'cannot create run directory {run_dir}: {err.strerror or err}') from None
+    try: yield
+    except BaseException:
+        if made is not None:  # directories this launch made, and nothing started in them: gone again
+            for p in (run_dir, *run_dir.parents):
+                try: p.rmdir()
+                except OSError: break
+                if p == made: break
+        raise
+
+def _start_torchrun(cmd:list, log_path:Path, e:dict, own_process:bool, rank_main:Optional[Callable])->tuple:
+    """Start torchrun in a new session, its output appended to `log_path`: forked from this process (`own_process`), and its
+    ranks too where they may be (`fork_workers`), else as a fresh process. (The process, whether its ranks are forked.)"""
+    forked = own_process and rank_main is not None and fork_workers(e)
+    if own_process: proc = _fork_torchrun(cmd, log_path, e, rank_main if forked else None)
+    else:
+        with open_append(log_path, binary=True) as logf:
+            proc = subprocess.Popen(cmd, stdout=logf, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=e, start_new_session=True)
+    return proc, forked
+
+# %% ../nbs/03_launch/00_launch.ipynb
+def _wait_echoing(h:Launch, echo:bool)->Launch:
+    "Wait for the run's end, copying its launcher's log to the output as it grows (`echo`); Ctrl-C leaves the run going on in the background."
+    tail = LogTail(h.log_path) if echo else None
+    try: h.wait()
+    except KeyboardInterrupt:
+        print(f'\nstill running in the background (torchrun pid {h.pid}): ntrain.attach({str(h.run_dir)!r}) gets it back', file=sys.stderr)
+    finally:
+        if tail: tail.stop()
+    return h
+
+# %% ../nbs/03_launch/00_launch.ipynb
 def launch(config:Union[str, Path, dict, Config, None]=None, overrides=(), *, task=None, nproc:int=2, nnodes:int=1, node_rank:int=0,
            rdzv_endpoint:Optional[str]=None, rdzv_id:Optional[str]=None, max_restarts:int=0, run_dir=None,
            resume:bool=False, wait:bool=True, env:Optional[dict]=None, echo:bool=True, force:bool=False, force_resume:bool=False,
@@ -715,10 +754,7 @@ def launch(config:Union[str, Path, dict, Config, None]=None, overrides=(), *, ta
         print(f"ntrain: warning: task {task_name(fn)} in this process differs from what a fresh import of it finds, which is what torchrun's "
               f"processes will train: run nbdev_export (or save the file, or re-import it)", file=sys.stderr)
     if rdzv_endpoint and (why := rdzv_clash(rdzv_endpoint, rdzv_id or f'ntrain-{run_dir.name}')): raise ConfigError(why)
-    made = next((p for p in (*reversed(run_dir.parents), run_dir) if not p.exists()), None)  # the first directory this launch makes
-    try: run_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as err: raise NtrainError(f'cannot create run directory {run_dir}: {err.strerror or err}') from None
-    try:
+    with _new_dirs(run_dir):
         # the lock, for the instant of checking and starting: two launches of one directory cannot both start. Every check
         # comes before the first write: a launch refused here leaves the directory as it was (the lock file as it was, too)
         with RunLock(run_dir, role='launcher').acquire(wait=15):
@@ -729,33 +765,16 @@ def launch(config:Union[str, Path, dict, Config, None]=None, overrides=(), *, ta
             log_from = log_path.stat().st_size if log_path.exists() else 0  # what torchrun writes from here on is this launch's
             status_before = read_status(run_dir).get('updated')
             e['NTRAIN_LAUNCHED_AT'] = repr(time.time())  # a stop file older than this is stale: the workers ignore it
-            forked = own_process and rank_main is not None and fork_workers(e)
-            if own_process: proc = _fork_torchrun(cmd, log_path, e, rank_main if forked else None)
-            else:
-                with open_append(log_path, binary=True) as logf:
-                    proc = subprocess.Popen(cmd, stdout=logf, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=e, start_new_session=True)
+            proc, forked = _start_torchrun(cmd, log_path, e, own_process, rank_main)
             info = dict(pid=proc.pid, pid_start=process_start_time(proc.pid), host=host, node_rank=node_rank, nnodes=nnodes,
                         log=log_path.name, log_from=log_from, max_restarts=max_restarts, command=cmd, started=time.time(),
                         status_before=status_before, nproc=nproc, rdzv_endpoint=rdzv_endpoint, workers='forked' if forked else 'fresh')
             atomic_write_text(info_path, json.dumps(info, indent=1))
-    except BaseException:
-        if made is not None:  # directories this launch made, and nothing started in them: gone again
-            for p in (run_dir, *run_dir.parents):
-                try: p.rmdir()
-                except OSError: break
-                if p == made: break
-        raise
     h = Launch(run_dir, cmd, proc=proc, pid_start=info['pid_start'], host=host, log_path=log_path, node_rank=node_rank,
                nnodes=nnodes, max_restarts=max_restarts, status_before=status_before, log_from=log_from, nproc=nproc)
     h.preflight, h.env = pre, env  # (the environment `resumed` launches with again)
     if not wait: return h
-    tail = LogTail(log_path) if echo else None
-    try: h.wait()
-    except KeyboardInterrupt:
-        print(f'\nstill running in the background (torchrun pid {h.pid}): ntrain.attach({str(run_dir)!r}) gets it back', file=sys.stderr)
-    finally:
-        if tail: tail.stop()
-    return h
+    return _wait_echoing(h, echo)
 
 # %% ../nbs/03_launch/00_launch.ipynb
 def _refuse_busy(run_dir:Path, host:str, nproc:int, resume:bool, nnodes:int=1, node_rank:int=0, rdzv_endpoint:Optional[str]=None):
