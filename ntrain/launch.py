@@ -192,6 +192,8 @@ def _outcome(self:Launch, returncode)->LaunchResult:
     if mine: word, code = run_outcome(s)
     else: word, code = ('killed', EXIT_CODES['killed']) if self.killed_by else ('failed', EXIT_CODES['failed'])  # it never trained
     return LaunchResult(str(self.run_dir), self.command, code, word, returncode, (s.get('message') or s.get('reason')) if code == 1 else None)
+
+# %% ../nbs/03_launch/00_launch.ipynb
 @patch
 def _settle(self:Launch, s:dict, returncode)->dict:
     """torchrun has ended and nothing says how the run ended (its status.json still says it goes on, or there is none): its

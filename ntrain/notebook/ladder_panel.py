@@ -126,6 +126,8 @@ def _sync_fields(self:_Widgets, d:dict):
             ok = v in w[k].options if k == 'precision' else isinstance(v, (int, float)) and not isinstance(v, bool) and (k == 'lr' or isinstance(v, int))
             if ok and w[k].value != v: w[k].value = v
     finally: self._syncing = False
+
+# %% ../../nbs/04_notebook/02_ladder_panel.ipynb
 @patch
 def _render(self:_Widgets, final:bool=False):
     if self.widget is None: return
