@@ -20,11 +20,12 @@ def under_torchrun()->bool:
     return 'TORCHELASTIC_RUN_ID' in os.environ
 
 def _exit_code(res)->int:
-    "The process's exit status for a run's result (0 for a stopped torchrun worker: see above)."
+    "The process's exit status for a run's result (0 for a stopped torchrun worker, so that torchrun's `--max-restarts` does not restart it: `ntrain.cli`, section 'Errors and exit codes')."
     return 0 if res.status == 'stopped' and under_torchrun() else res.exit_code
 
 def _finish(code:int, fast:bool=False, leave:bool=True):
-    """Leave the process: under torchrun, tear the process group down cleanly first (see DEVELOPERS.md on the gloo abort); `fast`: see above.
+    """Leave the process: under torchrun, tear the process group down cleanly first (see DEVELOPERS.md on the gloo abort); `fast`: run the `atexit` handlers and leave with `os._exit`,
+    skipping Python's teardown (`ntrain.cli`, section 'Errors and exit codes', paragraph "Leaving fast").
     `leave=False`: all of that but the leaving, for a rank that `launch` forked, which returns to torchrun's agent instead."""
     import atexit
     sys.stdout.flush(); sys.stderr.flush()
@@ -64,6 +65,7 @@ def cmd_resume(a):
     if t.is_main: print('\n' + res.card)
     return _exit_code(res)
 
+# %% ../nbs/05_front/00_cli.ipynb
 def cmd_report(a):
     "`ntrain report`: the card, rebuilt from the files; printed only (with one warning line) where run.md cannot be written."
     from ntrain.card import run_card, write_card, damage
@@ -75,6 +77,7 @@ def cmd_report(a):
     except OSError as e: print(f"ntrain: warning: {rd/'run.md'} not written ({e.strerror or e}); the card is printed only", file=sys.stderr)
     print(card); return 0
 
+# %% ../nbs/05_front/00_cli.ipynb
 def cmd_env(a):
     rec = env_record(freeze=a.freeze)
     if a.json: print(json.dumps(rec, indent=1))
@@ -128,6 +131,7 @@ def _launch_args(p, nproc:Optional[int]=2):
     p.add_argument('--max-restarts', type=int, default=0, help='restart all workers up to K times; they resume from the newest checkpoint')
     p.add_argument('--dry-run', action='store_true', help='print the torchrun command and an srun line instead of running')
 
+# %% ../nbs/05_front/00_cli.ipynb
 def cmd_launch(a, resume:bool=False)->int:
     "`ntrain launch` (and `ntrain resume --nproc`): start torchrun, follow its log, stop it on Ctrl-C, exit with the run's code."
     from ntrain.launch import launch, launch_command
@@ -200,6 +204,7 @@ def cmd_runs(a)->int:
               + (f"  {'; '.join(why)}" if why else ''))
     return 0
 
+# %% ../nbs/05_front/00_cli.ipynb
 def _watch_args(p):
     p.add_argument('run_dir'); p.add_argument('--every', type=float, default=10.0, help='seconds between status lines (default 10)')
     p.add_argument('--stale', type=float, default=60.0, help='no progress for this many seconds is said ("no progress for N s"; default 60)')
@@ -222,6 +227,7 @@ def _await_run(run_dir, wait:float)->Path:
         if not said: print(f'{rd}: not a run directory yet; waiting up to {wait:g} s for it', file=sys.stderr, flush=True); said = True
         time.sleep(0.2)
 
+# %% ../nbs/05_front/00_cli.ipynb
 def cmd_watch(a)->int:
     from ntrain.notebook.viewmodel import console_watch, run_info
     t0 = time.monotonic()
@@ -233,6 +239,7 @@ def cmd_watch(a)->int:
     code = exit_code(state, run_info(rd)['reason'] if state == 'failed' else None)  # (the reason tells a non-finite loss, exit 3)
     return 0 if code is None else code  # a live run: the watch ended at --timeout
 
+# %% ../nbs/05_front/00_cli.ipynb
 def _stop_args(p):
     p.add_argument('run_dir'); p.add_argument('--wait', action='store_true', help='wait until the run has stopped')
     p.add_argument('--timeout', type=float, default=300.0, help='with --wait: give up after this many seconds (default 300)')
@@ -300,8 +307,9 @@ def _wants_plotter(argv:list)->bool:
     here = verb == 'fit' or (verb == 'resume' and not any(x.startswith('--np') for x in argv))  # (argparse takes `--np 2` for --nproc)
     return here and not {'-h', '--help'} & set(argv) and int(os.environ.get('RANK', 0)) == 0
 
+# %% ../nbs/05_front/00_cli.ipynb
 def main(argv=None):
-    "The `ntrain` command. With `argv` None (the command line) it leaves with `os._exit` once done (see above); with a list, through `SystemExit`."
+    "The `ntrain` command. With `argv` None (the command line) it leaves with `os._exit` once done (`ntrain.cli`, section 'Errors and exit codes', paragraph 'Leaving fast'); with a list, through `SystemExit`."
     sys.exit(_finish(run_verb(argv, own=argv is None), fast=argv is None))
 
 def run_verb(argv=None, own:bool=False)->int:
@@ -326,6 +334,7 @@ def run_verb(argv=None, own:bool=False)->int:
     finally: stop_plotter()  # (also when the parser leaves: a bad argument, --help)
     return code
 
+# %% ../nbs/05_front/00_cli.ipynb
 def rank_main(argv:list)->int:
     "A rank that `ntrain launch` forked from torchrun's agent: its verb, as `python -m ntrain ARGV` runs it; the exit status (the process is left to the agent)."
     return _finish(run_verb(list(argv), own=True), leave=False)

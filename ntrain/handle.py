@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Optional, Protocol, runtime_checkable
 from .core import NtrainError, ConfigError, first_line
 from . import display
+from .core import patch
 
 # %% auto 0
 __all__ = ['RunHandle', 'ThreadRun']
@@ -60,63 +61,85 @@ class ThreadRun:
         self._watcher, self._records, self._new = Watcher(self.run_dir/'metrics.jsonl'), [], []
         self._thread = threading.Thread(target=self._work, args=(resume,), name='ntrain-run', daemon=True)
         self._thread.start()
-    def _work(self, resume:bool):
-        from ntrain.engine.api import fit, resume as resume_run
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter('ignore')  # a thread's warnings would print into whichever cell is current
-                r = (resume_run(self.run_dir, self.overrides, task=self.task, stop=self._why, quiet=self.quiet, **self.keys) if resume
-                     else fit(self.cfg, task=self.task, run_dir=self.run_dir, stop=self._why, quiet=self.quiet))
-            self.run_result = r
-            self.result = self._make_result(str(self.run_dir), [], r.exit_code, r.status, None, (r.message or None) if r.exit_code == 1 else None)
-        except Exception as e:
-            self.error = first_line(e)
-        finally:
-            if self.result is None: self.result = self._make_result(str(self.run_dir), [], 1, 'failed', None, self.error or 'the run ended without a result')
-    # ------------------------------------------------------------ the run
     @property
     def running(self)->bool: return self._thread.is_alive()
-    def poll(self)->Optional[int]:
-        "None while the run goes on, else its exit code (0 finished, 75 stopped, 3 non-finite, 1 failed)."
-        return None if self.running else self.result.exit_code
-    def wait(self, timeout:Optional[float]=None):
-        "Wait for the end (at most `timeout` s, then TimeoutError); the result."
-        self._thread.join(timeout)
-        if self._thread.is_alive(): raise TimeoutError(f'{self.run_dir}: still running after {timeout:g} s; wait() again, or stop()')
-        return self.result
-    def _why(self)->Optional[str]: return 'ThreadRun.stop' if self._stop.is_set() else None  # the reason the run records
-    def stop(self, timeout:Optional[float]=120):
-        "Set the run's stop token: it finishes its step, saves and ends `stopped`; waits up to `timeout` s (0: not at all) for the result."
-        if not self.running: return self.result
-        self._stop.set()
-        return None if timeout == 0 else self.wait(timeout)
-    def kill(self)->bool:
-        "A thread cannot be killed (see `cannot_kill`): this stops the run gracefully instead, and returns False."
-        self._stop.set(); return False
-    def resumed(self, nproc:Optional[int]=None)->'ThreadRun':
-        "A new run on a thread of this kernel that continues this one from its newest checkpoint."
-        if nproc not in (None, 1): raise ConfigError(f'nproc={nproc}: a run in this kernel runs on one process; more need a task that torchrun can import')
-        if self.running: raise NtrainError(f'{self.run_dir}: the run is still going: stop it first')
-        return ThreadRun(self.run_dir, self.overrides, task=self.task, resume=True, quiet=self.quiet, **self.keys)
-    # ------------------------------------------------------------ the files
-    def status(self)->dict:
-        "The run's status.json."
-        from ntrain.rundir import read_status
-        return read_status(self.run_dir)
-    def _pull(self):
-        from ntrain.events import apply_record
-        for r in self._watcher.poll(): apply_record(self._records, r); self._new.append(r)
-    def records(self, kind:Optional[str]=None)->list:
-        "Every record of the run so far (of `kind`, if given), from its metrics.jsonl."
-        with self._lock: self._pull(); return [r for r in self._records if kind is None or r.get('kind') == kind]
-    def new_records(self)->list:
-        "The records that came since the last call."
-        with self._lock: self._pull(); out, self._new = self._new, []; return out
-    def log(self, rank:Optional[int]=None)->str:
-        "The run's log.txt (one process: rank 0's)."
-        p = self.run_dir/'log.txt'
-        return p.read_text(errors='replace') if rank in (None, 0) and p.exists() else ''
-    def __repr__(self): return f"ThreadRun({'running' if self.running else self.result.status}, {self.run_dir})"
-    def _ipython_display_(self):
-        "Shown in a notebook cell, a ThreadRun is its live dashboard, as a `Launch` is (see `display`)."
-        display.show('run', self)
+
+# %% ../nbs/03_launch/01_handle.ipynb
+@patch
+def _work(self:ThreadRun, resume:bool):
+    from ntrain.engine.api import fit, resume as resume_run
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')  # a thread's warnings would print into whichever cell is current
+            r = (resume_run(self.run_dir, self.overrides, task=self.task, stop=self._why, quiet=self.quiet, **self.keys) if resume
+                 else fit(self.cfg, task=self.task, run_dir=self.run_dir, stop=self._why, quiet=self.quiet))
+        self.run_result = r
+        self.result = self._make_result(str(self.run_dir), [], r.exit_code, r.status, None, (r.message or None) if r.exit_code == 1 else None)
+    except Exception as e:
+        self.error = first_line(e)
+    finally:
+        if self.result is None: self.result = self._make_result(str(self.run_dir), [], 1, 'failed', None, self.error or 'the run ended without a result')
+
+# %% ../nbs/03_launch/01_handle.ipynb
+@patch
+def poll(self:ThreadRun)->Optional[int]:
+    "None while the run goes on, else its exit code (0 finished, 75 stopped, 3 non-finite, 1 failed)."
+    return None if self.running else self.result.exit_code
+@patch
+def wait(self:ThreadRun, timeout:Optional[float]=None):
+    "Wait for the end (at most `timeout` s, then TimeoutError); the result."
+    self._thread.join(timeout)
+    if self._thread.is_alive(): raise TimeoutError(f'{self.run_dir}: still running after {timeout:g} s; wait() again, or stop()')
+    return self.result
+
+# %% ../nbs/03_launch/01_handle.ipynb
+@patch
+def _why(self:ThreadRun)->Optional[str]: return 'ThreadRun.stop' if self._stop.is_set() else None  # the reason the run records
+@patch
+def stop(self:ThreadRun, timeout:Optional[float]=120):
+    "Set the run's stop token: it finishes its step, saves and ends `stopped`; waits up to `timeout` s (0: not at all) for the result."
+    if not self.running: return self.result
+    self._stop.set()
+    return None if timeout == 0 else self.wait(timeout)
+@patch
+def kill(self:ThreadRun)->bool:
+    "A thread cannot be killed (see `cannot_kill`): this stops the run gracefully instead, and returns False."
+    self._stop.set(); return False
+@patch
+def resumed(self:ThreadRun, nproc:Optional[int]=None)->'ThreadRun':
+    "A new run on a thread of this kernel that continues this one from its newest checkpoint."
+    if nproc not in (None, 1): raise ConfigError(f'nproc={nproc}: a run in this kernel runs on one process; more need a task that torchrun can import')
+    if self.running: raise NtrainError(f'{self.run_dir}: the run is still going: stop it first')
+    return ThreadRun(self.run_dir, self.overrides, task=self.task, resume=True, quiet=self.quiet, **self.keys)
+
+# %% ../nbs/03_launch/01_handle.ipynb
+@patch
+def status(self:ThreadRun)->dict:
+    "The run's status.json."
+    from ntrain.rundir import read_status
+    return read_status(self.run_dir)
+@patch
+def _pull(self:ThreadRun):
+    from ntrain.events import apply_record
+    for r in self._watcher.poll(): apply_record(self._records, r); self._new.append(r)
+@patch
+def records(self:ThreadRun, kind:Optional[str]=None)->list:
+    "Every record of the run so far (of `kind`, if given), from its metrics.jsonl."
+    with self._lock: self._pull(); return [r for r in self._records if kind is None or r.get('kind') == kind]
+@patch
+def new_records(self:ThreadRun)->list:
+    "The records that came since the last call."
+    with self._lock: self._pull(); out, self._new = self._new, []; return out
+@patch
+def log(self:ThreadRun, rank:Optional[int]=None)->str:
+    "The run's log.txt (one process: rank 0's)."
+    p = self.run_dir/'log.txt'
+    return p.read_text(errors='replace') if rank in (None, 0) and p.exists() else ''
+
+# %% ../nbs/03_launch/01_handle.ipynb
+@patch
+def __repr__(self:ThreadRun): return f"ThreadRun({'running' if self.running else self.result.status}, {self.run_dir})"
+@patch
+def _ipython_display_(self:ThreadRun):
+    "Shown in a notebook cell, a ThreadRun is its live dashboard, as a `Launch` is (see `display`)."
+    display.show('run', self)

@@ -15,6 +15,8 @@ from .rundir import default_run_dir, read_status, write_status, process_alive, p
 from .lifecycle import EXIT_CODES, LIVE, ENDS, clean_status, written_state, result_status, run_state
 from .console import LogTail
 from . import display
+from .core import patch
+from contextlib import contextmanager
 
 # %% auto 0
 __all__ = ['LaunchResult', 'run_outcome', 'torchrun_command', 'srun_line', 'launch_command', 'Launch', 'task_name',
@@ -66,6 +68,7 @@ def _check_counts(nproc, nnodes, node_rank, max_restarts):
         if not isinstance(v, int) or isinstance(v, bool) or v < lo: raise ConfigError(f'{flag} must be an integer >= {lo}, got {v!r}')
     if not isinstance(node_rank, int) or not 0 <= node_rank < nnodes: raise ConfigError(f'--node-rank must be in [0, {nnodes}) for --nnodes {nnodes}, got {node_rank!r}')
 
+# %% ../nbs/03_launch/00_launch.ipynb
 def _plan(config, overrides, nproc, nnodes, node_rank, rdzv_endpoint, rdzv_id, max_restarts, run_dir, resume, force_resume=False,
           task_given:bool=False, name:Optional[str]=None)->tuple:
     """The run directory, ntrain's argv, the torchrun command, the run's Config, and a config to save first (a dict or Config given).
@@ -89,6 +92,7 @@ def _plan(config, overrides, nproc, nnodes, node_rank, rdzv_endpoint, rdzv_id, m
     cmd = torchrun_command(argv, nproc, nnodes, node_rank, rdzv_endpoint, rdzv_id or f'ntrain-{run_dir.name}', max_restarts)
     return run_dir, argv, cmd, cfg, save
 
+# %% ../nbs/03_launch/00_launch.ipynb
 def _save_config(run_dir:Path, cfg:Config):
     run_dir.mkdir(parents=True, exist_ok=True)
     atomic_write_text(run_dir/'launch_config.yaml', cfg.to_yaml())
@@ -142,7 +146,6 @@ class Launch:
         self._nproc, self.killed_by, self._killing = nproc, None, False
         self.env: Optional[dict] = None  # the `env` it was launched with (`launch` sets it; an attached handle's is unknown)
 
-    # ------------------------------------------------------------ the process
     @property
     def local(self)->bool:
         "Whether torchrun runs on this host (a handle attached on another node can stop the run, but not see or kill its process)."
@@ -157,178 +160,213 @@ class Launch:
         "None when `kill` can end the run from here; else why it cannot (then Stop, through the stop file, still reaches it)."
         if self.local: return None
         return f'its torchrun runs on {self.host}, not on this host: Kill works only there; Stop reaches every node'
-    def _alive(self)->bool:
-        if self.proc is not None: return self.proc.poll() is None
-        # attached: the pid is the run's only with the start time launch recorded (never signal a pid that may be reused)
-        return self.local and self.pid_start is not None and process_alive(self.pid, self.pid_start)
-    def poll(self)->Optional[int]:
-        "None while the run goes on; once torchrun has ended, the run's exit code (0 finished, 75 stopped, 3 non-finite, 1 failed)."
-        if self.result is not None: return self.result.exit_code
-        if self._killing: return None  # `kill` says how the run ended once its processes are gone
-        if self.local:
-            if self._alive(): return None
-        else:  # another host: its process cannot be seen from here, the run's status.json says
-            st = read_status(self.run_dir)
-            if written_state(clean_status(st))[0] in LIVE or st.get('updated') == self.status_before: return None
-        self.result = self._outcome(self.proc.returncode if self.proc is not None else None)
-        return self.result.exit_code
     @property
     def running(self)->bool: return self.poll() is None
-    def _outcome(self, returncode)->LaunchResult:
-        "How the run ended, from its files (`run_state`), once torchrun has; a run that nothing says ended is settled first."
-        mine = read_status(self.run_dir).get('updated') != self.status_before  # else: left by an earlier launch (or none)
-        s = run_state(self.run_dir)
-        if s['state'] in LIVE or s['state'] == 'lost': s = self._settle(s, returncode)
-        if mine: word, code = run_outcome(s)
-        else: word, code = ('killed', EXIT_CODES['killed']) if self.killed_by else ('failed', EXIT_CODES['failed'])  # it never trained
-        return LaunchResult(str(self.run_dir), self.command, code, word, returncode, (s.get('message') or s.get('reason')) if code == 1 else None)
-    def _settle(self, s:dict, returncode)->dict:
-        """torchrun has ended and nothing says how the run ended (its status.json still says it goes on, or there is none): its
-        rank 0 was killed (by torchrun's agent, between restarts, or by the system), or the run failed before it wrote a status.
-        Write `failed`, with what happened, when the status is this host's and the process that wrote it is gone (a handle on
-        another host, or a rank 0 that still runs, writes nothing), under the run directory's lock (a run that has started since
-        keeps its own status); the run's state (`run_state`), as it now is."""
+
+# %% ../nbs/03_launch/00_launch.ipynb
+@patch
+def _alive(self:Launch)->bool:
+    if self.proc is not None: return self.proc.poll() is None
+    # attached: the pid is the run's only with the start time launch recorded (never signal a pid that may be reused)
+    return self.local and self.pid_start is not None and process_alive(self.pid, self.pid_start)
+@patch
+def poll(self:Launch)->Optional[int]:
+    "None while the run goes on; once torchrun has ended, the run's exit code (0 finished, 75 stopped, 3 non-finite, 1 failed)."
+    if self.result is not None: return self.result.exit_code
+    if self._killing: return None  # `kill` says how the run ended once its processes are gone
+    if self.local:
+        if self._alive(): return None
+    else:  # another host: its process cannot be seen from here, the run's status.json says
         st = read_status(self.run_dir)
-        if not self.local or st.get('host') not in (None, socket.gethostname()) or process_alive(st.get('pid'), st.get('pid_start')): return s
-        try: lock = RunLock(self.run_dir, role='launcher').acquire()
-        except NtrainError: return run_state(self.run_dir)  # another process writes this run now: its status is its own
+        if written_state(clean_status(st))[0] in LIVE or st.get('updated') == self.status_before: return None
+    self.result = self._outcome(self.proc.returncode if self.proc is not None else None)
+    return self.result.exit_code
+
+# %% ../nbs/03_launch/00_launch.ipynb
+@patch
+def _outcome(self:Launch, returncode)->LaunchResult:
+    "How the run ended, from its files (`run_state`), once torchrun has; a run that nothing says ended is settled first."
+    mine = read_status(self.run_dir).get('updated') != self.status_before  # else: left by an earlier launch (or none)
+    s = run_state(self.run_dir)
+    if s['state'] in LIVE or s['state'] == 'lost': s = self._settle(s, returncode)
+    if mine: word, code = run_outcome(s)
+    else: word, code = ('killed', EXIT_CODES['killed']) if self.killed_by else ('failed', EXIT_CODES['failed'])  # it never trained
+    return LaunchResult(str(self.run_dir), self.command, code, word, returncode, (s.get('message') or s.get('reason')) if code == 1 else None)
+
+# %% ../nbs/03_launch/00_launch.ipynb
+@patch
+def _settle(self:Launch, s:dict, returncode)->dict:
+    """torchrun has ended and nothing says how the run ended (its status.json still says it goes on, or there is none): its
+    rank 0 was killed (by torchrun's agent, between restarts, or by the system), or the run failed before it wrote a status.
+    Write `failed`, with what happened, when the status is this host's and the process that wrote it is gone (a handle on
+    another host, or a rank 0 that still runs, writes nothing), under the run directory's lock (a run that has started since
+    keeps its own status); the run's state (`run_state`), as it now is."""
+    st = read_status(self.run_dir)
+    if not self.local or st.get('host') not in (None, socket.gethostname()) or process_alive(st.get('pid'), st.get('pid_start')): return s
+    try: lock = RunLock(self.run_dir, role='launcher').acquire()
+    except NtrainError: return run_state(self.run_dir)  # another process writes this run now: its status is its own
+    try:
+        now = run_state(self.run_dir)
+        if read_status(self.run_dir).get('updated') != st.get('updated') or not (now['state'] in LIVE or now['state'] == 'lost'):
+            return now  # written meanwhile: it says how the run ended
+        why = self._why_ended(returncode, written_state(clean_status(st))[0])
+        write_status(self.run_dir, state='failed', reason=why, message=why, phase=None, exit_code=EXIT_CODES['failed'], finished=time.time())
+        return run_state(self.run_dir)
+    except OSError: return s  # (a full disk: the LaunchResult still says failed)
+    finally: lock.release()
+
+# %% ../nbs/03_launch/00_launch.ipynb
+@patch
+def _why_ended(self:Launch, returncode, state:Optional[str])->str:
+    "What torchrun's log (since this launch) says of the end, in one line: its exit, the first rank that failed, the last error line."
+    try:
+        with open(self.log_path, 'rb') as f:  # its end: torchrun's account of the failure comes last
+            f.seek(max(self.log_from, f.seek(0, os.SEEK_END) - (1 << 18))); text = f.read().decode(errors='replace')
+    except (OSError, TypeError): text = ''
+    how = f'torchrun ended with exit {returncode}' if returncode is not None else f'torchrun (pid {self.pid}) ended'
+    cause = re.findall(r'Root Cause \(first observed failure\):.*?rank\s*:\s*(\d+).*?exitcode\s*:\s*(-?\d+)', text, re.S)
+    if cause and self.max_restarts: how += f" after {self.max_restarts} restart{'s' * (self.max_restarts > 1)}"
+    out = [f'{how} while status.json said {state}' if state else f'{how} before the run wrote its status.json']
+    if cause:
+        rank, code = int(cause[-1][0]), int(cause[-1][1])
+        try: died = f'was killed by {signal.Signals(-code).name}' if code < 0 else f'exited with {code}'
+        except ValueError: died = f'exited with {code}'
+        out.append(f'rank {rank} {died} (the first failure; its log: logs/rank{rank}.log)')
+    errors = [l.strip() for l in text.splitlines() if l.startswith('ntrain: error:')]
+    if errors: out.append(f'last error in {self.log_path.name}: {errors[-1][len("ntrain: error:"):].strip()[:200]}')
+    return '; '.join(out)
+
+# %% ../nbs/03_launch/00_launch.ipynb
+@patch
+def wait(self:Launch, timeout:Optional[float]=None)->LaunchResult:
+    "Wait for the end (at most `timeout` s, then TimeoutError) and return the LaunchResult, also kept as `.result`."
+    t0 = time.monotonic()
+    while self.poll() is None:
+        if timeout is not None and time.monotonic() - t0 > timeout:
+            raise TimeoutError(f'{self.run_dir}: still running after {timeout:g} s; wait() again, or kill()')
+        time.sleep(0.2)
+    return self.result
+
+# %% ../nbs/03_launch/00_launch.ipynb
+@patch
+def status(self:Launch)->dict:
+    "The run's status.json: state, phase, step, epoch, progress_time, pid..."
+    return read_status(self.run_dir)
+@patch
+def _pull(self:Launch):
+    for r in self._watcher.poll():
+        apply_record(self._records, r); self._new.append(r)
+@patch
+def records(self:Launch, kind:Optional[str]=None)->list:
+    "Every record of the run so far (of `kind`, if given), with rewinds applied; reads only what was appended since the last call."
+    with self._lock:
+        self._pull()
+        return [r for r in self._records if kind is None or r.get('kind') == kind]
+@patch
+def new_records(self:Launch)->list:
+    "The records that came since the last call (a `resume` record among them: rewind with `apply_record`)."
+    with self._lock:
+        self._pull()
+        out, self._new = self._new, []
+        return out
+
+# %% ../nbs/03_launch/00_launch.ipynb
+@patch
+def follow(self:Launch, timeout:Optional[float]=None, interval:float=0.2)->Iterator[dict]:
+    "Yield records as they come, until an end record (finished, stopped, failed), torchrun's exit or `timeout` s."
+    t0 = time.monotonic()
+    while True:
+        ended = not self.running  # read once more after the end: what the run wrote before exiting is on disk
+        batch, i = self.new_records(), 0
         try:
-            now = run_state(self.run_dir)
-            if read_status(self.run_dir).get('updated') != st.get('updated') or not (now['state'] in LIVE or now['state'] == 'lost'):
-                return now  # written meanwhile: it says how the run ended
-            why = self._why_ended(returncode, written_state(clean_status(st))[0])
-            write_status(self.run_dir, state='failed', reason=why, message=why, phase=None, exit_code=EXIT_CODES['failed'], finished=time.time())
-            return run_state(self.run_dir)
-        except OSError: return s  # (a full disk: the LaunchResult still says failed)
-        finally: lock.release()
-    def _why_ended(self, returncode, state:Optional[str])->str:
-        "What torchrun's log (since this launch) says of the end, in one line: its exit, the first rank that failed, the last error line."
-        try:
-            with open(self.log_path, 'rb') as f:  # its end: torchrun's account of the failure comes last
-                f.seek(max(self.log_from, f.seek(0, os.SEEK_END) - (1 << 18))); text = f.read().decode(errors='replace')
-        except (OSError, TypeError): text = ''
-        how = f'torchrun ended with exit {returncode}' if returncode is not None else f'torchrun (pid {self.pid}) ended'
-        cause = re.findall(r'Root Cause \(first observed failure\):.*?rank\s*:\s*(\d+).*?exitcode\s*:\s*(-?\d+)', text, re.S)
-        if cause and self.max_restarts: how += f" after {self.max_restarts} restart{'s' * (self.max_restarts > 1)}"
-        out = [f'{how} while status.json said {state}' if state else f'{how} before the run wrote its status.json']
-        if cause:
-            rank, code = int(cause[-1][0]), int(cause[-1][1])
-            try: died = f'was killed by {signal.Signals(-code).name}' if code < 0 else f'exited with {code}'
-            except ValueError: died = f'exited with {code}'
-            out.append(f'rank {rank} {died} (the first failure; its log: logs/rank{rank}.log)')
-        errors = [l.strip() for l in text.splitlines() if l.startswith('ntrain: error:')]
-        if errors: out.append(f'last error in {self.log_path.name}: {errors[-1][len("ntrain: error:"):].strip()[:200]}')
-        return '; '.join(out)
-    def wait(self, timeout:Optional[float]=None)->LaunchResult:
-        "Wait for the end (at most `timeout` s, then TimeoutError) and return the LaunchResult, also kept as `.result`."
-        t0 = time.monotonic()
-        while self.poll() is None:
-            if timeout is not None and time.monotonic() - t0 > timeout:
-                raise TimeoutError(f'{self.run_dir}: still running after {timeout:g} s; wait() again, or kill()')
-            time.sleep(0.2)
+            for i, r in enumerate(batch, 1):
+                yield r
+                if r.get('kind') in END_KINDS and not (r['kind'] == 'failed' and self.max_restarts and self.running): return
+        finally:  # what was read but not yielded (after the end record, or when the caller stops early) stays new
+            if batch[i:]:
+                with self._lock: self._new[:0] = batch[i:]
+        if ended or (timeout is not None and time.monotonic() - t0 > timeout): return
+        time.sleep(interval)
+@patch
+def log(self:Launch, rank:Optional[int]=None)->str:
+    "This node's torchrun log, or one rank's own log."
+    p = self.run_dir/'logs'/f'rank{rank}.log' if rank is not None else self.log_path
+    return Path(p).read_text(errors='replace') if p and Path(p).exists() else ''
+
+# %% ../nbs/03_launch/00_launch.ipynb
+@patch
+def _refuse(self:Launch, what:str)->bool:
+    "Say why this handle will not signal its pid; True when it will not."
+    if not self.local:
+        print(f'ntrain: not {what}: torchrun of {self.run_dir} runs on {self.host}, not here', file=sys.stderr); return True
+    if self._alive(): return False
+    try: os.kill(self.pid, 0); taken = True
+    except (ProcessLookupError, TypeError): taken = False
+    except PermissionError: taken = True
+    if taken: print(f'ntrain: not {what}: pid {self.pid} is no longer the torchrun of {self.run_dir} (its start time differs)', file=sys.stderr)
+    return True
+@patch
+def stop(self:Launch, timeout:Optional[float]=120)->Optional[LaunchResult]:
+    "Ask every rank to stop (the stop file), wait up to `timeout` s (None: no limit; 0: do not wait) and return the LaunchResult."
+    if not self.running:
+        if self.local: self._refuse('signalled')
         return self.result
+    request_stop_file(self.run_dir, 'stop requested by Launch.stop')
+    if timeout == 0: return None
+    return self.wait(timeout)
 
-    # ------------------------------------------------------------ the files
-    def status(self)->dict:
-        "The run's status.json: state, phase, step, epoch, progress_time, pid..."
-        return read_status(self.run_dir)
-    def _pull(self):
-        for r in self._watcher.poll():
-            apply_record(self._records, r); self._new.append(r)
-    def records(self, kind:Optional[str]=None)->list:
-        "Every record of the run so far (of `kind`, if given), with rewinds applied; reads only what was appended since the last call."
-        with self._lock:
-            self._pull()
-            return [r for r in self._records if kind is None or r.get('kind') == kind]
-    def new_records(self)->list:
-        "The records that came since the last call (a `resume` record among them: rewind with `apply_record`)."
-        with self._lock:
-            self._pull()
-            out, self._new = self._new, []
-            return out
-    def follow(self, timeout:Optional[float]=None, interval:float=0.2)->Iterator[dict]:
-        "Yield records as they come, until an end record (finished, stopped, failed), torchrun's exit or `timeout` s."
-        t0 = time.monotonic()
-        while True:
-            ended = not self.running  # read once more after the end: what the run wrote before exiting is on disk
-            batch, i = self.new_records(), 0
-            try:
-                for i, r in enumerate(batch, 1):
-                    yield r
-                    if r.get('kind') in END_KINDS and not (r['kind'] == 'failed' and self.max_restarts and self.running): return
-            finally:  # what was read but not yielded (after the end record, or when the caller stops early) stays new
-                if batch[i:]:
-                    with self._lock: self._new[:0] = batch[i:]
-            if ended or (timeout is not None and time.monotonic() - t0 > timeout): return
-            time.sleep(interval)
-    def log(self, rank:Optional[int]=None)->str:
-        "This node's torchrun log, or one rank's own log."
-        p = self.run_dir/'logs'/f'rank{rank}.log' if rank is not None else self.log_path
-        return Path(p).read_text(errors='replace') if p and Path(p).exists() else ''
-
-    # ------------------------------------------------------------ stopping
-    def _refuse(self, what:str)->bool:
-        "Say why this handle will not signal its pid; True when it will not."
-        if not self.local:
-            print(f'ntrain: not {what}: torchrun of {self.run_dir} runs on {self.host}, not here', file=sys.stderr); return True
-        if self._alive(): return False
-        try: os.kill(self.pid, 0); taken = True
-        except (ProcessLookupError, TypeError): taken = False
-        except PermissionError: taken = True
-        if taken: print(f'ntrain: not {what}: pid {self.pid} is no longer the torchrun of {self.run_dir} (its start time differs)', file=sys.stderr)
+# %% ../nbs/03_launch/00_launch.ipynb
+@patch
+def kill(self:Launch, by:str='Launch.kill')->bool:
+    """SIGKILL torchrun and its workers on this node (nothing saved); False when there was nothing of this run to kill.
+    Once they are gone, `status.json` says `killed`, with `by` (who killed it) as its reason, if it still said the run goes on."""
+    if self._refuse('killed'): return False
+    self._killing = True  # (a view polling on another thread waits for the state written below)
+    try:
+        try: os.kill(self.pid, signal.SIGSTOP)  # no worker restarts while its workers are found
+        except ProcessLookupError: return False
+        workers = _children(self.pid)
+        for pid, start in workers: _kill_group(pid, start, signal.SIGSTOP)  # none sees another die (and writes `failed`) before it dies
+        _kill_group(self.pid, self.pid_start)
+        for pid, start in workers: _kill_group(pid, start)
+        if self.proc is not None: self.proc.wait()
+        self.killed_by = by
+        self._write_killed(by, [(self.pid, self.pid_start), *workers])
         return True
-    def stop(self, timeout:Optional[float]=120)->Optional[LaunchResult]:
-        "Ask every rank to stop (the stop file), wait up to `timeout` s (None: no limit; 0: do not wait) and return the LaunchResult."
-        if not self.running:
-            if self.local: self._refuse('signalled')
-            return self.result
-        request_stop_file(self.run_dir, 'stop requested by Launch.stop')
-        if timeout == 0: return None
-        return self.wait(timeout)
-    def kill(self, by:str='Launch.kill')->bool:
-        """SIGKILL torchrun and its workers on this node (nothing saved); False when there was nothing of this run to kill.
-        Once they are gone, `status.json` says `killed`, with `by` (who killed it) as its reason, if it still said the run goes on."""
-        if self._refuse('killed'): return False
-        self._killing = True  # (a view polling on another thread waits for the state written below)
-        try:
-            try: os.kill(self.pid, signal.SIGSTOP)  # no worker restarts while its workers are found
-            except ProcessLookupError: return False
-            workers = _children(self.pid)
-            for pid, start in workers: _kill_group(pid, start, signal.SIGSTOP)  # none sees another die (and writes `failed`) before it dies
-            _kill_group(self.pid, self.pid_start)
-            for pid, start in workers: _kill_group(pid, start)
-            if self.proc is not None: self.proc.wait()
-            self.killed_by = by
-            self._write_killed(by, [(self.pid, self.pid_start), *workers])
-            return True
-        finally: self._killing = False
-    def _write_killed(self, by:str, procs:list, wait:float=10.0):
-        """Once `procs` are gone (at most `wait` s), write `killed` under the run directory's lock, if nothing says how the run ended.
-        (A killed rank 0 shows as a zombie while its other threads still exit, holding the lock: it is tried again until `wait`.)"""
-        t_end = time.monotonic() + wait
-        while any(process_alive(p, s) for p, s in procs) and time.monotonic() < t_end: time.sleep(0.05)
-        while True:
-            if run_state(self.run_dir)['state'] not in (*LIVE, 'lost'): return  # it ended on its own account first
-            try: lock = RunLock(self.run_dir, role='launcher').acquire(); break
-            except NtrainError:
-                if time.monotonic() > t_end: return  # another process writes this run now
-                time.sleep(0.05)
-        try:
-            if run_state(self.run_dir)['state'] in (*LIVE, 'lost'):
-                write_status(self.run_dir, state='killed', reason=by, phase=None, exit_code=EXIT_CODES['killed'], finished=time.time())
-        except OSError: pass  # (a full disk: the LaunchResult still says killed)
-        finally: lock.release()
-    def resumed(self, nproc:Optional[int]=None)->'Launch':
-        """A new handle on this run, resumed from its newest checkpoint under torchrun on `nproc` processes (default: as launched),
-        with the `env` and `max_restarts` it was launched with."""
-        if self.nnodes > 1:
-            raise NtrainError(f'{self.run_dir}: a run on {self.nnodes} nodes resumes on each node: {resume_command(self.run_dir, nproc or self.nproc, self.nnodes)}')
-        return launch(self.run_dir, resume=True, nproc=nproc or self.nproc, max_restarts=self.max_restarts, env=self.env, wait=False)
-    def __repr__(self):
-        return f"Launch(pid {self.pid}, {'running' if self.running else self.result.status}, {self.run_dir})"
-    def _ipython_display_(self):
-        "Shown in a notebook cell, a Launch is its live dashboard (the widgets load only then): the view registered for 'run' (see `display`)."
-        display.show('run', self)
+    finally: self._killing = False
+@patch
+def _write_killed(self:Launch, by:str, procs:list, wait:float=10.0):
+    """Once `procs` are gone (at most `wait` s), write `killed` under the run directory's lock, if nothing says how the run ended.
+    (A killed rank 0 shows as a zombie while its other threads still exit, holding the lock: it is tried again until `wait`.)"""
+    t_end = time.monotonic() + wait
+    while any(process_alive(p, s) for p, s in procs) and time.monotonic() < t_end: time.sleep(0.05)
+    while True:
+        if run_state(self.run_dir)['state'] not in (*LIVE, 'lost'): return  # it ended on its own account first
+        try: lock = RunLock(self.run_dir, role='launcher').acquire(); break
+        except NtrainError:
+            if time.monotonic() > t_end: return  # another process writes this run now
+            time.sleep(0.05)
+    try:
+        if run_state(self.run_dir)['state'] in (*LIVE, 'lost'):
+            write_status(self.run_dir, state='killed', reason=by, phase=None, exit_code=EXIT_CODES['killed'], finished=time.time())
+    except OSError: pass  # (a full disk: the LaunchResult still says killed)
+    finally: lock.release()
+
+# %% ../nbs/03_launch/00_launch.ipynb
+@patch
+def resumed(self:Launch, nproc:Optional[int]=None)->'Launch':
+    """A new handle on this run, resumed from its newest checkpoint under torchrun on `nproc` processes (default: as launched),
+    with the `env` and `max_restarts` it was launched with."""
+    if self.nnodes > 1:
+        raise NtrainError(f'{self.run_dir}: a run on {self.nnodes} nodes resumes on each node: {resume_command(self.run_dir, nproc or self.nproc, self.nnodes)}')
+    return launch(self.run_dir, resume=True, nproc=nproc or self.nproc, max_restarts=self.max_restarts, env=self.env, wait=False)
+@patch
+def __repr__(self:Launch):
+    return f"Launch(pid {self.pid}, {'running' if self.running else self.result.status}, {self.run_dir})"
+@patch
+def _ipython_display_(self:Launch):
+    "Shown in a notebook cell, a Launch is its live dashboard (the widgets load only then): the view registered for 'run' (see `display`)."
+    display.show('run', self)
 
 # %% ../nbs/03_launch/00_launch.ipynb
 def task_name(task)->str:
@@ -348,6 +386,7 @@ def task_name(task)->str:
                         f"in a module (an nbdev `#| export` cell and nbdev_export, or %%writefile mytasks.py), then pass task='mytasks:{name}'")
     return f'{mod}:{name}'
 
+# %% ../nbs/03_launch/00_launch.ipynb
 def _plain_code(code:types.CodeType)->types.CodeType:
     consts = tuple(_plain_code(c) if isinstance(c, types.CodeType) else c for c in code.co_consts)
     return code.replace(co_filename='', co_firstlineno=1, co_consts=consts)
@@ -357,6 +396,7 @@ def code_fingerprint(fn)->Optional[str]:
     code = getattr(fn, '__code__', None)
     return hashlib.sha256(marshal.dumps(_plain_code(code))).hexdigest()[:16] if code is not None else None
 
+# %% ../nbs/03_launch/00_launch.ipynb
 def _task_info(cfg:Config)->dict:
     "What the pre-flight reports of `cfg`'s task imported in this process: n_train, n_valid, cpus, gpus and the function's fingerprint."
     from ntrain.data import get_task, dataset_len
@@ -369,6 +409,7 @@ def _task_info(cfg:Config)->dict:
     return dict(name=getattr(t, 'name', None), n_train=n[0], n_valid=n[1], cpus=cpu_count(), gpus=torch.cuda.device_count() if cuda else 0,
                 fingerprint=code_fingerprint(getattr(sys.modules.get(mod), fn, None)))
 
+# %% ../nbs/03_launch/00_launch.ipynb
 _PREFLIGHT = r"""
 import json, sys
 def out(**kw): print('\nNTRAIN-PREFLIGHT ' + json.dumps(kw), flush=True)
@@ -383,6 +424,7 @@ except NtrainError as e: out(error=str(e))
 except BaseException as e: out(error=f"task '{spec}' fails in a fresh process: {first_line(e)}")
 """
 
+# %% ../nbs/03_launch/00_launch.ipynb
 def preflight(cfg:Config, env:Optional[dict]=None, timeout:float=600, here:bool=False)->dict:
     """Import `cfg`'s task in a fresh process, as each rank will: dict(n_train, n_valid, cpus, gpus, fingerprint), or a TaskError in one line.
     `here`: import it in this process instead, with the working directory first on `sys.path` as each rank has it, for a process
@@ -407,6 +449,7 @@ def preflight(cfg:Config, env:Optional[dict]=None, timeout:float=600, here:bool=
     if 'error' in info: raise TaskError(info['error'])
     return info
 
+# %% ../nbs/03_launch/00_launch.ipynb
 def _check_layout(cfg:Config, pre:dict, nproc:int, nnodes:int, force:bool):
     "Refuse more processes than this machine has CPUs or GPUs (unless `force`), and a global batch larger than the train set."
     if pre['gpus'] and nproc > pre['gpus'] and not force:
@@ -420,6 +463,7 @@ def _check_layout(cfg:Config, pre:dict, nproc:int, nnodes:int, force:bool):
         raise ConfigError(f"key 'batch_size': the global batch of {gb} ({cfg.batch_size} x {world} processes x {max(accum, 1)}) is larger "
                           f"than the train set ({pre['n_train']} samples): lower batch_size or --nproc")
 
+# %% ../nbs/03_launch/00_launch.ipynb
 _STORE_HELLO = struct.pack('<BI', 0, 0x3C85F7CE)  # a torch TCPStore client's first query: VALIDATE and its magic number (torch >= 2.3)
 _STORE_PING = 13                                  # then PING with a nonce, which the store sends back
 
@@ -441,6 +485,7 @@ def _proc_net_ip(hexaddr:str):
     b = b''.join(b[i:i+4][::-1] for i in range(0, len(b), 4)) if sys.byteorder == 'little' else b
     return _ip(socket.inet_ntop(socket.AF_INET if len(b) == 4 else socket.AF_INET6, b))
 
+# %% ../nbs/03_launch/00_launch.ipynb
 def _listener(address:str, port:int)->Optional[str]:
     """Who listens on `address:port` when that address is this host's: 'pid N (its command line)', or 'a process of another
     user' when its socket is there but not its process; None when that cannot be known (another host, not Linux)."""
@@ -471,6 +516,7 @@ def _listener(address:str, port:int)->Optional[str]:
                 return f"pid {proc.name} ({cmd[:100] + ('...' if len(cmd) > 100 else '') or '?'})"
     return 'a process of another user'
 
+# %% ../nbs/03_launch/00_launch.ipynb
 def _probe_rdzv(host:str, port:int, rdzv_id:str, deadline:float, box:dict):
     "What listens on host:port, into `box['found']`: ('nothing',), ('store', has_key, peer) or ('other', what it did, peer). Each step ends by `deadline`."
     left = lambda: deadline - time.monotonic()
@@ -507,6 +553,7 @@ def _probe_rdzv(host:str, port:int, rdzv_id:str, deadline:float, box:dict):
     except Exception: box['found'] = ('nothing',); return  # a store we cannot read after all: torchrun will say so itself
     box['found'] = ('store', found, peer)
 
+# %% ../nbs/03_launch/00_launch.ipynb
 def rdzv_clash(endpoint:str, rdzv_id:str, timeout:float=10.0)->Optional[str]:
     """Why `endpoint` cannot host this run's rendezvous, in one line naming it and what holds it, or None (nothing listens
     there: this launch will host it; or it holds this run's rendezvous). Bounded: it answers within `timeout` s, whatever the
@@ -549,12 +596,14 @@ class _Forked:
     def poll(self)->Optional[int]: return self._reap(os.WNOHANG)
     def wait(self)->int: return self._reap(0)
 
+# %% ../nbs/03_launch/00_launch.ipynb
 def fork_workers(env:dict)->bool:
     "Whether torchrun's agent may fork the workers from the launcher: Linux, a torch built without CUDA, ROCm or XPU, and not `NTRAIN_FORK_WORKERS=0` in `env`."
     import torch
     gpu = torch.version.cuda or getattr(torch.version, 'hip', None) or getattr(torch.version, 'xpu', None)
     return sys.platform.startswith('linux') and not gpu and env.get('NTRAIN_FORK_WORKERS', '1') != '0'
 
+# %% ../nbs/03_launch/00_launch.ipynb
 _rank_main: Optional[Callable] = None  # in torchrun's agent forked by `launch`: what each rank it forks runs (`launch(rank_main=...)`)
 
 def _forked_rank(*argv):
@@ -574,6 +623,7 @@ def _forked_rank(*argv):
     if signals_stop.received:  # a stop signal: the agent may be shutting down, and then it never releases a rank that returned
         t = threading.Timer(2.0, os._exit, (code,)); t.daemon = True; t.start()  # (normally it does within its monitor interval)
 
+# %% ../nbs/03_launch/00_launch.ipynb
 def _agent(targs:list, rank_main:Callable):
     "torchrun's agent, as `torch.distributed.run.main(targs)` runs it, with the workers forked from this process, each running `rank_main(argv)`, instead of started as `python -m ntrain`."
     global _rank_main
@@ -587,6 +637,7 @@ def _agent(targs:list, rank_main:Callable):
     config, _, _ = torchrun.config_from_args(args)
     elastic_launch(config=config, entrypoint=_forked_rank)(*args.training_script_args)
 
+# %% ../nbs/03_launch/00_launch.ipynb
 def _fork_torchrun(cmd:list, log_path:Path, env:dict, rank_main:Optional[Callable]=None)->_Forked:
     """Run `cmd` (`python -m torch.distributed.run ARGS`) in a child forked from this process, in a new session, its output appended to `log_path`.
     `rank_main`: the agent forks the workers too, and each runs `rank_main(argv)` (see `fork_workers`)."""
@@ -631,6 +682,45 @@ def _read_json(p:Path)->Optional[dict]:
     try: return json.loads(p.read_text())
     except (OSError, json.JSONDecodeError): return None
 
+# %% ../nbs/03_launch/00_launch.ipynb
+@contextmanager
+def _new_dirs(run_dir:Path):
+    """Make `run_dir` (and its missing parents) for the block it guards. When the block fails (a refusal, an interrupt),
+    the directories made here, in which nothing started, are removed again: a refused launch leaves no run directory behind."""
+    made = next((p for p in (*reversed(run_dir.parents), run_dir) if not p.exists()), None)  # the first directory this launch makes
+    try: run_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as err: raise NtrainError(f'cannot create run directory {run_dir}: {err.strerror or err}') from None
+    try: yield
+    except BaseException:
+        if made is not None:  # directories this launch made, and nothing started in them: gone again
+            for p in (run_dir, *run_dir.parents):
+                try: p.rmdir()
+                except OSError: break
+                if p == made: break
+        raise
+
+def _start_torchrun(cmd:list, log_path:Path, e:dict, own_process:bool, rank_main:Optional[Callable])->tuple:
+    """Start torchrun in a new session, its output appended to `log_path`: forked from this process (`own_process`), and its
+    ranks too where they may be (`fork_workers`), else as a fresh process. (The process, whether its ranks are forked.)"""
+    forked = own_process and rank_main is not None and fork_workers(e)
+    if own_process: proc = _fork_torchrun(cmd, log_path, e, rank_main if forked else None)
+    else:
+        with open_append(log_path, binary=True) as logf:
+            proc = subprocess.Popen(cmd, stdout=logf, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=e, start_new_session=True)
+    return proc, forked
+
+# %% ../nbs/03_launch/00_launch.ipynb
+def _wait_echoing(h:Launch, echo:bool)->Launch:
+    "Wait for the run's end, copying its launcher's log to the output as it grows (`echo`); Ctrl-C leaves the run going on in the background."
+    tail = LogTail(h.log_path) if echo else None
+    try: h.wait()
+    except KeyboardInterrupt:
+        print(f'\nstill running in the background (torchrun pid {h.pid}): ntrain.attach({str(h.run_dir)!r}) gets it back', file=sys.stderr)
+    finally:
+        if tail: tail.stop()
+    return h
+
+# %% ../nbs/03_launch/00_launch.ipynb
 def launch(config:Union[str, Path, dict, Config, None]=None, overrides=(), *, task=None, nproc:int=2, nnodes:int=1, node_rank:int=0,
            rdzv_endpoint:Optional[str]=None, rdzv_id:Optional[str]=None, max_restarts:int=0, run_dir=None,
            resume:bool=False, wait:bool=True, env:Optional[dict]=None, echo:bool=True, force:bool=False, force_resume:bool=False,
@@ -666,10 +756,7 @@ def launch(config:Union[str, Path, dict, Config, None]=None, overrides=(), *, ta
         print(f"ntrain: warning: task {task_name(fn)} in this process differs from what a fresh import of it finds, which is what torchrun's "
               f"processes will train: run nbdev_export (or save the file, or re-import it)", file=sys.stderr)
     if rdzv_endpoint and (why := rdzv_clash(rdzv_endpoint, rdzv_id or f'ntrain-{run_dir.name}')): raise ConfigError(why)
-    made = next((p for p in (*reversed(run_dir.parents), run_dir) if not p.exists()), None)  # the first directory this launch makes
-    try: run_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as err: raise NtrainError(f'cannot create run directory {run_dir}: {err.strerror or err}') from None
-    try:
+    with _new_dirs(run_dir):
         # the lock, for the instant of checking and starting: two launches of one directory cannot both start. Every check
         # comes before the first write: a launch refused here leaves the directory as it was (the lock file as it was, too)
         with RunLock(run_dir, role='launcher').acquire(wait=15):
@@ -680,34 +767,18 @@ def launch(config:Union[str, Path, dict, Config, None]=None, overrides=(), *, ta
             log_from = log_path.stat().st_size if log_path.exists() else 0  # what torchrun writes from here on is this launch's
             status_before = read_status(run_dir).get('updated')
             e['NTRAIN_LAUNCHED_AT'] = repr(time.time())  # a stop file older than this is stale: the workers ignore it
-            forked = own_process and rank_main is not None and fork_workers(e)
-            if own_process: proc = _fork_torchrun(cmd, log_path, e, rank_main if forked else None)
-            else:
-                with open_append(log_path, binary=True) as logf:
-                    proc = subprocess.Popen(cmd, stdout=logf, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=e, start_new_session=True)
+            proc, forked = _start_torchrun(cmd, log_path, e, own_process, rank_main)
             info = dict(pid=proc.pid, pid_start=process_start_time(proc.pid), host=host, node_rank=node_rank, nnodes=nnodes,
                         log=log_path.name, log_from=log_from, max_restarts=max_restarts, command=cmd, started=time.time(),
                         status_before=status_before, nproc=nproc, rdzv_endpoint=rdzv_endpoint, workers='forked' if forked else 'fresh')
             atomic_write_text(info_path, json.dumps(info, indent=1))
-    except BaseException:
-        if made is not None:  # directories this launch made, and nothing started in them: gone again
-            for p in (run_dir, *run_dir.parents):
-                try: p.rmdir()
-                except OSError: break
-                if p == made: break
-        raise
     h = Launch(run_dir, cmd, proc=proc, pid_start=info['pid_start'], host=host, log_path=log_path, node_rank=node_rank,
                nnodes=nnodes, max_restarts=max_restarts, status_before=status_before, log_from=log_from, nproc=nproc)
     h.preflight, h.env = pre, env  # (the environment `resumed` launches with again)
     if not wait: return h
-    tail = LogTail(log_path) if echo else None
-    try: h.wait()
-    except KeyboardInterrupt:
-        print(f'\nstill running in the background (torchrun pid {h.pid}): ntrain.attach({str(run_dir)!r}) gets it back', file=sys.stderr)
-    finally:
-        if tail: tail.stop()
-    return h
+    return _wait_echoing(h, echo)
 
+# %% ../nbs/03_launch/00_launch.ipynb
 def _refuse_busy(run_dir:Path, host:str, nproc:int, resume:bool, nnodes:int=1, node_rank:int=0, rdzv_endpoint:Optional[str]=None):
     """Raise if a torchrun of `run_dir` still runs here (first: that is what the user must hear), or if a fresh launch would overwrite
     a run. Every launch record counts (`launch.json` and each `launch-node{K}.json`), whatever this launch's layout: only another
@@ -722,6 +793,7 @@ def _refuse_busy(run_dir:Path, host:str, nproc:int, resume:bool, nnodes:int=1, n
     if not resume and (run_dir/'config.yaml').exists():
         raise NtrainError(f'run directory {run_dir} already holds a run: continue it with `ntrain resume {run_dir} --nproc {nproc}` or choose another run_dir')
 
+# %% ../nbs/03_launch/00_launch.ipynb
 def resume_command(run_dir, nproc:int, nnodes:int=1, rdzv_endpoint:Optional[str]=None)->str:
     "The exact command that resumes a launched run."
     return (f'ntrain resume {run_dir} --nproc {nproc}' +

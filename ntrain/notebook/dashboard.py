@@ -14,6 +14,7 @@ from ..lifecycle import STATES, LIVE
 from ..plots import LivePlot
 from .viewmodel import RunView, Pump, state_words, status_line
 from ..display import register_view
+from ..core import patch
 
 # %% auto 0
 __all__ = ['GONE', 'Freshness', 'hide_saved_css', 'saved_bundle', 'publish_panel', 'failing_lines', 'Dashboard', 'dashboard']
@@ -25,6 +26,7 @@ def _in_kernel()->bool:
     ip = sys.modules.get('IPython')
     return ip is not None and getattr(ip.get_ipython(), 'kernel', None) is not None
 
+# %% ../../nbs/04_notebook/01_dashboard.ipynb
 # the browser counts: a registered integer property animated from 0 by one a second, shown as a CSS counter; 0.5 s of delay
 # makes the rounded value the whole seconds elapsed. Two identical keyframes (a, b): a rule that switches between them
 # restarts the animation of every element it matches, so a panel's parts that say "live" restart with each render
@@ -40,6 +42,7 @@ _FRESH_CSS = ("@property --ntrain-s{syntax:'<integer>';inherits:false;initial-va
 
 GONE = 'no word from the kernel: it is busy, restarted or shut down, and this view is not updated'
 
+# %% ../../nbs/04_notebook/01_dashboard.ipynb
 class Freshness:
     """The line of a live view that says how fresh it is: "updated N s ago", counted by the browser from the view's last
     render, with no kernel round trip. While the view is live its panel re-renders it at least every `every` s (`tick`),
@@ -67,18 +70,22 @@ class Freshness:
         return (f"<style>{_FRESH_CSS}{dim}</style><span class='ntrain-fresh' data-live='1' data-render='{n}' data-at='{when:.1f}'>"
                 f"updated <span class='ntrain-secs'></span> s ago<span class='ntrain-gone' style='animation:ntrain-reveal 0s "
                 f"{self.gone_after:g}s forwards'>&nbsp;&middot; {html.escape(self.gone)}</span></span>")
-    def due(self, live:bool, changed:bool=False, now:Optional[float]=None)->bool:
-        "Whether to render now: once at each change of `live`; while live, every `every` s, and on a change of the view at most once a second."
-        now = time.monotonic() if now is None else now
-        if live != self.live or self.at is None: return True
-        return live and (now - self.at >= self.every or (changed and now - self.at >= 1.0))
-    def tick(self, live:bool, changed:bool=False, now:Optional[float]=None)->bool:
-        "Render the line if it is due (see `due`); whether it was."
-        now = time.monotonic() if now is None else now
-        if not self.due(live, changed, now): return False
-        self.renders += 1; self.at, self.live = now, live
-        self.widget.value = self.html(live, time.time())
-        return True
+
+# %% ../../nbs/04_notebook/01_dashboard.ipynb
+@patch
+def due(self:Freshness, live:bool, changed:bool=False, now:Optional[float]=None)->bool:
+    "Whether to render now: once at each change of `live`; while live, every `every` s, and on a change of the view at most once a second."
+    now = time.monotonic() if now is None else now
+    if live != self.live or self.at is None: return True
+    return live and (now - self.at >= self.every or (changed and now - self.at >= 1.0))
+@patch
+def tick(self:Freshness, live:bool, changed:bool=False, now:Optional[float]=None)->bool:
+    "Render the line if it is due (see `due`); whether it was."
+    now = time.monotonic() if now is None else now
+    if not self.due(live, changed, now): return False
+    self.renders += 1; self.at, self.live = now, live
+    self.widget.value = self.html(live, time.time())
+    return True
 
 # %% ../../nbs/04_notebook/01_dashboard.ipynb
 def hide_saved_css(key:str)->str:
@@ -89,6 +96,7 @@ def hide_saved_css(key:str)->str:
     return (f"<style>.jp-OutputArea:has(.ntrain-shows-{key}) .jp-OutputArea-child:has(.ntrain-saved-{key}),"
             f"body:not(:has(.jp-OutputArea)) .ntrain-saved-{key}{{display:none!important}}</style>")
 
+# %% ../../nbs/04_notebook/01_dashboard.ipynb
 def saved_bundle(static:dict, # 'text/plain': one line; 'image/png': base64 PNG; 'text/markdown': the card
                  key:str, when:Optional[float]=None)->dict:
     """A panel's sibling output: `static`'s PNG and Markdown under the line "as of HH:MM: ...", inside an element of class
@@ -108,6 +116,7 @@ def saved_bundle(static:dict, # 'text/plain': one line; 'image/png': base64 PNG;
     if png: out['image/png'] = png
     return out
 
+# %% ../../nbs/04_notebook/01_dashboard.ipynb
 def _key(display_id:Optional[str])->str: return re.sub(r'[^\w-]', '-', str(display_id))
 
 def _carry_style(widget, key:str):
@@ -123,6 +132,7 @@ def _carry_style(widget, key:str):
         widget.add_class(f'ntrain-shows-{key}')
         holder._keys.add(key); holder.value = ''.join(hide_saved_css(k) for k in sorted(holder._keys))
 
+# %% ../../nbs/04_notebook/01_dashboard.ipynb
 def publish_panel(widget, static:dict, display_id:Optional[str], update:bool=False):
     """Show a panel: its widget view (display id `display_id`) and, next to it, a sibling output (`display_id`-saved,
     `saved_bundle`) that a notebook saved without widget state shows instead; the widget carries the style that hides the
@@ -154,6 +164,7 @@ def _tail(p:Path, n:int=6, size:int=4096)->list:
     except OSError: return []
     return data.decode(errors='replace').splitlines()[-n:]
 
+# %% ../../nbs/04_notebook/01_dashboard.ipynb
 _NOT_THE_RUNS = ('ChildFailedError', 'SignalException')  # torchrun's own account of a failure, not the run's error
 _PREFIX = re.compile(r'^\[[\w.-]+\]:\s?')  # torchrun's "[rank1]: " before each line a rank writes to its log
 
@@ -171,6 +182,7 @@ def _traceback(lines:list)->list:
     pick = [f for f in found if root and f[0].strip() == f'[rank{root[-1]}]:'] or found
     return [lines[k] for k in pick[-1][1]] if pick else []
 
+# %% ../../nbs/04_notebook/01_dashboard.ipynb
 def failing_lines(run_dir, n:int=12)->list:
     """What a failed run shows under its error: the tail of its traceback, from the log that holds it (a rank's
     `logs/rankN.log`, torchrun's `launch.log`, then `log.txt`), or else the last error lines; never other lines
@@ -185,8 +197,11 @@ def failing_lines(run_dir, n:int=12)->list:
         if errs: return [f'--- {p.name}'] + errs[-n:]
     return []
 
+# %% ../../nbs/04_notebook/01_dashboard.ipynb
 class Dashboard:
     "The live panel of a run handle (a `RunHandle`: a `Launch`, or an in-kernel run): renders a `RunView` fed from the run's files."
+    _GONE = ('no word from the kernel: it is busy, restarted or shut down, and this view is not updated; the run goes on '
+             'without it (ntrain.attach(run_dir) follows it again)')
     def __init__(self, handle, stale_s:float=60.0, interval:float=0.25, plot_every:float=0.25, log_lines:int=6, plot_budget:float=0.05,
                  save_every:float=5.0): # the sibling output that a saved notebook keeps is updated this often at most
         self.handle, self.stale_s, self.interval, self.log_lines, self.save_every = handle, stale_s, interval, log_lines, save_every
@@ -197,190 +212,214 @@ class Dashboard:
         self.plot = LivePlot(budget=plot_budget, every=plot_every)  # redrawing takes under `plot_budget` of a core from the run it shows
         self._build()
         self.pump = Pump(self._tick, interval).start()
-    # ------------------------------------------------------------ state
     @property
     def run_dir(self)->Path: return Path(self.handle.run_dir)
     @property
     def state(self)->dict:
         "The dashboard's view-model as plain data; `plot`: what its plot shows (`LivePlot.state`: what, step, redraws, cost_s)."
         with self._lock: return dict(self.view.to_dict(), plot=self.plot.state)
-    def _tick(self)->bool:
-        h = self.handle
-        with self._lock:
-            for r in h.new_records(): self.view.apply(r)
-            running = h.running
-            res = None if running else h.result
-            outcome = None if res is None else dict(status=res.status, exit_code=res.exit_code, returncode=res.returncode, message=res.message)
-            self.view.heartbeat(h.status(), running, outcome, self._errors or ())
-            if res is not None and self._errors is None and self.view.state == 'failed':  # once, at the end: the error, from the logs
-                self._errors = failing_lines(self.run_dir)
-                self.view.heartbeat(h.status(), running, outcome, self._errors)
-            d = self.view.to_dict()
-        self._render(d, final=res is not None)
-        return res is None
-    # ------------------------------------------------------------ widgets
-    def _build(self):
-        import ipywidgets as W
-        w, why = self.w, self.handle.cannot_kill
-        w['title'] = W.HTML()
-        w['bar'] = W.FloatProgress(min=0, max=1, value=0, layout=W.Layout(width='50%'))
-        w['bar_text'] = W.HTML()
-        w['stats'] = W.HTML()
-        w['plot'] = W.Image(value=self.plot.png, format='png', layout=W.Layout(max_width='100%'))  # "waiting for the first step" until drawn
-        w['logs'] = W.HTML()
-        w['stop'] = W.Button(description='Stop', tooltip='graceful: every rank stops after its step and saves last.pt', icon='stop')
-        w['resume'] = W.Button(description='Resume', tooltip='continue from the newest checkpoint', icon='play', disabled=True)
-        w['kill'] = W.Button(description='Kill', tooltip=why or 'SIGKILL torchrun and its workers: nothing is saved', button_style='danger',
-                             icon='times', disabled=why is not None)
-        w['cannot_kill'] = W.HTML(f"<small class='ntrain-cannot-kill'>Kill: {html.escape(why)}</small>" if why else '')
-        w['kill_yes'] = W.Button(description='Yes, kill it', button_style='danger')
-        w['kill_no'] = W.Button(description='Cancel')
-        w['confirm'] = W.HBox([W.HTML('<b>Kill the run?</b> Nothing is saved since the last checkpoint.'), w['kill_yes'], w['kill_no']],
-                              layout=W.Layout(display='none'))
-        w['notice'] = W.HTML()
-        w['card'] = W.Output()
-        for name in ('stop', 'resume', 'kill', 'kill_yes', 'kill_no'): w[name].add_class(f'ntrain-{name.replace("_", "-")}')
-        w['stop'].on_click(lambda _: self.stop(wait=False))
-        w['resume'].on_click(lambda _: self.resume())
-        w['kill'].on_click(lambda _: self._confirm(True))
-        w['kill_no'].on_click(lambda _: self._confirm(False))
-        w['kill_yes'].on_click(lambda _: (self._confirm(False), self.kill()))
-        w['fresh'] = self.fresh.widget
-        self.widget = W.VBox([w['title'], W.HBox([w['bar'], w['bar_text'], w['fresh']]), w['stats'], w['plot'],
-                              W.HBox([w['stop'], w['resume'], w['kill']]), w['cannot_kill'], w['confirm'], w['notice'], w['logs'], w['card']])
-        self.widget.add_class('ntrain-dashboard'); self.widget.add_class(self.fresh.scope)
-        self._render(self.view.to_dict(), final=False)
-    def _confirm(self, show:bool): self.w['confirm'].layout.display = None if show else 'none'
-    def _render(self, d:dict, final:bool):
-        w, now = self.w, time.monotonic()
-        color = _COLORS.get(d['state'], '#455a64')
-        pts = len(d['curves']['step']) + len(d['curves']['epoch'])
-        why = d.get('reason') if d['state'] in ('stopping', 'stopped', 'finished', 'killed', 'lost') and d.get('reason') != 'epochs' else None
-        reason = f" <span class='ntrain-reason'>{html.escape(textwrap.shorten(str(why), 120, placeholder=' …'))}</span>" if why else ''
-        stale = f" &middot; <span class='ntrain-stale'>no progress for {d['stale_for']} s</span>" if d.get('stale_for') else ''
-        # a new state shows first: a redraw (tens of ms, more on a busy machine) would hold back 'stopping' after a click
-        moved, self._shown_state = d['state'] != self._shown_state, d['state']
-        plot = None if moved and not final else self.plot.update(d, key=str(self.run_dir), final=final, now=now)
-        if plot is not None: self.png = plot
-        p = self.plot.state
-        logs = None
-        if final or now - self._logs_at >= 1.0:
-            logs = self._logs_html(d); self._logs_at = now
-        ended = final or d['state'] not in LIVE
-        live = '' if ended else ' ntrain-live'  # what the kernel's silence strikes through (see Freshness)
-        sig = (d['state'], d['step'], d['plot_version'], p['redraws'])
-        with self.widget.hold_sync():
-            w['title'].value = (f"<div class='ntrain-run-state' data-state='{d['state']}' data-step='{d['step']}' data-points='{pts}' "
-                                f"data-plot-what='{p['what'] or ''}' data-plot-step='{'' if p['step'] is None else p['step']}' data-draws='{p['redraws']}' "
-                                f"data-restarts='{d['restarts']}'><b>run</b> <code>{html.escape(str(self.run_dir))}</code> "
-                                f"<span class='ntrain-state-badge{live}' style='background:{color};color:white;padding:1px 6px;border-radius:3px'>"
-                                f"{d['state'].upper()}</span>{reason}{stale}</div>")
-            w['bar'].value = d['progress'] or 0.0
-            w['bar_text'].value = f"<span class='ntrain-status{live}'>{html.escape(status_line(d, numbers=False))}</span>"  # (the numbers: in the row below)
-            self.fresh.tick(not ended, sig != self._fresh_sig, now); self._fresh_sig = sig
-            w['stats'].value = self._stats_html(d)
-            if plot is not None: w['plot'].value = plot
-            if logs is not None: w['logs'].value = logs
-            w['notice'].value = html.escape(self.notice)
-            w['stop'].disabled, w['kill'].disabled = ended, ended or self.handle.cannot_kill is not None
-            w['resume'].disabled = not (final and (self.run_dir/'ckpt').exists() and d['state'] != 'finished')
-        if final and not self._final_shown: self._show_final(d)
-        elif not ended and self._display_id is not None and now - self._saved_at >= self.save_every: self._publish(update=True, d=d)
-    def _stats_html(self, d:dict)->str:
-        mem = ', '.join(f'rank {k}: {v:,.0f} MiB' for k, v in sorted(d['peak_mem'].items())) or 'not recorded yet (each epoch record carries it)'
-        rows = [('samples/s', f"{d['samples_per_s']:,.0f}" if d.get('samples_per_s') else '-'),
-                ('data wait', f"{d['data_wait']:.0%}" if d.get('data_wait') is not None else '-'),
-                ('epoch', f"{(d.get('epoch') or 0)}/{d.get('epochs') or '?'}"), ('restarts', str(d['restarts'])),
-                ('peak memory', mem)]
-        out = ' &nbsp; '.join(f'<b>{k}</b> {html.escape(v)}' for k, v in rows)
-        if d['warnings']: out += '<br>' + '<br>'.join(f'warning: {html.escape(t)}' for t in d['warnings'][-3:])
-        o = d.get('outcome') or {}
-        exits = f" (torchrun exit {o.get('returncode')}, ntrain exit {o.get('exit_code')})" if o else ''
-        if d['state'] == 'failed':  # the error: its line, and the traceback's tail from the log that holds it
-            out += (f"<div class='ntrain-failure' style='color:#c62828'><b>the run failed</b>{html.escape(exits)}: "
-                    f"{html.escape(str(d.get('message') or d.get('reason') or 'no error was recorded'))}"
-                    + (f"<pre>{html.escape(chr(10).join(d['error_lines']))}</pre>" if d['error_lines'] else '') + '</div>')
-        elif d['state'] in ('killed', 'lost'):
-            what = (f"killed by {d.get('reason') or '?'}" if d['state'] == 'killed' else 'lost: its processes ended without writing how it ended')
-            out += (f"<div class='ntrain-ended-{d['state']}' style='color:{_COLORS[d['state']]}'><b>{html.escape(what)}</b>{html.escape(exits)}; "
-                    'nothing was saved after the last checkpoint: Resume continues from it</div>')
-        return out
-    def _logs_html(self, d:dict)->str:
-        logs = sorted((self.run_dir/'logs').glob('rank*.log')) if (self.run_dir/'logs').is_dir() else []
-        parts = [f"<details><summary>{p.stem}: {html.escape(textwrap.shorten((_tail(p, 1) or [''])[-1], 120, placeholder=' …'))}</summary><pre>{html.escape(chr(10).join(_tail(p, self.log_lines)))}</pre></details>"
-                 for p in logs]
-        return ''.join(parts)
-    # ------------------------------------------------------------ the end
-    def _show_final(self, d:dict):
-        "The run card as Markdown in the panel, and the final PNG and card as plain outputs of the same display."
-        from IPython.display import Markdown
-        self._final_shown = True
-        card = self.run_dir/'run.md'
-        self.card = card.read_text() if card.exists() else None
-        if self.card:
-            self.w['card'].outputs = ()  # not clear_output(): outside a kernel IPython's prints terminal escapes
-            self.w['card'].append_display_data(Markdown(self.card))
-        if self._display_id is not None: self._publish(update=True)
-    _GONE = ('no word from the kernel: it is busy, restarted or shut down, and this view is not updated; the run goes on '
-             'without it (ntrain.attach(run_dir) follows it again)')
-    def _static(self, d:Optional[dict]=None)->dict:
-        "What a saved notebook keeps of the dashboard (`saved_bundle`): a line (the state and step), the plot, the card or the status line."
-        d = self.view.to_dict() if d is None else d
-        step = f" step {d['step']}/{d['total_steps']}" if d.get('total_steps') else f" step {d['step']}" if d.get('step') else ''
-        out = {'text/plain': f"{state_words(d)}{step} (run {self.run_dir})"}
-        if self.png: out['image/png'] = base64.b64encode(self.png).decode()
-        out['text/markdown'] = self.card or html.escape(status_line(d))
-        return out
-    def _publish(self, update:bool=False, d:Optional[dict]=None):
-        "Show the dashboard (widget and saved sibling), or update its sibling when it changed."
-        static = self._static(d); self._saved_at = time.monotonic()
-        if update and static == self._saved: return
-        self._saved = static
-        publish_panel(self.widget, static, self._display_id, update)
-    def _ipython_display_(self):
-        if self._display_id is None: self._display_id = f'ntrain-run-{id(self)}'
-        self._publish()
-    # ------------------------------------------------------------ controls
-    def stop(self, wait:bool=True, timeout:Optional[float]=120):
-        "Graceful stop: every rank stops after its step and saves; waits for the end unless `wait=False`."
-        self.notice = 'stop requested: every rank finishes its step and saves last.pt'
-        self.handle.stop(timeout=0)  # the request is on disk (the stop file): shown at once, not at the next tick
-        with self._lock:
-            if self.handle.running: self.view.ask_stop()
-            d = self.view.to_dict()
-        self._render(d, final=False)
-        if wait: self.handle.wait(timeout)
-        if wait: self.wait(timeout=30)  # apply the run's last records here: a cell that waits blocks the kernel's loop
-        return self
-    def kill(self)->bool:
-        "SIGKILL the run (nothing saved); the handle says why it cannot when it cannot (`cannot_kill`)."
-        why = self.handle.cannot_kill
-        if why is not None: self.notice = f'not killed: {why}'; return False
-        ok = self.handle.kill()
-        self.notice = 'killed: nothing was saved since the last checkpoint' if ok else 'nothing to kill: the run is not running here'
-        return ok
-    def resume(self, nproc:Optional[int]=None):
-        "Continue an ended run (stopped, failed, killed, lost) from its newest checkpoint, on `nproc` processes (default: the handle's); the dashboard follows the new run."
-        if self.handle.running:
-            if self.view.state in LIVE: self.notice = 'the run is still running: stop it first'; return self
-            try: self.handle.wait(timeout=60)  # it says how it ended: its processes are exiting
-            except TimeoutError: self.notice = f'the run says {self.view.state} but its processes have not exited yet: try again'; return self
-        self.handle = self.handle.resumed(nproc)
-        with self._lock: self.view, self._errors = RunView(self.stale_s), None
-        self.notice, self._final_shown, self.card = 'resumed from the newest checkpoint', False, None
+
+# %% ../../nbs/04_notebook/01_dashboard.ipynb
+@patch
+def _tick(self:Dashboard)->bool:
+    h = self.handle
+    with self._lock:
+        for r in h.new_records(): self.view.apply(r)
+        running = h.running
+        res = None if running else h.result
+        outcome = None if res is None else dict(status=res.status, exit_code=res.exit_code, returncode=res.returncode, message=res.message)
+        self.view.heartbeat(h.status(), running, outcome, self._errors or ())
+        if res is not None and self._errors is None and self.view.state == 'failed':  # once, at the end: the error, from the logs
+            self._errors = failing_lines(self.run_dir)
+            self.view.heartbeat(h.status(), running, outcome, self._errors)
+        d = self.view.to_dict()
+    self._render(d, final=res is not None)
+    return res is None
+
+# %% ../../nbs/04_notebook/01_dashboard.ipynb
+@patch
+def _build(self:Dashboard):
+    import ipywidgets as W
+    w, why = self.w, self.handle.cannot_kill
+    w['title'] = W.HTML()
+    w['bar'] = W.FloatProgress(min=0, max=1, value=0, layout=W.Layout(width='50%'))
+    w['bar_text'] = W.HTML()
+    w['stats'] = W.HTML()
+    w['plot'] = W.Image(value=self.plot.png, format='png', layout=W.Layout(max_width='100%'))  # "waiting for the first step" until drawn
+    w['logs'] = W.HTML()
+    w['stop'] = W.Button(description='Stop', tooltip='graceful: every rank stops after its step and saves last.pt', icon='stop')
+    w['resume'] = W.Button(description='Resume', tooltip='continue from the newest checkpoint', icon='play', disabled=True)
+    w['kill'] = W.Button(description='Kill', tooltip=why or 'SIGKILL torchrun and its workers: nothing is saved', button_style='danger',
+                         icon='times', disabled=why is not None)
+    w['cannot_kill'] = W.HTML(f"<small class='ntrain-cannot-kill'>Kill: {html.escape(why)}</small>" if why else '')
+    w['kill_yes'] = W.Button(description='Yes, kill it', button_style='danger')
+    w['kill_no'] = W.Button(description='Cancel')
+    w['confirm'] = W.HBox([W.HTML('<b>Kill the run?</b> Nothing is saved since the last checkpoint.'), w['kill_yes'], w['kill_no']],
+                          layout=W.Layout(display='none'))
+    w['notice'] = W.HTML()
+    w['card'] = W.Output()
+    for name in ('stop', 'resume', 'kill', 'kill_yes', 'kill_no'): w[name].add_class(f'ntrain-{name.replace("_", "-")}')
+    w['stop'].on_click(lambda _: self.stop(wait=False))
+    w['resume'].on_click(lambda _: self.resume())
+    w['kill'].on_click(lambda _: self._confirm(True))
+    w['kill_no'].on_click(lambda _: self._confirm(False))
+    w['kill_yes'].on_click(lambda _: (self._confirm(False), self.kill()))
+    w['fresh'] = self.fresh.widget
+    self.widget = W.VBox([w['title'], W.HBox([w['bar'], w['bar_text'], w['fresh']]), w['stats'], w['plot'],
+                          W.HBox([w['stop'], w['resume'], w['kill']]), w['cannot_kill'], w['confirm'], w['notice'], w['logs'], w['card']])
+    self.widget.add_class('ntrain-dashboard'); self.widget.add_class(self.fresh.scope)
+    self._render(self.view.to_dict(), final=False)
+
+# %% ../../nbs/04_notebook/01_dashboard.ipynb
+@patch
+def _confirm(self:Dashboard, show:bool): self.w['confirm'].layout.display = None if show else 'none'
+@patch
+def _render(self:Dashboard, d:dict, final:bool):
+    w, now = self.w, time.monotonic()
+    color = _COLORS.get(d['state'], '#455a64')
+    pts = len(d['curves']['step']) + len(d['curves']['epoch'])
+    why = d.get('reason') if d['state'] in ('stopping', 'stopped', 'finished', 'killed', 'lost') and d.get('reason') != 'epochs' else None
+    reason = f" <span class='ntrain-reason'>{html.escape(textwrap.shorten(str(why), 120, placeholder=' …'))}</span>" if why else ''
+    stale = f" &middot; <span class='ntrain-stale'>no progress for {d['stale_for']} s</span>" if d.get('stale_for') else ''
+    # a new state shows first: a redraw (tens of ms, more on a busy machine) would hold back 'stopping' after a click
+    moved, self._shown_state = d['state'] != self._shown_state, d['state']
+    plot = None if moved and not final else self.plot.update(d, key=str(self.run_dir), final=final, now=now)
+    if plot is not None: self.png = plot
+    p = self.plot.state
+    logs = None
+    if final or now - self._logs_at >= 1.0:
+        logs = self._logs_html(d); self._logs_at = now
+    ended = final or d['state'] not in LIVE
+    live = '' if ended else ' ntrain-live'  # what the kernel's silence strikes through (see Freshness)
+    sig = (d['state'], d['step'], d['plot_version'], p['redraws'])
+    with self.widget.hold_sync():
+        w['title'].value = (f"<div class='ntrain-run-state' data-state='{d['state']}' data-step='{d['step']}' data-points='{pts}' "
+                            f"data-plot-what='{p['what'] or ''}' data-plot-step='{'' if p['step'] is None else p['step']}' data-draws='{p['redraws']}' "
+                            f"data-restarts='{d['restarts']}'><b>run</b> <code>{html.escape(str(self.run_dir))}</code> "
+                            f"<span class='ntrain-state-badge{live}' style='background:{color};color:white;padding:1px 6px;border-radius:3px'>"
+                            f"{d['state'].upper()}</span>{reason}{stale}</div>")
+        w['bar'].value = d['progress'] or 0.0
+        w['bar_text'].value = f"<span class='ntrain-status{live}'>{html.escape(status_line(d, numbers=False))}</span>"  # (the numbers: in the row below)
+        self.fresh.tick(not ended, sig != self._fresh_sig, now); self._fresh_sig = sig
+        w['stats'].value = self._stats_html(d)
+        if plot is not None: w['plot'].value = plot
+        if logs is not None: w['logs'].value = logs
+        w['notice'].value = html.escape(self.notice)
+        w['stop'].disabled, w['kill'].disabled = ended, ended or self.handle.cannot_kill is not None
+        w['resume'].disabled = not (final and (self.run_dir/'ckpt').exists() and d['state'] != 'finished')
+    if final and not self._final_shown: self._show_final(d)
+    elif not ended and self._display_id is not None and now - self._saved_at >= self.save_every: self._publish(update=True, d=d)
+
+# %% ../../nbs/04_notebook/01_dashboard.ipynb
+@patch
+def _stats_html(self:Dashboard, d:dict)->str:
+    mem = ', '.join(f'rank {k}: {v:,.0f} MiB' for k, v in sorted(d['peak_mem'].items())) or 'not recorded yet (each epoch record carries it)'
+    rows = [('samples/s', f"{d['samples_per_s']:,.0f}" if d.get('samples_per_s') else '-'),
+            ('data wait', f"{d['data_wait']:.0%}" if d.get('data_wait') is not None else '-'),
+            ('epoch', f"{(d.get('epoch') or 0)}/{d.get('epochs') or '?'}"), ('restarts', str(d['restarts'])),
+            ('peak memory', mem)]
+    out = ' &nbsp; '.join(f'<b>{k}</b> {html.escape(v)}' for k, v in rows)
+    if d['warnings']: out += '<br>' + '<br>'.join(f'warning: {html.escape(t)}' for t in d['warnings'][-3:])
+    o = d.get('outcome') or {}
+    exits = f" (torchrun exit {o.get('returncode')}, ntrain exit {o.get('exit_code')})" if o else ''
+    if d['state'] == 'failed':  # the error: its line, and the traceback's tail from the log that holds it
+        out += (f"<div class='ntrain-failure' style='color:#c62828'><b>the run failed</b>{html.escape(exits)}: "
+                f"{html.escape(str(d.get('message') or d.get('reason') or 'no error was recorded'))}"
+                + (f"<pre>{html.escape(chr(10).join(d['error_lines']))}</pre>" if d['error_lines'] else '') + '</div>')
+    elif d['state'] in ('killed', 'lost'):
+        what = (f"killed by {d.get('reason') or '?'}" if d['state'] == 'killed' else 'lost: its processes ended without writing how it ended')
+        out += (f"<div class='ntrain-ended-{d['state']}' style='color:{_COLORS[d['state']]}'><b>{html.escape(what)}</b>{html.escape(exits)}; "
+                'nothing was saved after the last checkpoint: Resume continues from it</div>')
+    return out
+@patch
+def _logs_html(self:Dashboard, d:dict)->str:
+    logs = sorted((self.run_dir/'logs').glob('rank*.log')) if (self.run_dir/'logs').is_dir() else []
+    parts = [f"<details><summary>{p.stem}: {html.escape(textwrap.shorten((_tail(p, 1) or [''])[-1], 120, placeholder=' …'))}</summary><pre>{html.escape(chr(10).join(_tail(p, self.log_lines)))}</pre></details>"
+             for p in logs]
+    return ''.join(parts)
+
+# %% ../../nbs/04_notebook/01_dashboard.ipynb
+@patch
+def _show_final(self:Dashboard, d:dict):
+    "The run card as Markdown in the panel, and the final PNG and card as plain outputs of the same display."
+    from IPython.display import Markdown
+    self._final_shown = True
+    card = self.run_dir/'run.md'
+    self.card = card.read_text() if card.exists() else None
+    if self.card:
         self.w['card'].outputs = ()  # not clear_output(): outside a kernel IPython's prints terminal escapes
-        self.pump = Pump(self._tick, self.interval).start()
-        return self
-    def wait(self, timeout:Optional[float]=None, until=None)->Optional[LaunchResult]:
-        "Wait for the run's end (or until `until(state)` is true), applying what comes on this thread; the result (None if not ended)."
-        t0 = time.monotonic()
-        while self.pump.alive:
-            self.pump.flush()
-            if until is not None and until(self.state): return self.handle.result
-            if timeout is not None and time.monotonic() - t0 > timeout: raise TimeoutError(f'{self.run_dir}: still running after {timeout:g} s')
-            time.sleep(self.interval)
-        if not self._final_shown: self._tick()
-        return self.handle.result
+        self.w['card'].append_display_data(Markdown(self.card))
+    if self._display_id is not None: self._publish(update=True)
+
+# %% ../../nbs/04_notebook/01_dashboard.ipynb
+@patch
+def _static(self:Dashboard, d:Optional[dict]=None)->dict:
+    "What a saved notebook keeps of the dashboard (`saved_bundle`): a line (the state and step), the plot, the card or the status line."
+    d = self.view.to_dict() if d is None else d
+    step = f" step {d['step']}/{d['total_steps']}" if d.get('total_steps') else f" step {d['step']}" if d.get('step') else ''
+    out = {'text/plain': f"{state_words(d)}{step} (run {self.run_dir})"}
+    if self.png: out['image/png'] = base64.b64encode(self.png).decode()
+    out['text/markdown'] = self.card or html.escape(status_line(d))
+    return out
+@patch
+def _publish(self:Dashboard, update:bool=False, d:Optional[dict]=None):
+    "Show the dashboard (widget and saved sibling), or update its sibling when it changed."
+    static = self._static(d); self._saved_at = time.monotonic()
+    if update and static == self._saved: return
+    self._saved = static
+    publish_panel(self.widget, static, self._display_id, update)
+@patch
+def _ipython_display_(self:Dashboard):
+    if self._display_id is None: self._display_id = f'ntrain-run-{id(self)}'
+    self._publish()
+
+# %% ../../nbs/04_notebook/01_dashboard.ipynb
+@patch
+def stop(self:Dashboard, wait:bool=True, timeout:Optional[float]=120):
+    "Graceful stop: every rank stops after its step and saves; waits for the end unless `wait=False`."
+    self.notice = 'stop requested: every rank finishes its step and saves last.pt'
+    self.handle.stop(timeout=0)  # the request is on disk (the stop file): shown at once, not at the next tick
+    with self._lock:
+        if self.handle.running: self.view.ask_stop()
+        d = self.view.to_dict()
+    self._render(d, final=False)
+    if wait: self.handle.wait(timeout)
+    if wait: self.wait(timeout=30)  # apply the run's last records here: a cell that waits blocks the kernel's loop
+    return self
+@patch
+def kill(self:Dashboard)->bool:
+    "SIGKILL the run (nothing saved); the handle says why it cannot when it cannot (`cannot_kill`)."
+    why = self.handle.cannot_kill
+    if why is not None: self.notice = f'not killed: {why}'; return False
+    ok = self.handle.kill()
+    self.notice = 'killed: nothing was saved since the last checkpoint' if ok else 'nothing to kill: the run is not running here'
+    return ok
+
+# %% ../../nbs/04_notebook/01_dashboard.ipynb
+@patch
+def resume(self:Dashboard, nproc:Optional[int]=None):
+    "Continue an ended run (stopped, failed, killed, lost) from its newest checkpoint, on `nproc` processes (default: the handle's); the dashboard follows the new run."
+    if self.handle.running:
+        if self.view.state in LIVE: self.notice = 'the run is still running: stop it first'; return self
+        try: self.handle.wait(timeout=60)  # it says how it ended: its processes are exiting
+        except TimeoutError: self.notice = f'the run says {self.view.state} but its processes have not exited yet: try again'; return self
+    self.handle = self.handle.resumed(nproc)
+    with self._lock: self.view, self._errors = RunView(self.stale_s), None
+    self.notice, self._final_shown, self.card = 'resumed from the newest checkpoint', False, None
+    self.w['card'].outputs = ()  # not clear_output(): outside a kernel IPython's prints terminal escapes
+    self.pump = Pump(self._tick, self.interval).start()
+    return self
+@patch
+def wait(self:Dashboard, timeout:Optional[float]=None, until=None)->Optional[LaunchResult]:
+    "Wait for the run's end (or until `until(state)` is true), applying what comes on this thread; the result (None if not ended)."
+    t0 = time.monotonic()
+    while self.pump.alive:
+        self.pump.flush()
+        if until is not None and until(self.state): return self.handle.result
+        if timeout is not None and time.monotonic() - t0 > timeout: raise TimeoutError(f'{self.run_dir}: still running after {timeout:g} s')
+        time.sleep(self.interval)
+    if not self._final_shown: self._tick()
+    return self.handle.result
 
 # %% ../../nbs/04_notebook/01_dashboard.ipynb
 _DASHBOARDS = weakref.WeakKeyDictionary()  # handle -> its dashboard: one per handle, gone with it

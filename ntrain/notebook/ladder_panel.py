@@ -15,6 +15,7 @@ from ..ladder.kernel import LadderResult
 from .viewmodel import LadderView, Pump, EDITABLE, RUNG_NAMES
 from .dashboard import Freshness, dashboard, publish_panel
 from ..plots import LivePlot
+from ..core import patch
 
 # %% auto 0
 __all__ = ['shown_path', 'Ladder']
@@ -31,11 +32,13 @@ _ERR = '#c62828'
 _CSS = ('<style>.ntrain-ladder .ntrain-cell, .ntrain-ladder .ntrain-cell > .widget-html-content '
         '{min-width: 0; max-width: 100%; overflow: hidden}</style>')
 
+# %% ../../nbs/04_notebook/02_ladder_panel.ipynb
 def shown_path(p)->str:
     "`p` relative to the working directory when it lies below it (what a user typed, and no temporary folder in a screenshot), else as it is."
     try: return str(Path(p).resolve().relative_to(Path.cwd().resolve()))
     except (ValueError, OSError): return str(p)
 
+# %% ../../nbs/04_notebook/02_ladder_panel.ipynb
 def _esc(x)->str: return html.escape(str(x), quote=True)
 
 def _words(text:str)->str:
@@ -48,6 +51,7 @@ def _badge_html(r:dict)->str:
             f"style='background:{_BADGE[v]};color:white;padding:1px 6px;border-radius:3px'>{v.upper()}</span>"
             + (" <small title='measured with other settings'>stale</small>" if r['stale'] else '') + '</span>')
 
+# %% ../../nbs/04_notebook/02_ladder_panel.ipynb
 def _info_html(r:dict)->str:
     "A rung's summary on one line; its diagnosis and every number in a details block below it, closed until clicked."
     k, summary = r['rung'], _esc(r['summary'])
@@ -59,125 +63,147 @@ def _info_html(r:dict)->str:
             f"title='{summary}'>{summary}</summary>{diag}<table class='ntrain-number-table' style='font-size:12px;line-height:1.5;border-collapse:collapse'>"
             f"{rows}</table></details>")
 
+# %% ../../nbs/04_notebook/02_ladder_panel.ipynb
 def _field_note(name:str, d:dict)->str:
     "What shows beside an editor field: its error in red, or why it does not apply, in grey."
     if name in d['errors']: return f"<span class='ntrain-field-error' data-field='{name}' style='color:{_ERR};white-space:nowrap'>{_esc(d['errors'][name])}</span>"
     if name in d['off']: return f"<span class='ntrain-field-off' data-field='{name}' style='color:#666;white-space:nowrap' title='{_esc(d['off'][name])}'>{_esc(d['off'][name])}</span>"
     return ''
 
+# %% ../../nbs/04_notebook/02_ladder_panel.ipynb
 class _Widgets:
-    "The panel's widgets, built and rendered from the view-model (`state`); `Ladder` below drives them."
-    def _build(self):
-        import ipywidgets as W
-        from ntrain.config import Config
-        w, s = self.w, self.view.settings
-        w['head'] = W.HTML(f"{_CSS}<b>ntrain ladder</b> <code>{_esc(shown_path(self.run_dir))}</code><br><small>{_esc(_NOTES)}</small>")
-        precisions = next(f.metadata['choices'] for f in dataclasses.fields(Config) if f.name == 'precision')  # the config's, one source
-        box = lambda width: W.Layout(width=width)
-        w['lr'] = W.FloatText(value=s['lr'], description='lr', continuous_update=True, layout=box('170px'))
-        w['batch_size'] = W.IntText(value=s['batch_size'], description='batch size', continuous_update=True, layout=box('170px'))
-        w['epochs'] = W.IntText(value=s['epochs'], description='epochs', continuous_update=True, layout=box('170px'))
-        w['precision'] = W.Dropdown(options=list(precisions), value=s['precision'], description='precision', layout=box('190px'))
-        off = 'processes' in self.view.off
-        w['nproc'] = W.BoundedIntText(value=1 if off else self.nproc, min=1, max=64, description='processes', disabled=off, layout=box('170px'))
-        for k in EDITABLE: w[k].observe(lambda ch, k=k: None if self._syncing else self.edit(**{k: ch['new']}), names='value')
-        w['nproc'].observe(lambda ch: None if self._syncing else setattr(self, 'nproc', ch['new']), names='value')
-        fields = []
-        for k, name in [(k, k) for k in EDITABLE] + [('nproc', 'processes')]:
-            w[f'note_{name}'] = W.HTML()
-            fields.append(W.HBox([w[k], w[f'note_{name}']], layout=W.Layout(align_items='center', margin='0 12px 0 0')))
-        cells = []
-        for k in sorted(self.view.rungs):
-            b = w[f'run{k}'] = W.Button(description=f'Run {k}', tooltip=RUNG_NAMES[k], layout=box('80px'))
-            b.add_class(f'ntrain-run-{k}'); b.on_click(lambda _, k=k: self.run(k))
-            w[f'badge{k}'], w[f'time{k}'], w[f'info{k}'] = W.HTML(), W.HTML(), W.HTML()
-            name = W.HTML(f"<div class='ntrain-rung-name' style='{_LINE}' title='{_esc(RUNG_NAMES[k])}'><b>{k}</b> {_esc(RUNG_NAMES[k])}</div>")
-            for c in (w[f'badge{k}'], name, w[f'time{k}'], w[f'info{k}']): c.add_class('ntrain-cell')
-            cells += [b, w[f'badge{k}'], name, w[f'time{k}'], w[f'info{k}']]
-        w['rows'] = W.GridBox(cells, layout=W.Layout(grid_template_columns=_COLUMNS, grid_gap='0 8px', align_items='flex-start', width='100%'))
-        w['rows'].add_class('ntrain-rungs')
-        w['run14'] = W.Button(description='Run 1-4', button_style='primary'); w['run14'].add_class('ntrain-run-all'); w['run14'].on_click(lambda _: self.run('1-4'))
-        w['stop'] = W.Button(description='Stop', icon='stop'); w['stop'].add_class('ntrain-stop'); w['stop'].on_click(lambda _: self.stop())
-        w['state'] = W.HTML(); w['state'].add_class('ntrain-cell')
-        w['plot'] = W.Image(format='png', layout=W.Layout(max_width='100%', align_self='flex-start', display='none'))  # shown once drawn (never an empty image), never stretched
-        w['run'] = W.VBox()
-        self.widget = W.VBox([w['head'], W.HBox(fields, layout=W.Layout(flex_flow='row wrap')), w['rows'],
-                              W.HBox([w['run14'], w['stop'], self.fresh.widget], layout=W.Layout(align_items='center')), w['state'], w['plot'], w['run']])
-        self.widget.add_class('ntrain-ladder'); self.widget.add_class(self.fresh.scope)
-        if self.dashboard is not None: w['run'].children = [self.dashboard.widget]
-        self._render(final=True)
-    def _sync_fields(self, d:dict):
-        "The editor's fields show the view's (`edit` from code sets them as typing does); the observers ignore these sets."
-        w, self._syncing = self.w, True
-        try:
-            for k, v in d['fields'].items():
-                ok = v in w[k].options if k == 'precision' else isinstance(v, (int, float)) and not isinstance(v, bool) and (k == 'lr' or isinstance(v, int))
-                if ok and w[k].value != v: w[k].value = v
-        finally: self._syncing = False
-    def _render(self, final:bool=False):
-        if self.widget is None: return
-        with self._lock: v = self.view.to_dict()
-        now = time.monotonic()
-        pts = sum(len(v['series'][n][c]) for n, c in (('rung3', 'loss'), ('rung4', 'value'), ('lr_find', 'loss')))
-        plot = None
-        if v['plot']:  # one plot per rung run: the key is the run's number, so a new run of rung 3 starts from empty axes
-            plot = self.plot.update(v, key=(v['plot'], v['starts']), final=final or not v['busy'], now=now, total=self.session.thresholds.overfit_steps)
-            if plot is not None: self.png = plot
-        d = dict(v, plot=self.plot.state)
-        self.fresh.tick(d['busy'], d['version'] != self._rendered, now)
-        if d['version'] == self._rendered and plot is None and not final: return
-        w, why = self.w, d['why_not']
-        with self.widget.hold_sync():
-            self._sync_fields(d)
-            for name in list(EDITABLE) + ['processes']: w[f'note_{name}'].value = _field_note(name, d)
-            for r in d['rungs']:
-                k = r['rung']
-                w[f'badge{k}'].value = _badge_html(r)
-                w[f'time{k}'].value = f"<div class='ntrain-time' data-rung='{k}' style='text-align:right;white-space:nowrap'>{_esc(r['time'])}</div>"
-                w[f'info{k}'].value = _info_html(r)  # unchanged text is not sent again: an open details block stays open
-                w[f'run{k}'].disabled = not d['can_run']
-                w[f'run{k}'].tooltip = f'Run {k}: {why}' if why else RUNG_NAMES[k]
-            w['run14'].disabled = not d['can_run']; w['run14'].tooltip = f'Run 1-4: {why}' if why else 'rungs 1 to 4'
-            w['state'].value = self._status_html(d, pts)
-            if plot is not None: w['plot'].value = plot; w['plot'].layout.display = None
-        self._rendered = d['version']
-        if final and not d['busy'] and self._display_id is not None: self._publish(update=True)
-        elif d['busy'] and self._display_id is not None and now - self._saved_at >= 5: self._saved_at = now; self._publish(update=True)
-    def _status_html(self, d:dict, pts:int)->str:
-        "The one status line: why Run is off (a field to fix), else the notice; the warnings fold below it."
-        line = f"Run is off: {d['why_not']}" if d['errors'] else d['notice']
-        color = _ERR if d['errors'] or line.startswith(('error', 'refused')) else 'inherit'
-        warn = (f"<details class='ntrain-warnings'><summary style='{_LINE}'>{len(d['warnings'])} warning{'s' * (len(d['warnings']) > 1)}: {_esc(d['warnings'][0])}</summary>"
-                + ''.join(f"<div style='font-size:12px'>{_esc(t)}</div>" for t in d['warnings']) + '</details>') if d['warnings'] else ''
-        p = d['plot']
-        return (f"<div class='ntrain-ladder-state' data-busy='{int(d['busy'])}' data-plot-what='{p['what'] or ''}' "
-                f"data-plot-step='{'' if p['step'] is None else p['step']}' data-draws='{p['redraws']}' "
-                f"data-points='{pts}' data-can-run='{int(d['can_run'])}'><div class='ntrain-status' style='{_LINE};color:{color}' title='{_esc(line)}'>{_esc(line)}</div>{warn}</div>")
-    def table(self)->str:
-        "The rungs as a Markdown table, with the diagnosis of each: what a saved notebook keeps."
-        d = self.state
-        rows = ['| rung | name | verdict | time | summary |', '|---|---|---|---|---|']
+    "The panel's widgets, built and rendered from the view-model (`state`); `Ladder` drives them (`ntrain.notebook.ladder_panel`, section 'The panel')."
+
+# %% ../../nbs/04_notebook/02_ladder_panel.ipynb
+@patch
+def _build(self:_Widgets):
+    import ipywidgets as W
+    from ntrain.config import Config
+    w, s = self.w, self.view.settings
+    w['head'] = W.HTML(f"{_CSS}<b>ntrain ladder</b> <code>{_esc(shown_path(self.run_dir))}</code><br><small>{_esc(_NOTES)}</small>")
+    precisions = next(f.metadata['choices'] for f in dataclasses.fields(Config) if f.name == 'precision')  # the config's, one source
+    box = lambda width: W.Layout(width=width)
+    w['lr'] = W.FloatText(value=s['lr'], description='lr', continuous_update=True, layout=box('170px'))
+    w['batch_size'] = W.IntText(value=s['batch_size'], description='batch size', continuous_update=True, layout=box('170px'))
+    w['epochs'] = W.IntText(value=s['epochs'], description='epochs', continuous_update=True, layout=box('170px'))
+    w['precision'] = W.Dropdown(options=list(precisions), value=s['precision'], description='precision', layout=box('190px'))
+    off = 'processes' in self.view.off
+    w['nproc'] = W.BoundedIntText(value=1 if off else self.nproc, min=1, max=64, description='processes', disabled=off, layout=box('170px'))
+    for k in EDITABLE: w[k].observe(lambda ch, k=k: None if self._syncing else self.edit(**{k: ch['new']}), names='value')
+    w['nproc'].observe(lambda ch: None if self._syncing else setattr(self, 'nproc', ch['new']), names='value')
+    fields = []
+    for k, name in [(k, k) for k in EDITABLE] + [('nproc', 'processes')]:
+        w[f'note_{name}'] = W.HTML()
+        fields.append(W.HBox([w[k], w[f'note_{name}']], layout=W.Layout(align_items='center', margin='0 12px 0 0')))
+    cells = []
+    for k in sorted(self.view.rungs):
+        b = w[f'run{k}'] = W.Button(description=f'Run {k}', tooltip=RUNG_NAMES[k], layout=box('80px'))
+        b.add_class(f'ntrain-run-{k}'); b.on_click(lambda _, k=k: self.run(k))
+        w[f'badge{k}'], w[f'time{k}'], w[f'info{k}'] = W.HTML(), W.HTML(), W.HTML()
+        name = W.HTML(f"<div class='ntrain-rung-name' style='{_LINE}' title='{_esc(RUNG_NAMES[k])}'><b>{k}</b> {_esc(RUNG_NAMES[k])}</div>")
+        for c in (w[f'badge{k}'], name, w[f'time{k}'], w[f'info{k}']): c.add_class('ntrain-cell')
+        cells += [b, w[f'badge{k}'], name, w[f'time{k}'], w[f'info{k}']]
+    w['rows'] = W.GridBox(cells, layout=W.Layout(grid_template_columns=_COLUMNS, grid_gap='0 8px', align_items='flex-start', width='100%'))
+    w['rows'].add_class('ntrain-rungs')
+    w['run14'] = W.Button(description='Run 1-4', button_style='primary'); w['run14'].add_class('ntrain-run-all'); w['run14'].on_click(lambda _: self.run('1-4'))
+    w['stop'] = W.Button(description='Stop', icon='stop'); w['stop'].add_class('ntrain-stop'); w['stop'].on_click(lambda _: self.stop())
+    w['state'] = W.HTML(); w['state'].add_class('ntrain-cell')
+    w['plot'] = W.Image(format='png', layout=W.Layout(max_width='100%', align_self='flex-start', display='none'))  # shown once drawn (never an empty image), never stretched
+    w['run'] = W.VBox()
+    self.widget = W.VBox([w['head'], W.HBox(fields, layout=W.Layout(flex_flow='row wrap')), w['rows'],
+                          W.HBox([w['run14'], w['stop'], self.fresh.widget], layout=W.Layout(align_items='center')), w['state'], w['plot'], w['run']])
+    self.widget.add_class('ntrain-ladder'); self.widget.add_class(self.fresh.scope)
+    if self.dashboard is not None: w['run'].children = [self.dashboard.widget]
+    self._render(final=True)
+
+# %% ../../nbs/04_notebook/02_ladder_panel.ipynb
+@patch
+def _sync_fields(self:_Widgets, d:dict):
+    "The editor's fields show the view's (`edit` from code sets them as typing does); the observers ignore these sets."
+    w, self._syncing = self.w, True
+    try:
+        for k, v in d['fields'].items():
+            ok = v in w[k].options if k == 'precision' else isinstance(v, (int, float)) and not isinstance(v, bool) and (k == 'lr' or isinstance(v, int))
+            if ok and w[k].value != v: w[k].value = v
+    finally: self._syncing = False
+
+# %% ../../nbs/04_notebook/02_ladder_panel.ipynb
+@patch
+def _render(self:_Widgets, final:bool=False):
+    if self.widget is None: return
+    with self._lock: v = self.view.to_dict()
+    now = time.monotonic()
+    pts = sum(len(v['series'][n][c]) for n, c in (('rung3', 'loss'), ('rung4', 'value'), ('lr_find', 'loss')))
+    plot = None
+    if v['plot']:  # one plot per rung run: the key is the run's number, so a new run of rung 3 starts from empty axes
+        plot = self.plot.update(v, key=(v['plot'], v['starts']), final=final or not v['busy'], now=now, total=self.session.thresholds.overfit_steps)
+        if plot is not None: self.png = plot
+    d = dict(v, plot=self.plot.state)
+    self.fresh.tick(d['busy'], d['version'] != self._rendered, now)
+    if d['version'] == self._rendered and plot is None and not final: return
+    w, why = self.w, d['why_not']
+    with self.widget.hold_sync():
+        self._sync_fields(d)
+        for name in list(EDITABLE) + ['processes']: w[f'note_{name}'].value = _field_note(name, d)
         for r in d['rungs']:
-            rows.append(f"| {r['rung']} | {r['name']} | {r['verdict'].upper()}{' (stale)' if r['stale'] else ''} | {r['time']} | {r['summary'].replace('|', '/')} |")
-        diag = [f"- rung {r['rung']}: " + r['diagnosis'].replace('\n', ' ') for r in d['rungs'] if r['diagnosis']]
-        return '\n'.join(rows + ([''] + diag if diag else []))
-    def _static(self)->dict:
-        out = {'text/plain': repr(self), 'text/markdown': self.table()}
-        if self.png: out['image/png'] = base64.b64encode(self.png).decode()
-        return out
-    def _publish(self, update:bool=False): publish_panel(self.widget, self._static(), self._display_id, update)
-    def _ipython_display_(self):
-        if self.widget is None: self._build()
-        if self._display_id is None: self._display_id = f'ntrain-ladder-{id(self)}'
-        self._publish()
-    def show(self):
-        "Build the widgets (if not yet) and return the panel's root widget."
-        if self.widget is None: self._build()
-        return self.widget
-    def __repr__(self):
-        d = self.view.to_dict()
-        rungs = ', '.join(f"rung {r['rung']} {r['verdict']}" for r in d['rungs'])
-        return f"ntrain ladder{' (running)' if d['busy'] else ''}: {rungs}"
+            k = r['rung']
+            w[f'badge{k}'].value = _badge_html(r)
+            w[f'time{k}'].value = f"<div class='ntrain-time' data-rung='{k}' style='text-align:right;white-space:nowrap'>{_esc(r['time'])}</div>"
+            w[f'info{k}'].value = _info_html(r)  # unchanged text is not sent again: an open details block stays open
+            w[f'run{k}'].disabled = not d['can_run']
+            w[f'run{k}'].tooltip = f'Run {k}: {why}' if why else RUNG_NAMES[k]
+        w['run14'].disabled = not d['can_run']; w['run14'].tooltip = f'Run 1-4: {why}' if why else 'rungs 1 to 4'
+        w['state'].value = self._status_html(d, pts)
+        if plot is not None: w['plot'].value = plot; w['plot'].layout.display = None
+    self._rendered = d['version']
+    if final and not d['busy'] and self._display_id is not None: self._publish(update=True)
+    elif d['busy'] and self._display_id is not None and now - self._saved_at >= 5: self._saved_at = now; self._publish(update=True)
+
+# %% ../../nbs/04_notebook/02_ladder_panel.ipynb
+@patch
+def _status_html(self:_Widgets, d:dict, pts:int)->str:
+    "The one status line: why Run is off (a field to fix), else the notice; the warnings fold below it."
+    line = f"Run is off: {d['why_not']}" if d['errors'] else d['notice']
+    color = _ERR if d['errors'] or line.startswith(('error', 'refused')) else 'inherit'
+    warn = (f"<details class='ntrain-warnings'><summary style='{_LINE}'>{len(d['warnings'])} warning{'s' * (len(d['warnings']) > 1)}: {_esc(d['warnings'][0])}</summary>"
+            + ''.join(f"<div style='font-size:12px'>{_esc(t)}</div>" for t in d['warnings']) + '</details>') if d['warnings'] else ''
+    p = d['plot']
+    return (f"<div class='ntrain-ladder-state' data-busy='{int(d['busy'])}' data-plot-what='{p['what'] or ''}' "
+            f"data-plot-step='{'' if p['step'] is None else p['step']}' data-draws='{p['redraws']}' "
+            f"data-points='{pts}' data-can-run='{int(d['can_run'])}'><div class='ntrain-status' style='{_LINE};color:{color}' title='{_esc(line)}'>{_esc(line)}</div>{warn}</div>")
+
+# %% ../../nbs/04_notebook/02_ladder_panel.ipynb
+@patch
+def table(self:_Widgets)->str:
+    "The rungs as a Markdown table, with the diagnosis of each: what a saved notebook keeps."
+    d = self.state
+    rows = ['| rung | name | verdict | time | summary |', '|---|---|---|---|---|']
+    for r in d['rungs']:
+        rows.append(f"| {r['rung']} | {r['name']} | {r['verdict'].upper()}{' (stale)' if r['stale'] else ''} | {r['time']} | {r['summary'].replace('|', '/')} |")
+    diag = [f"- rung {r['rung']}: " + r['diagnosis'].replace('\n', ' ') for r in d['rungs'] if r['diagnosis']]
+    return '\n'.join(rows + ([''] + diag if diag else []))
+@patch
+def _static(self:_Widgets)->dict:
+    out = {'text/plain': repr(self), 'text/markdown': self.table()}
+    if self.png: out['image/png'] = base64.b64encode(self.png).decode()
+    return out
+@patch
+def _publish(self:_Widgets, update:bool=False): publish_panel(self.widget, self._static(), self._display_id, update)
+@patch
+def _ipython_display_(self:_Widgets):
+    if self.widget is None: self._build()
+    if self._display_id is None: self._display_id = f'ntrain-ladder-{id(self)}'
+    self._publish()
+@patch
+def show(self:_Widgets):
+    "Build the widgets (if not yet) and return the panel's root widget."
+    if self.widget is None: self._build()
+    return self.widget
+@patch
+def __repr__(self:_Widgets):
+    d = self.view.to_dict()
+    rungs = ', '.join(f"rung {r['rung']} {r['verdict']}" for r in d['rungs'])
+    return f"ntrain ladder{' (running)' if d['busy'] else ''}: {rungs}"
 
 # %% ../../nbs/04_notebook/02_ladder_panel.ipynb
 class Ladder(_Widgets):
@@ -194,7 +220,6 @@ class Ladder(_Widgets):
         from ntrain.ladder.rungs import importable_task
         if importable_task(self.session.base, self.session.task) is None:  # rung 5 runs here, on one process (see "Rung 5")
             self.view.off['processes'] = 'one: the task lives in this notebook, so rung 5 runs in this kernel'
-    # ------------------------------------------------------------ state
     run_dir = property(lambda self: self.session.run_dir, doc="Where the ladder writes (`ladder.json`, the plots, rung 5's run).")
     result = property(lambda self: self.session.result, doc="Every rung's latest result, as a `LadderResult`.")
     handle = property(lambda self: self.session.handle, doc="Rung 5's run (a `RunHandle`), once handed over.")
@@ -206,93 +231,111 @@ class Ladder(_Widgets):
     def state(self)->dict:
         "The panel's view-model as a plain dict: badges, numbers, settings, series, notice; `plot`: what its plot shows (`LivePlot.state`)."
         with self._lock: return dict(self.view.to_dict(), plot=self.plot.state)
-    def edit(self, **settings):
-        "Change what the next rung runs with (lr, batch_size, epochs, precision), as typing in the editor does: the fields show it; a value the config refuses shows its error beside its field, and Run waits."
-        self.session._settings(settings)  # an unknown setting: one line naming it
-        ok = {k: v for k, v in settings.items() if not check_value(EDITABLE[k], v)}
-        if ok: self.session.edit(**ok)
-        with self._lock:
-            if ok: self.view.edit(**ok)
-            for k, v in settings.items():
-                if k not in ok: self.view.invalid(k, v, check_value(EDITABLE[k], v))
-        self._render()
-    # ------------------------------------------------------------ running
-    def run(self, rungs='1-4', force:bool=False, nproc:Optional[int]=None)->bool:
-        "Start `rungs` in the background and return at once (False, with one line in the panel, when they cannot start now)."
-        try: wanted = self.session.check(rungs, busy=self.busy)
-        except LadderBusy as e: return self._refuse(f'refused: {e}')
-        if self.view.errors: return self._refuse(f'refused: {self.view.why_not()}')
-        if nproc is not None: self.nproc = nproc
-        self._stop.clear(); self._want5, self.error = 5 in wanted, None
-        with self._lock:
-            self.view.begin(dict(self.session.settings))
-            if self._want5: self.dashboard, self._old5 = None, self.session.handle  # a new run gets a new dashboard
-        self._thread = threading.Thread(target=self._work, args=(wanted, force, dict(self.session.settings)), name='ntrain-ladder', daemon=True)
-        self._thread.start()
-        self._start_pump()
-        return True
-    def _refuse(self, line:str)->bool:
-        with self._lock: self.view.say(line)
-        self._render()
-        return False
-    def _work(self, wanted:list, force:bool, settings:dict):
-        "The worker thread: the session runs the rungs; rung 5's run is handed over last, and the pump follows it."
-        prev = warnings.showwarning
-        def to_panel(msg, cat, filename, lineno, file=None, line=None):
-            if threading.current_thread().name == 'ntrain-ladder': self.q.put(message(f'{cat.__name__}: {msg}', 'warning'))
-            else: prev(msg, cat, filename, lineno, file, line)
-        try:
-            warnings.showwarning = to_panel
-            self.session.run(wanted, settings, force=force, stop=lambda: 'Stop button' if self._stop.is_set() else None,
-                             callbacks=[self.q.put], nproc=self.nproc, follow=False)
-            if self._want5 and self.session.pending:
-                with self._lock: self.view.say(f'rung 5: {self.session.where}')
-        except Exception as e:
-            self.error = first_line(e)  # the pump shows it once, as the status line
-        finally:
-            warnings.showwarning = prev
-    def _run_handle(self):
-        "Rung 5's run now (the dashboard's handle follows a resume)."
-        return self.dashboard.handle if self.dashboard is not None else self.session.handle
-    # ------------------------------------------------------------ stop and wait
-    def stop(self):
-        "Stop the running rung (the stop token: it ends at its next check and reads `stopped`), and rung 5's run (gracefully)."
-        self._stop.set()
+
+# %% ../../nbs/04_notebook/02_ladder_panel.ipynb
+@patch
+def edit(self:Ladder, **settings):
+    "Change what the next rung runs with (lr, batch_size, epochs, precision), as typing in the editor does: the fields show it; a value the config refuses shows its error beside its field, and Run waits."
+    self.session._settings(settings)  # an unknown setting: one line naming it
+    ok = {k: v for k, v in settings.items() if not check_value(EDITABLE[k], v)}
+    if ok: self.session.edit(**ok)
+    with self._lock:
+        if ok: self.view.edit(**ok)
+        for k, v in settings.items():
+            if k not in ok: self.view.invalid(k, v, check_value(EDITABLE[k], v))
+    self._render()
+
+# %% ../../nbs/04_notebook/02_ladder_panel.ipynb
+@patch
+def run(self:Ladder, rungs='1-4', force:bool=False, nproc:Optional[int]=None)->bool:
+    "Start `rungs` in the background and return at once (False, with one line in the panel, when they cannot start now)."
+    try: wanted = self.session.check(rungs, busy=self.busy)
+    except LadderBusy as e: return self._refuse(f'refused: {e}')
+    if self.view.errors: return self._refuse(f'refused: {self.view.why_not()}')
+    if nproc is not None: self.nproc = nproc
+    self._stop.clear(); self._want5, self.error = 5 in wanted, None
+    with self._lock:
+        self.view.begin(dict(self.session.settings))
+        if self._want5: self.dashboard, self._old5 = None, self.session.handle  # a new run gets a new dashboard
+    self._thread = threading.Thread(target=self._work, args=(wanted, force, dict(self.session.settings)), name='ntrain-ladder', daemon=True)
+    self._thread.start()
+    self._start_pump()
+    return True
+@patch
+def _refuse(self:Ladder, line:str)->bool:
+    with self._lock: self.view.say(line)
+    self._render()
+    return False
+
+# %% ../../nbs/04_notebook/02_ladder_panel.ipynb
+@patch
+def _work(self:Ladder, wanted:list, force:bool, settings:dict):
+    "The worker thread: the session runs the rungs; rung 5's run is handed over last, and the pump follows it."
+    prev = warnings.showwarning
+    def to_panel(msg, cat, filename, lineno, file=None, line=None):
+        if threading.current_thread().name == 'ntrain-ladder': self.q.put(message(f'{cat.__name__}: {msg}', 'warning'))
+        else: prev(msg, cat, filename, lineno, file, line)
+    try:
+        warnings.showwarning = to_panel
+        self.session.run(wanted, settings, force=force, stop=lambda: 'Stop button' if self._stop.is_set() else None,
+                         callbacks=[self.q.put], nproc=self.nproc, follow=False)
+        if self._want5 and self.session.pending:
+            with self._lock: self.view.say(f'rung 5: {self.session.where}')
+    except Exception as e:
+        self.error = first_line(e)  # the pump shows it once, as the status line
+    finally:
+        warnings.showwarning = prev
+@patch
+def _run_handle(self:Ladder):
+    "Rung 5's run now (the dashboard's handle follows a resume)."
+    return self.dashboard.handle if self.dashboard is not None else self.session.handle
+
+# %% ../../nbs/04_notebook/02_ladder_panel.ipynb
+@patch
+def stop(self:Ladder):
+    "Stop the running rung (the stop token: it ends at its next check and reads `stopped`), and rung 5's run (gracefully)."
+    self._stop.set()
+    h = self._run_handle()
+    if h is not None and h.running: h.stop(timeout=0)
+    return self
+@patch
+def _pending(self:Ladder, rung5:bool=True)->bool:
+    "Whether the panel still follows something: its thread, queued records and (`rung5`) rung 5's run until its verdict."
+    h = self._run_handle()
+    return self.busy or not self.q.empty() or (rung5 and (self.session.pending or (h is not None and h.running)))
+@patch
+def wait(self:Ladder, timeout:Optional[float]=None)->LadderResult:
+    "Wait until the rungs asked for have verdicts (rung 5: until its run ends), applying records on this thread; the result."
+    t0 = time.monotonic()
+    while self._pending(self._want5):
+        if timeout is not None and time.monotonic() - t0 > timeout: raise TimeoutError(f'the ladder is still running after {timeout:g} s')
+        self._tick(); time.sleep(min(self.interval, 0.1))
+    self._tick(final=True)
+    if self._want5 and self.dashboard is not None:  # rung 5's dashboard has read the run's end too
+        self.dashboard.wait(None if timeout is None else max(1.0, timeout - (time.monotonic() - t0)))
+    return self.result
+
+# %% ../../nbs/04_notebook/02_ladder_panel.ipynb
+@patch
+def _start_pump(self:Ladder):
+    if self.pump is None or not self.pump.alive: self.pump = Pump(self._tick, self.interval).start()
+@patch
+def _tick(self:Ladder, final:bool=False)->bool:
+    with self._lock:  # the pump's thread and a waiting cell may both tick: one at a time
         h = self._run_handle()
-        if h is not None and h.running: h.stop(timeout=0)
-        return self
-    def _pending(self, rung5:bool=True)->bool:
-        "Whether the panel still follows something: its thread, queued records and (`rung5`) rung 5's run until its verdict."
-        h = self._run_handle()
-        return self.busy or not self.q.empty() or (rung5 and (self.session.pending or (h is not None and h.running)))
-    def wait(self, timeout:Optional[float]=None)->LadderResult:
-        "Wait until the rungs asked for have verdicts (rung 5: until its run ends), applying records on this thread; the result."
-        t0 = time.monotonic()
-        while self._pending(self._want5):
-            if timeout is not None and time.monotonic() - t0 > timeout: raise TimeoutError(f'the ladder is still running after {timeout:g} s')
-            self._tick(); time.sleep(min(self.interval, 0.1))
-        self._tick(final=True)
-        if self._want5 and self.dashboard is not None:  # rung 5's dashboard has read the run's end too
-            self.dashboard.wait(None if timeout is None else max(1.0, timeout - (time.monotonic() - t0)))
-        return self.result
-    # ------------------------------------------------------------ the pump
-    def _start_pump(self):
-        if self.pump is None or not self.pump.alive: self.pump = Pump(self._tick, self.interval).start()
-    def _tick(self, final:bool=False)->bool:
-        with self._lock:  # the pump's thread and a waiting cell may both tick: one at a time
-            h = self._run_handle()
-            if h is not None: self.session.rung5_result(h)  # judges rung 5 once its run ends; its records come through the queue
-            while True:
-                try: self.view.apply(self.q.get_nowait())
-                except queue.Empty: break
-            if not (self._thread is not None and self._thread.is_alive()) and self.view.busy and self.q.empty():
-                self.view.end('Stop button' if self._stop.is_set() else None, keep=(5,) if self.session.pending else ())
-            if self.error and self.view.notice != f'error: {self.error}': self.view.say(f'error: {self.error}')
-            if self.dashboard is None and self.session.handle is not None and self.session.handle is not self._old5: self._open_dashboard()
-            done = not self._pending()
-            self._render(final=final or done)
-            return not done
-    def _open_dashboard(self):
-        self.dashboard = dashboard(self.session.handle)
-        self.dashboard.w['resume'].on_click(lambda _: self._start_pump())  # the badge of rung 5 follows the resumed run
-        if self.widget is not None: self.w['run'].children = [self.dashboard.widget]
+        if h is not None: self.session.rung5_result(h)  # judges rung 5 once its run ends; its records come through the queue
+        while True:
+            try: self.view.apply(self.q.get_nowait())
+            except queue.Empty: break
+        if not (self._thread is not None and self._thread.is_alive()) and self.view.busy and self.q.empty():
+            self.view.end('Stop button' if self._stop.is_set() else None, keep=(5,) if self.session.pending else ())
+        if self.error and self.view.notice != f'error: {self.error}': self.view.say(f'error: {self.error}')
+        if self.dashboard is None and self.session.handle is not None and self.session.handle is not self._old5: self._open_dashboard()
+        done = not self._pending()
+        self._render(final=final or done)
+        return not done
+@patch
+def _open_dashboard(self:Ladder):
+    self.dashboard = dashboard(self.session.handle)
+    self.dashboard.w['resume'].on_click(lambda _: self._start_pump())  # the badge of rung 5 follows the resumed run
+    if self.widget is not None: self.w['run'].children = [self.dashboard.widget]

@@ -11,6 +11,7 @@ from ..core import first_line
 from ..events import END_KINDS, apply_record, text_line, Watcher, field, read
 from ..rundir import read_status
 from ..lifecycle import LIVE, ENDS, clean_status, end_state, final_state, result_status, state_of, run_state
+from ..core import patch
 
 # %% auto 0
 __all__ = ['RUNG_NAMES', 'VERDICTS', 'EDITABLE', 'AFFECTS', 'fmt_number', 'fmt_mib', 'fmt_seconds', 'fmt_value', 'rung_summary',
@@ -30,6 +31,7 @@ def fmt_number(v)->str:
         return f'{v:.4g}' if abs(v) >= 1e-3 else f'{v:.2e}'
     return 'none' if v is None else str(v)
 
+# %% ../../nbs/04_notebook/00_viewmodel.ipynb
 def fmt_mib(mb:float)->str:
     "A size given in MiB: '5.3 MiB', '1,234 MiB', '0.2 MiB'."
     return f'{mb:,.0f} MiB' if mb >= 100 else f'{mb:.1f} MiB'
@@ -41,6 +43,7 @@ def fmt_seconds(s:Optional[float])->str:
     if s < 10: return f'{s:.1f} s'
     return f'{s:.0f} s' if s < 60 else f'{int(s // 60)} min {int(s % 60):02d} s'
 
+# %% ../../nbs/04_notebook/00_viewmodel.ipynb
 def fmt_value(key:str, v)->str:
     "A recorded value of key `key` in words: memory in MiB, shares in percent, lists and mappings item by item."
     if key.endswith('_mb') and isinstance(v, (int, float)): return fmt_mib(v)
@@ -50,6 +53,7 @@ def fmt_value(key:str, v)->str:
     if isinstance(v, (list, tuple)): return ', '.join(fmt_value(key, x) for x in v)
     return fmt_number(v)
 
+# %% ../../nbs/04_notebook/00_viewmodel.ipynb
 def _first(diag:str)->str: return first_line(diag or '', typed=False)
 
 def _words(k:int, n:dict)->str:
@@ -79,6 +83,7 @@ def _words(k:int, n:dict)->str:
         if n.get('samples_per_s'): parts.append(fmt_value('samples_per_s', n['samples_per_s']))
     return ', '.join(parts)
 
+# %% ../../nbs/04_notebook/00_viewmodel.ipynb
 def rung_summary(r:dict)->str:
     "One line in words, with units, for a rung (a `LadderView.to_dict()` rung, or a `RungResult.to_dict()`): what it measured, or why it did not pass."
     v, words = r.get('verdict'), _words(r.get('rung'), r.get('numbers') or {})
@@ -102,16 +107,19 @@ EDITABLE = {'lr': 'optim.lr', 'batch_size': 'batch_size', 'epochs': 'epochs', 'p
 AFFECTS = {1: ('lr', 'batch_size', 'precision'), 2: ('lr', 'batch_size', 'precision'), 3: ('lr', 'batch_size', 'precision'),
            4: ('lr', 'batch_size', 'precision'), 5: tuple(EDITABLE)}
 
+# %% ../../nbs/04_notebook/00_viewmodel.ipynb
 def same_settings(k:int, a:Optional[dict], b:Optional[dict])->bool:
     "Whether rung `k` ran with settings `a` as it would with `b` (only the fields it depends on count)."
     if a is None or b is None: return False
     return all(a.get(f) == b.get(f) for f in AFFECTS.get(k, EDITABLE))
 
+# %% ../../nbs/04_notebook/00_viewmodel.ipynb
 def _blank_series()->dict:
     return dict(rung3=dict(step=[], loss=[], target=None),
                 rung4=dict(epoch=[], train_loss=[], val_loss=[], value=[], metric=None, threshold=None, mode=None),
                 lr_find=dict(lr=[], loss=[], suggested=None))
 
+# %% ../../nbs/04_notebook/00_viewmodel.ipynb
 class LadderView:
     "The state of a ladder panel, fed with the ladder's records: a badge, numbers and diagnosis per rung, and the live series."
     def __init__(self, settings:Optional[dict]=None, # the editor's values: what the next rung runs with
@@ -124,85 +132,103 @@ class LadderView:
         self.busy, self.running, self.notice, self.warnings = False, None, '', []
         self.version = self.plot_version = 0
         self._run_settings = dict(self.settings)
-    def begin(self, settings:Optional[dict]=None):
-        "A run of the ladder starts with these settings: each rung it runs records them."
-        self._run_settings = dict(self.settings if settings is None else settings)
-        self.busy, self.notice, self.warnings = True, '', []; self.version += 1
-    def edit(self, **settings):
-        "The editor changed: the next rung runs with these (and their fields' errors clear); results measured with other settings show as stale."
-        self.settings.update(settings)
-        for k in settings: self.errors.pop(k, None)
-        self.version += 1
-    def invalid(self, field:str, value, why:str):
-        "The editor's `field` holds `value`, which the config refuses (`why`): the settings keep their last valid value, and nothing runs until it is fixed."
-        self.errors[field] = (value, why); self.version += 1
-    def why_not(self)->str:
-        "Why Run is off now, in one line ('' when it is on)."
-        if self.errors: return 'fix ' + '; '.join(f'{k} ({why})' for k, (_, why) in self.errors.items()) + ' first'
-        return 'a run is going on' if self.busy else ''
-    def say(self, line:str):
-        "One line for the user (a refusal, a warning), shown until the next run."
-        self.notice = line; self.version += 1
-    def stale(self, k:int)->bool:
-        "Whether rung `k`'s result was measured with settings other than the editor's."
-        s = self.rungs[k]['settings']
-        return s is not None and not same_settings(k, s, self.settings)
-    def apply(self, rec:dict):
-        "Take one record of the ladder's stream."
-        k, r, f = rec.get('kind'), self.rungs.get(rec.get('rung')), lambda n: field(rec, n)  # (f: see `events.field`)
-        if k == 'ladder_start': self.busy = True
-        elif k == 'rung_start' and r is not None:
-            r.update(verdict='running', numbers={}, diagnosis='', causes=[], seconds=None, settings=dict(self._run_settings))
-            self.running, self.starts = rec['rung'], self.starts + 1
-            if rec['rung'] == 3: self.series['rung3'] = _blank_series()['rung3']; self.plot = 'rung3'
-            if rec['rung'] == 4: self.series.update({n: _blank_series()[n] for n in ('rung4', 'lr_find')}); self.plot = 'rung4'
-        elif k == 'rung_step':
-            s = self.series['rung3']; s['step'].append(rec['step']); s['loss'].append(rec['loss']); s['target'] = f('target')
-            self.plot_version += 1
-        elif k == 'rung_eval':
-            s = self.series['rung4']; s['metric'] = f('metric')
-            s['epoch'].append(rec['epoch'] + 1); s['train_loss'].append(f('train_loss')); s['val_loss'].append(f('val_loss'))
-            s['value'].append(f('value')); self.plot_version += 1
-        elif k == 'rung_threshold':
-            self.series['rung4'].update(metric=f('metric'), threshold=f('threshold'), mode=f('mode')); self.plot_version += 1
-        elif k == 'lr_find':
-            s = self.series['lr_find']; self.plot = 'lr_find'
-            if f('done'): s['suggested'] = f('suggested_lr')
-            else: s['lr'].append(rec['lr']); s['loss'].append(rec['loss'])
-            self.plot_version += 1
-        elif k == 'rung_end' and r is not None:
-            res = rec['result']
-            r.update(verdict=res['verdict'], numbers=res.get('numbers', {}), diagnosis=res.get('diagnosis', ''),
-                     causes=res.get('causes', []), seconds=res.get('seconds'))
-            if res.get('settings') or r['settings'] is None:  # what the rung ran with, as its result says (a refused rung has no rung_start)
-                r['settings'] = dict(res.get('settings') or self._run_settings)
-            if self.running == rec['rung']: self.running = None
-            if rec['rung'] == 4 and 'suggested_lr' in r['numbers']: self.series['lr_find']['suggested'] = r['numbers']['suggested_lr']
-            self.plot_version += 1
-        elif k == 'ladder_end': self.end()
-        elif k == 'message' and f('level') in ('warning', 'error') and rec.get('text') not in self.warnings:
-            self.warnings.append(rec['text'])  # a library warning that matters: shown once, in the panel
-        else: return
-        self.version += 1
-    def end(self, reason:Optional[str]=None, keep:Iterable[int]=()):
-        "The run is over (its `ladder_end`, or its thread ended): a rung still running (but those in `keep`) reads `stopped`."
-        for r in self.rungs.values():
-            if r['verdict'] == 'running' and r['rung'] not in keep:
-                r['verdict'] = 'stopped'
-                r['diagnosis'] = r['diagnosis'] or f"stopped ({reason or 'stopped'}) before the rung finished"
-        self.busy, self.running = False, None; self.version += 1
-    def to_dict(self)->dict:
-        "The state as plain data: what the widgets render and `Ladder.state` returns."
-        rungs = [dict(copy.deepcopy(r), stale=self.stale(k)) for k, r in sorted(self.rungs.items())]
-        for r in rungs: r.update(summary=rung_summary(r), details=rung_details(r), time=fmt_seconds(r['seconds']))
-        return dict(busy=self.busy, running=self.running, rungs=rungs, settings=dict(self.settings), series=copy.deepcopy(self.series),
-                    plot=self.plot, starts=self.starts, notice=self.notice, warnings=list(self.warnings), version=self.version, plot_version=self.plot_version,
-                    fields={**self.settings, **{k: v for k, (v, _) in self.errors.items()}}, errors={k: why for k, (_, why) in self.errors.items()},
-                    off=dict(self.off), can_run=not (self.busy or self.errors), why_not=self.why_not())
+
+# %% ../../nbs/04_notebook/00_viewmodel.ipynb
+@patch
+def begin(self:LadderView, settings:Optional[dict]=None):
+    "A run of the ladder starts with these settings: each rung it runs records them."
+    self._run_settings = dict(self.settings if settings is None else settings)
+    self.busy, self.notice, self.warnings = True, '', []; self.version += 1
+@patch
+def edit(self:LadderView, **settings):
+    "The editor changed: the next rung runs with these (and their fields' errors clear); results measured with other settings show as stale."
+    self.settings.update(settings)
+    for k in settings: self.errors.pop(k, None)
+    self.version += 1
+@patch
+def invalid(self:LadderView, field:str, value, why:str):
+    "The editor's `field` holds `value`, which the config refuses (`why`): the settings keep their last valid value, and nothing runs until it is fixed."
+    self.errors[field] = (value, why); self.version += 1
+@patch
+def why_not(self:LadderView)->str:
+    "Why Run is off now, in one line ('' when it is on)."
+    if self.errors: return 'fix ' + '; '.join(f'{k} ({why})' for k, (_, why) in self.errors.items()) + ' first'
+    return 'a run is going on' if self.busy else ''
+@patch
+def say(self:LadderView, line:str):
+    "One line for the user (a refusal, a warning), shown until the next run."
+    self.notice = line; self.version += 1
+
+# %% ../../nbs/04_notebook/00_viewmodel.ipynb
+@patch
+def stale(self:LadderView, k:int)->bool:
+    "Whether rung `k`'s result was measured with settings other than the editor's."
+    s = self.rungs[k]['settings']
+    return s is not None and not same_settings(k, s, self.settings)
+
+# %% ../../nbs/04_notebook/00_viewmodel.ipynb
+@patch
+def apply(self:LadderView, rec:dict):
+    "Take one record of the ladder's stream."
+    k, r, f = rec.get('kind'), self.rungs.get(rec.get('rung')), lambda n: field(rec, n)  # (f: see `events.field`)
+    if k == 'ladder_start': self.busy = True
+    elif k == 'rung_start' and r is not None:
+        r.update(verdict='running', numbers={}, diagnosis='', causes=[], seconds=None, settings=dict(self._run_settings))
+        self.running, self.starts = rec['rung'], self.starts + 1
+        if rec['rung'] == 3: self.series['rung3'] = _blank_series()['rung3']; self.plot = 'rung3'
+        if rec['rung'] == 4: self.series.update({n: _blank_series()[n] for n in ('rung4', 'lr_find')}); self.plot = 'rung4'
+    elif k == 'rung_step':
+        s = self.series['rung3']; s['step'].append(rec['step']); s['loss'].append(rec['loss']); s['target'] = f('target')
+        self.plot_version += 1
+    elif k == 'rung_eval':
+        s = self.series['rung4']; s['metric'] = f('metric')
+        s['epoch'].append(rec['epoch'] + 1); s['train_loss'].append(f('train_loss')); s['val_loss'].append(f('val_loss'))
+        s['value'].append(f('value')); self.plot_version += 1
+    elif k == 'rung_threshold':
+        self.series['rung4'].update(metric=f('metric'), threshold=f('threshold'), mode=f('mode')); self.plot_version += 1
+    elif k == 'lr_find':
+        s = self.series['lr_find']; self.plot = 'lr_find'
+        if f('done'): s['suggested'] = f('suggested_lr')
+        else: s['lr'].append(rec['lr']); s['loss'].append(rec['loss'])
+        self.plot_version += 1
+    elif k == 'rung_end' and r is not None:
+        res = rec['result']
+        r.update(verdict=res['verdict'], numbers=res.get('numbers', {}), diagnosis=res.get('diagnosis', ''),
+                 causes=res.get('causes', []), seconds=res.get('seconds'))
+        if res.get('settings') or r['settings'] is None:  # what the rung ran with, as its result says (a refused rung has no rung_start)
+            r['settings'] = dict(res.get('settings') or self._run_settings)
+        if self.running == rec['rung']: self.running = None
+        if rec['rung'] == 4 and 'suggested_lr' in r['numbers']: self.series['lr_find']['suggested'] = r['numbers']['suggested_lr']
+        self.plot_version += 1
+    elif k == 'ladder_end': self.end()
+    elif k == 'message' and f('level') in ('warning', 'error') and rec.get('text') not in self.warnings:
+        self.warnings.append(rec['text'])  # a library warning that matters: shown once, in the panel
+    else: return
+    self.version += 1
+
+# %% ../../nbs/04_notebook/00_viewmodel.ipynb
+@patch
+def end(self:LadderView, reason:Optional[str]=None, keep:Iterable[int]=()):
+    "The run is over (its `ladder_end`, or its thread ended): a rung still running (but those in `keep`) reads `stopped`."
+    for r in self.rungs.values():
+        if r['verdict'] == 'running' and r['rung'] not in keep:
+            r['verdict'] = 'stopped'
+            r['diagnosis'] = r['diagnosis'] or f"stopped ({reason or 'stopped'}) before the rung finished"
+    self.busy, self.running = False, None; self.version += 1
+@patch
+def to_dict(self:LadderView)->dict:
+    "The state as plain data: what the widgets render and `Ladder.state` returns."
+    rungs = [dict(copy.deepcopy(r), stale=self.stale(k)) for k, r in sorted(self.rungs.items())]
+    for r in rungs: r.update(summary=rung_summary(r), details=rung_details(r), time=fmt_seconds(r['seconds']))
+    return dict(busy=self.busy, running=self.running, rungs=rungs, settings=dict(self.settings), series=copy.deepcopy(self.series),
+                plot=self.plot, starts=self.starts, notice=self.notice, warnings=list(self.warnings), version=self.version, plot_version=self.plot_version,
+                fields={**self.settings, **{k: v for k, (v, _) in self.errors.items()}}, errors={k: why for k, (_, why) in self.errors.items()},
+                off=dict(self.off), can_run=not (self.busy or self.errors), why_not=self.why_not())
 
 # %% ../../nbs/04_notebook/00_viewmodel.ipynb
 def _num(x): return x if isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) else None
 
+# %% ../../nbs/04_notebook/00_viewmodel.ipynb
 class RunView:
     "The state of a run's dashboard, from its records and its status.json: progress, ETA, curves, throughput, heartbeat, the end."
     def __init__(self, stale_s:float=60.0, # no progress for this long while live: "no progress for N s"
@@ -212,48 +238,8 @@ class RunView:
         self.version = self.plot_version = 0
         self.stop_asked = None  # why this view's own Stop asked the run to stop (see `ask_stop`)
         self._rebuild()
-    def _rebuild(self):
-        self.layout, self.curves, self.warnings, self.peak_mem = {}, dict(step=[], loss=[], epoch=[], epoch_step=[], train_loss=[], val_loss=[], metric=[]), [], {}
-        self.last, self.end, self.final, self.restarts, self._t0 = {}, None, None, 0, None
-        for r in self.records: self._take(r)
-    def _take(self, r:dict):
-        k, c = r.get('kind'), self.curves
-        f = lambda n: field(r, n)  # the field as the schema declares it: None when missing or of another type (an older file, a damaged line)
-        if k in ('start', 'resume'):
-            lay = read(r)
-            self.layout = {n: lay[n] for n in ('epochs', 'total_steps', 'steps_per_epoch', 'world_size', 'monitor', 'mode', 'global_batch', 'device', 'precision', 'strategy')}
-            self.layout.update({n: _num(self.layout[n]) for n in ('epochs', 'total_steps', 'steps_per_epoch', 'world_size', 'global_batch')})
-            self._t0, self.end, self.final = (_num(lay['time']), lay['step'] or 0), None, None
-            if k == 'resume': self.restarts += 1
-        elif k == 'step':
-            if f('step') is None: return  # (a damaged record: nothing to draw)
-            c['step'].append(r['step']); c['loss'].append(_num(f('loss')))
-            self.last.update({n: _num(f(n)) for n in ('step', 'epoch', 'samples_per_s', 'data_wait', 'time') if n in r})
-        elif k == 'epoch':
-            if f('epoch') is None: return
-            m = self.layout.get('monitor')
-            c['epoch'].append(r['epoch'] + 1); c['epoch_step'].append(f('step')); c['train_loss'].append(_num(f('train_loss'))); c['val_loss'].append(_num(f('val_loss')))
-            c['metric'].append(_num(f(m)) if m else None)
-            self.last.update({n: _num(f(n)) for n in ('step', 'samples_per_s', 'data_wait', 'time') if n in r})
-        elif k in END_KINDS:
-            state, reason = final_state(r)
-            self.final, self.end = r, dict(kind=k, state=state, reason=reason, status=result_status(state, reason))
-            if f('step') is not None: self.last['step'] = r['step']
-        elif k == 'message' and f('level') in ('warning', 'error') and f('text') is not None and r['text'] not in self.warnings: self.warnings.append(r['text'])
-        for key, val in r.items():  # each rank's peak device memory, where a record carries it
-            if key.startswith('peak_mem') and isinstance(val, dict): self.peak_mem.update({n: v for n, v in val.items() if _num(v) is not None})
-        if k in ('step', 'epoch', 'start', 'resume'): self.plot_version += 1
-    def apply(self, rec:dict):
-        "Take one record (a `resume` rewinds to the records that stay, a `rewind` to none, and the state is rebuilt from them)."
-        apply_record(self.records, rec)
-        if rec.get('kind') in ('resume', 'start', 'rewind'): self._rebuild()
-        else: self._take(rec)
-        self.version += 1
-    def heartbeat(self, status:dict, running:Optional[bool]=None, outcome:Optional[dict]=None, error_lines:Iterable[str]=()):
-        "The run's status.json now (see `clean_status`), whether its process still runs, and (once ended) how its handle says it ended and the failing rank's error lines."
-        self.status, self.running = clean_status(status), running
-        if outcome is not None: self.outcome = dict(outcome)
-        self.error_lines = list(error_lines); self.version += 1
+    @property
+    def state(self)->str: return self.state_at()
     def run_state(self, now:Optional[float]=None)->dict:
         """dict(state, reason, message, stale_for): `lifecycle.state_of` on what the view holds. A handle whose run wrote
         nothing (no status, no final record: it failed before it could) says how it ended in its `outcome`."""
@@ -264,41 +250,106 @@ class RunView:
         if s['state'] is None: s['state'] = 'unknown'
         if s['state'] == 'running' and self.stop_asked: s.update(state='stopping', reason=self.stop_asked)
         return s
-    def ask_stop(self, reason:str='stop requested'):
-        """This view's own Stop wrote the run's stop request: a running run reads `stopping` from now on (every rank acts
-        on the request at its next step; the run says `stopping` itself a moment later, then how it ended)."""
-        self.stop_asked = reason; self.version += 1
-    @property
-    def state(self)->str: return self.state_at()
-    def state_at(self, now:Optional[float]=None)->str:
-        "The run's state: starting, running, stopping, stopped, finished, failed, killed or lost (see the lifecycle notebook)."
-        return self.run_state(now)['state']
-    def step(self)->int:
-        "The newest step: the heartbeat's or the last record's."
-        return max(self.status.get('step') or 0, self.last.get('step') or 0)
-    def total(self)->Optional[int]:
-        "The run's length in optimizer steps, from its start record (or status.json)."
-        return self.layout.get('total_steps') or self.status.get('total_steps')
-    def stale_for(self, now:Optional[float]=None)->Optional[int]:
-        "Seconds since the last progress while the run is live, once that exceeds `stale_s`; else None."
-        return self.run_state(now)['stale_for']
-    def eta(self, now:Optional[float]=None)->Optional[float]:
-        "Seconds left at the rate of the steps since the run (re)started, or None before two step records."
-        tot, s = self.total(), self.step()
-        if not tot or self._t0 is None or not self.last.get('time') or self.state_at(now) != 'running': return None
-        t0, s0 = self._t0
-        if t0 is None or s <= s0 or self.last['step'] <= s0: return None
-        rate = (self.last['time'] - t0) / (self.last['step'] - s0)
-        return max(rate * (tot - s), 0.0)
-    def to_dict(self, now:Optional[float]=None)->dict:
-        "The state as plain data: what the dashboard renders."
-        tot, s, rs = self.total(), self.step(), self.run_state(now)
-        return dict(state=rs['state'], reason=rs['reason'], message=rs['message'], step=s, total_steps=tot, progress=min(s / tot, 1.0) if tot else None, eta_s=self.eta(now),
-                    epoch=self.status.get('epoch', self.last.get('epoch')), epochs=self.layout.get('epochs'), layout=dict(self.layout),
-                    samples_per_s=self.last.get('samples_per_s'), data_wait=self.last.get('data_wait'), restarts=self.restarts,
-                    stale_for=rs['stale_for'], curves=copy.deepcopy(self.curves), monitor=self.layout.get('monitor'),
-                    peak_mem=dict(self.peak_mem), warnings=list(self.warnings), end=self.end, outcome=self.outcome,
-                    error_lines=list(self.error_lines), phase=self.status.get('phase'), version=self.version, plot_version=self.plot_version)
+
+# %% ../../nbs/04_notebook/00_viewmodel.ipynb
+@patch
+def _rebuild(self:RunView):
+    self.layout, self.curves, self.warnings, self.peak_mem = {}, dict(step=[], loss=[], epoch=[], epoch_step=[], train_loss=[], val_loss=[], metric=[]), [], {}
+    self.last, self.end, self.final, self.restarts, self._t0 = {}, None, None, 0, None
+    for r in self.records: self._take(r)
+
+# %% ../../nbs/04_notebook/00_viewmodel.ipynb
+@patch
+def _take(self:RunView, r:dict):
+    k, c = r.get('kind'), self.curves
+    f = lambda n: field(r, n)  # the field as the schema declares it: None when missing or of another type (an older file, a damaged line)
+    if k in ('start', 'resume'):
+        lay = read(r)
+        self.layout = {n: lay[n] for n in ('epochs', 'total_steps', 'steps_per_epoch', 'world_size', 'monitor', 'mode', 'global_batch', 'device', 'precision', 'strategy')}
+        self.layout.update({n: _num(self.layout[n]) for n in ('epochs', 'total_steps', 'steps_per_epoch', 'world_size', 'global_batch')})
+        self._t0, self.end, self.final = (_num(lay['time']), lay['step'] or 0), None, None
+        if k == 'resume': self.restarts += 1
+    elif k == 'step':
+        if f('step') is None: return  # (a damaged record: nothing to draw)
+        c['step'].append(r['step']); c['loss'].append(_num(f('loss')))
+        self.last.update({n: _num(f(n)) for n in ('step', 'epoch', 'samples_per_s', 'data_wait', 'time') if n in r})
+    elif k == 'epoch':
+        if f('epoch') is None: return
+        m = self.layout.get('monitor')
+        c['epoch'].append(r['epoch'] + 1); c['epoch_step'].append(f('step')); c['train_loss'].append(_num(f('train_loss'))); c['val_loss'].append(_num(f('val_loss')))
+        c['metric'].append(_num(f(m)) if m else None)
+        self.last.update({n: _num(f(n)) for n in ('step', 'samples_per_s', 'data_wait', 'time') if n in r})
+    elif k in END_KINDS:
+        state, reason = final_state(r)
+        self.final, self.end = r, dict(kind=k, state=state, reason=reason, status=result_status(state, reason))
+        if f('step') is not None: self.last['step'] = r['step']
+    elif k == 'message' and f('level') in ('warning', 'error') and f('text') is not None and r['text'] not in self.warnings: self.warnings.append(r['text'])
+    for key, val in r.items():  # each rank's peak device memory, where a record carries it
+        if key.startswith('peak_mem') and isinstance(val, dict): self.peak_mem.update({n: v for n, v in val.items() if _num(v) is not None})
+    if k in ('step', 'epoch', 'start', 'resume'): self.plot_version += 1
+
+# %% ../../nbs/04_notebook/00_viewmodel.ipynb
+@patch
+def apply(self:RunView, rec:dict):
+    "Take one record (a `resume` rewinds to the records that stay, a `rewind` to none, and the state is rebuilt from them)."
+    apply_record(self.records, rec)
+    if rec.get('kind') in ('resume', 'start', 'rewind'): self._rebuild()
+    else: self._take(rec)
+    self.version += 1
+@patch
+def heartbeat(self:RunView, status:dict, running:Optional[bool]=None, outcome:Optional[dict]=None, error_lines:Iterable[str]=()):
+    "The run's status.json now (see `clean_status`), whether its process still runs, and (once ended) how its handle says it ended and the failing rank's error lines."
+    self.status, self.running = clean_status(status), running
+    if outcome is not None: self.outcome = dict(outcome)
+    self.error_lines = list(error_lines); self.version += 1
+
+# %% ../../nbs/04_notebook/00_viewmodel.ipynb
+@patch
+def ask_stop(self:RunView, reason:str='stop requested'):
+    """This view's own Stop wrote the run's stop request: a running run reads `stopping` from now on (every rank acts
+    on the request at its next step; the run says `stopping` itself a moment later, then how it ended)."""
+    self.stop_asked = reason; self.version += 1
+
+# %% ../../nbs/04_notebook/00_viewmodel.ipynb
+@patch
+def state_at(self:RunView, now:Optional[float]=None)->str:
+    "The run's state: starting, running, stopping, stopped, finished, failed, killed or lost (see the lifecycle notebook)."
+    return self.run_state(now)['state']
+@patch
+def step(self:RunView)->int:
+    "The newest step: the heartbeat's or the last record's."
+    return max(self.status.get('step') or 0, self.last.get('step') or 0)
+@patch
+def total(self:RunView)->Optional[int]:
+    "The run's length in optimizer steps, from its start record (or status.json)."
+    return self.layout.get('total_steps') or self.status.get('total_steps')
+@patch
+def stale_for(self:RunView, now:Optional[float]=None)->Optional[int]:
+    "Seconds since the last progress while the run is live, once that exceeds `stale_s`; else None."
+    return self.run_state(now)['stale_for']
+
+# %% ../../nbs/04_notebook/00_viewmodel.ipynb
+@patch
+def eta(self:RunView, now:Optional[float]=None)->Optional[float]:
+    "Seconds left at the rate of the steps since the run (re)started, or None before two step records."
+    tot, s = self.total(), self.step()
+    if not tot or self._t0 is None or not self.last.get('time') or self.state_at(now) != 'running': return None
+    t0, s0 = self._t0
+    if t0 is None or s <= s0 or self.last['step'] <= s0: return None
+    rate = (self.last['time'] - t0) / (self.last['step'] - s0)
+    return max(rate * (tot - s), 0.0)
+
+# %% ../../nbs/04_notebook/00_viewmodel.ipynb
+@patch
+def to_dict(self:RunView, now:Optional[float]=None)->dict:
+    "The state as plain data: what the dashboard renders."
+    tot, s, rs = self.total(), self.step(), self.run_state(now)
+    return dict(state=rs['state'], reason=rs['reason'], message=rs['message'], step=s, total_steps=tot, progress=min(s / tot, 1.0) if tot else None, eta_s=self.eta(now),
+                epoch=self.status.get('epoch', self.last.get('epoch')), epochs=self.layout.get('epochs'), layout=dict(self.layout),
+                samples_per_s=self.last.get('samples_per_s'), data_wait=self.last.get('data_wait'), restarts=self.restarts,
+                stale_for=rs['stale_for'], curves=copy.deepcopy(self.curves), monitor=self.layout.get('monitor'),
+                peak_mem=dict(self.peak_mem), warnings=list(self.warnings), end=self.end, outcome=self.outcome,
+                error_lines=list(self.error_lines), phase=self.status.get('phase'), version=self.version, plot_version=self.plot_version)
 
 # %% ../../nbs/04_notebook/00_viewmodel.ipynb
 def state_words(d:dict, width:int=60)->str:
@@ -307,6 +358,7 @@ def state_words(d:dict, width:int=60)->str:
     if not isinstance(r, str) or not r or (s, r) == ('finished', 'epochs'): return s
     return f"{s} ({r if len(r) <= width else r[:width - 3] + '...'})"
 
+# %% ../../nbs/04_notebook/00_viewmodel.ipynb
 class RunList(list):
     "The runs of a directory (dicts, newest first), shown as a table."
     def table(self)->str:
@@ -318,6 +370,7 @@ class RunList(list):
         return '\n'.join(rows)
     def _repr_markdown_(self): return self.table() if self else 'no runs'
 
+# %% ../../nbs/04_notebook/00_viewmodel.ipynb
 def run_info(run_dir, stale_s:float=60.0)->dict:
     "A run directory's path and name, and what its files say (`lifecycle.run_state`): state, reason, step, when it last moved, whether it was launched."
     rd = Path(run_dir)
@@ -344,36 +397,46 @@ class Pump:
         self.alive = False
     @property
     def mode(self)->str: return 'loop' if self._loop is not None else 'thread'
-    def start(self)->'Pump':
-        "Start ticking (again, if it had ended)."
-        if self.alive: return self
-        self.alive, self.error = True, None; self._stop.clear()
-        if self._loop is not None: self._loop.call_soon(self._on_loop)
-        else:
-            self._thread = threading.Thread(target=self._on_thread, name='ntrain-pump', daemon=True); self._thread.start()
-        return self
-    def flush(self)->bool:
-        "Tick now, on this thread (a cell that waits calls it): False once the pump has ended."
-        return self._once()
-    def _once(self)->bool:
-        with self._lock:
-            if not self.alive: return False
-            try: go = self.tick() is not False
-            except Exception as e:
-                self.error, go = first_line(e, width=200), False
-            if not go: self.alive = False
-            return go
-    def _on_loop(self):
-        if self._stop.is_set(): self.alive = False; return
-        if self._once(): self._loop.call_later(self.interval, self._on_loop)
-    def _on_thread(self):
-        while not self._stop.is_set() and self._once(): self._stop.wait(self.interval)
-        self.alive = False
-    def stop(self):
-        "Stop ticking."
-        self._stop.set()
-        if self._thread is not None and self._thread is not threading.current_thread(): self._thread.join(timeout=5)
-        self.alive = False
+
+# %% ../../nbs/04_notebook/00_viewmodel.ipynb
+@patch
+def start(self:Pump)->'Pump':
+    "Start ticking (again, if it had ended)."
+    if self.alive: return self
+    self.alive, self.error = True, None; self._stop.clear()
+    if self._loop is not None: self._loop.call_soon(self._on_loop)
+    else:
+        self._thread = threading.Thread(target=self._on_thread, name='ntrain-pump', daemon=True); self._thread.start()
+    return self
+@patch
+def flush(self:Pump)->bool:
+    "Tick now, on this thread (a cell that waits calls it): False once the pump has ended."
+    return self._once()
+@patch
+def _once(self:Pump)->bool:
+    with self._lock:
+        if not self.alive: return False
+        try: go = self.tick() is not False
+        except Exception as e:
+            self.error, go = first_line(e, width=200), False
+        if not go: self.alive = False
+        return go
+
+# %% ../../nbs/04_notebook/00_viewmodel.ipynb
+@patch
+def _on_loop(self:Pump):
+    if self._stop.is_set(): self.alive = False; return
+    if self._once(): self._loop.call_later(self.interval, self._on_loop)
+@patch
+def _on_thread(self:Pump):
+    while not self._stop.is_set() and self._once(): self._stop.wait(self.interval)
+    self.alive = False
+@patch
+def stop(self:Pump):
+    "Stop ticking."
+    self._stop.set()
+    if self._thread is not None and self._thread is not threading.current_thread(): self._thread.join(timeout=5)
+    self.alive = False
 
 # %% ../../nbs/04_notebook/00_viewmodel.ipynb
 def _fmt_s(s:Optional[float])->str:
@@ -392,6 +455,7 @@ def status_line(d:dict, numbers:bool=True)->str: # `numbers`: throughput, data w
     if d.get('stale_for'): parts.append(f"no progress for {d['stale_for']} s")
     return '  '.join(parts)
 
+# %% ../../nbs/04_notebook/00_viewmodel.ipynb
 def console_watch(run_dir, out=None, interval:float=1.0, every:float=10.0, timeout:Optional[float]=None, stale_s:float=60.0)->str:
     "Follow a run from its files, printing its records' lines and a status line every `every` s; returns its state once it is no longer live (or at `timeout`)."
     out, rd = out or sys.stdout, Path(run_dir)
