@@ -8,7 +8,7 @@ __all__ = ['Ladder', 'dashboard', 'runs', 'Config', 'load_config', 'apply_overri
            'sample_seed', 'hf_forward', 'Metric', 'Mean', 'Accuracy', 'F1', 'ConfusionMatrix', 'MSE', 'MAE', 'Trainer',
            'RunResult', 'fit', 'resume', 'load', 'run_card', 'NtrainError', 'env_record', 'ladder', 'LadderSession',
            'LadderResult', 'RungResult', 'launch', 'attach', 'Launch', 'LaunchResult', 'RunHandle', 'ThreadRun',
-           'check_resume', 'ResumeCheck', 'watch', 'Watcher', 'apply_record', 'Stopper']
+           'check_resume', 'ResumeCheck', 'watch', 'Watcher', 'apply_record', 'Stopper', 'compare']
 
 # %% ../nbs/99_api.ipynb
 _WHERE = dict(config=('Config', 'load_config', 'apply_overrides', 'describe_keys'), data=('Task', 'sample_rng', 'sample_seed', 'hf_forward'),
@@ -16,7 +16,7 @@ _WHERE = dict(config=('Config', 'load_config', 'apply_overrides', 'describe_keys
               api=('fit', 'resume', 'load'), events=('watch', 'Watcher', 'apply_record', 'Stopper'), card=('run_card',),
               core=('NtrainError', 'env_record'), ladder=('ladder', 'LadderSession'), bench=('LadderResult', 'RungResult'),
               launch=('launch', 'attach', 'Launch', 'LaunchResult'), handle=('RunHandle', 'ThreadRun'), resume_check=('check_resume', 'ResumeCheck'),
-              viewmodel=('runs',), run_panel=('dashboard',), panel=('Ladder',))
+              viewmodel=('runs',), run_panel=('dashboard',), panel=('Ladder',), compare=('compare',))
 _MODULE = {name: mod for mod, names in _WHERE.items() for name in names}
 
 def __getattr__(name:str):
@@ -51,7 +51,7 @@ _all_ = ['Ladder', 'dashboard', 'runs', 'Config', 'load_config', 'apply_override
          'Accuracy', 'F1', 'ConfusionMatrix', 'MSE', 'MAE', 'Trainer', 'RunResult', 'fit', 'resume', 'load', 'run_card',
          'NtrainError', 'env_record', 'ladder', 'LadderSession', 'LadderResult', 'RungResult', 'launch', 'attach', 'Launch', 'LaunchResult',
          'RunHandle', 'ThreadRun',
-         'check_resume', 'ResumeCheck', 'watch', 'Watcher', 'apply_record', 'Stopper']
+         'check_resume', 'ResumeCheck', 'watch', 'Watcher', 'apply_record', 'Stopper', 'compare']
 
 # %% ../nbs/99_api.ipynb
 _MOVED = {'ntrain.liveplot': 'ntrain.plots', 'ntrain.ladder_plot': 'ntrain.plots'}  # an old module path -> where its names live now

@@ -10,10 +10,10 @@ PKG = pathlib.Path(__file__).resolve().parents[1]/'ntrain'
 
 FLOORS = [  # (floor, what it holds, its modules), lowest first: a module imports from its own floor or a lower one
     ('foundation', 'torch-free: errors, config, records, run directories, the run-state machine (EXIT_CODES, STATES), '
-                   'display hooks; the package front, which imports only `display` (its other imports are by name)',
-     ['__init__', '_modidx', 'core', 'config', 'display', 'events', 'lifecycle', 'loggers', 'rundir']),
-    ('readers', "torch-free renderers of a run's records and files: the console's lines, the plots, the view-model",
-     ['console', 'plots', 'viewmodel']),
+                   'display hooks, the trackers (MLflow on a thread of its own, imported there); the package front, which imports only `display` (its other imports are by name)',
+     ['__init__', '_modidx', 'core', 'config', 'display', 'events', 'lifecycle', 'loggers', 'rundir', 'trackers']),
+    ('readers', "torch-free renderers of a run's records and files: the console's lines, the plots, the view-model, the comparison of runs",
+     ['console', 'plots', 'viewmodel', 'compare']),
     ('engine', 'data, the trainer and its parts, the card, the API, launching under torchrun and run handles',
      ['metrics', 'optim', 'device', 'checkpoint', 'data', 'examples', 'gallery', 'user_tasks', 'distributed', 'sharded', 'faults',
       'guards', 'runstate', 'runfiles', 'card', 'train', 'api', 'resume_check', 'launch', 'handle']),
