@@ -79,6 +79,9 @@ class Comparison:
         cfg, runs = self.rows()
         return (_md(cfg) if self.diff else '*the configs do not differ (run_dir and run_id aside)*') + '\n\n' + _md(runs)
     def _repr_markdown_(self): return self.table()
+    def _ipython_display_(self):  # in a notebook: the curves overlaid, then the tables (`view()` for a view that follows live runs)
+        from IPython.display import display, Image, Markdown
+        display(Image(overlay_png(self)), Markdown(self.table()))
     def view(self, interval:float=1.0)->'CompareView':
         "The notebook view of these runs: the tables and the curves overlaid, updated while a run is live."
         return CompareView([r['path'] for r in self.runs], interval)
@@ -134,6 +137,7 @@ def overlay_png(c:Comparison, size:tuple=(900, 300), dpi:int=80)->bytes:
     "A PNG of the runs' curves: loss per step and validation loss per epoch on the left, the monitor per epoch on the right."
     from matplotlib.figure import Figure
     from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.ticker import MaxNLocator
     fig = Figure(figsize=(size[0] / dpi, size[1] / dpi), dpi=dpi); FigureCanvasAgg(fig)
     ax, ax2 = fig.subplots(1, 2)
     for i, (r, cv) in enumerate(zip(c.runs, c.curves)):
@@ -144,6 +148,7 @@ def overlay_png(c:Comparison, size:tuple=(900, 300), dpi:int=80)->bytes:
     mons = sorted({r['monitor'] for r in c.runs if r['monitor']})
     ax.set_xlabel('step', fontsize=8); ax.set_ylabel('loss', fontsize=8)
     ax2.set_xlabel('epoch', fontsize=8); ax2.set_ylabel(', '.join(mons) or 'metric', fontsize=8)
+    ax2.xaxis.set_major_locator(MaxNLocator(integer=True))  # epochs are whole numbers
     for x in (ax, ax2):
         x.grid(alpha=.3); x.tick_params(labelsize=7)
         if x.lines: x.legend(fontsize=7)
