@@ -1,6 +1,7 @@
 """`loggers=[mlflow]` as a user meets it (issue 24): `ntrain fit` in subprocesses logging into a SQLite database beside the
-run directories, with no server, read back with MLflow's own client; two runs started at once into one new database; a run
-killed with SIGKILL and resumed into the same MLflow run; a tracking URI where nothing listens.
+run directories, with no server, read back with MLflow's own client; two runs started at once into one database; a run
+killed with SIGKILL and resumed into the same MLflow run; a stopped run and a failed one (their MLflow status); a tracking
+URI where nothing listens.
 
 The runs are the tiny task with a train set that takes 10 ms a sample (tests/integrity_tasks.py `slow`): 16 steps an
 epoch, long enough for the logger's thread to import MLflow and connect while the run trains."""
@@ -110,3 +111,21 @@ def test_a_tracker_that_is_not_there(tmp_path):
     assert len(w) == 1 and 'mlflow' in w[0] and f'127.0.0.1:{port}' in w[0] and 'cannot be reached' in w[0], w
     assert [r['kind'] for r in read_metrics(rd) if r['kind'] in ('finished', 'failed', 'stopped')] == ['finished']
     assert not (tmp_path/'runs'/'mlflow.db').exists()
+
+def test_stopped_is_killed_and_failed_is_failed(root):
+    "Two runs in this process into the same database: one stopped on request (KILLED, tagged ntrain.state=stopped), one whose model raises (FAILED)."
+    import threading, ntrain, torch
+    n = torch.get_num_threads(); torch.set_num_threads(1)
+    stop = threading.Event()
+    try:
+        res = ntrain.fit('digits', [*OPTS, 'task_args.delay=0', 'epochs=3'], run_dir=root/'stopped', quiet=True, stop=stop,
+                         callbacks=[lambda r: r['kind'] == 'step' and stop.set()])  # stop once the first step record is out
+        with pytest.raises(Exception, match='boom'):
+            ntrain.fit('digits', ['task=tasks_for_tests:boom_at', *OPTS[2:]], run_dir=root/'failed', quiet=True)
+    finally: torch.set_num_threads(n)
+    assert res.status == 'stopped'
+    c = MlflowClient(f'sqlite:///{root}/mlflow.db')
+    for name, status, state in (('stopped', 'KILLED', 'stopped'), ('failed', 'FAILED', 'failed')):
+        run = c.get_run(json.loads((root/name/'mlflow.json').read_text())['run_id'])
+        assert (run.info.status, run.data.tags['ntrain.state']) == (status, state), name
+        assert warnings_of(root/name) == []
