@@ -14,7 +14,7 @@ min_python = cfg['min_python']
 
 def reqs(key): return cfg.get(key, '').split()
 
-extras = {k: reqs(f'{k}_requirements') for k in ('examples', 'tensorboard', 'dev')}
+extras = {k: reqs(f'{k}_requirements') for k in ('examples', 'tensorboard', 'mlflow', 'dev')}
 
 setuptools.setup(
     name=cfg['lib_name'],

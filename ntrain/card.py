@@ -27,7 +27,7 @@ def config_key(cfg:dict)->str:
     "A hash of what makes runs of a config resume alike: the config without its name and run directory, and the code versions."
     import torch
     from ntrain import __version__
-    c = {k: v for k, v in cfg.items() if k not in ('name', 'run_dir', 'run_id', 'progress', 'loggers')}
+    c = {k: v for k, v in cfg.items() if k not in ('name', 'run_dir', 'run_id', 'progress', 'loggers', 'tracking_uri')}
     blob = json.dumps(dict(config=c, ntrain=__version__, torch=torch.__version__), sort_keys=True, default=str)
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
 

@@ -13,8 +13,8 @@ from .core import ConfigError, nearest, first_line, patch
 
 # %% auto 0
 __all__ = ['EXAMPLES', 'IN_MEMORY', 'opt', 'OptimConfig', 'SchedConfig', 'EarlyStopConfig', 'ProfileConfig', 'Config', 'all_keys',
-           'key_hint', 'check_value', 'apply_overrides', 'register_example', 'load_config', 'run_config', 'run_name',
-           'is_in_memory', 'describe_keys']
+           'key_hint', 'check_value', 'apply_overrides', 'register_example', 'load_config', 'flat_keys', 'run_config',
+           'run_name', 'is_in_memory', 'describe_keys']
 
 # %% ../nbs/00_foundation/02_config.ipynb
 def opt(default=None, help:str='', choices:tuple|None=None, range:str|None=None, valid=None):
@@ -28,8 +28,8 @@ def _device_ok(v:str)->str|None:
 
 def _loggers_ok(v:list)->str|None:
     for n in v:
-        if not isinstance(n, str) or not (n in ('jsonl', 'tensorboard') or re.fullmatch(r'[\w.]+:[\w.]+', n)):
-            return f"has {n!r}: each logger is 'jsonl', 'tensorboard' or 'module:factory'"
+        if not isinstance(n, str) or not (n in ('jsonl', 'tensorboard', 'mlflow') or re.fullmatch(r'[\w.]+:[\w.]+', n)):
+            return f"has {n!r}: each logger is 'jsonl', 'tensorboard', 'mlflow' or 'module:factory'"
 
 # %% ../nbs/00_foundation/02_config.ipynb
 @dataclass
@@ -103,7 +103,8 @@ class Config:
     nonfinite_patience: int = opt(3, 'stop after this many non-finite losses in a row', range='>= 1')
     monitor: str = opt('val_loss', 'metric that chooses best.pt')
     mode: str = opt('auto', "'min', 'max', or 'auto': the Metric's higher_is_better, else the name's words (loss, mape: min; acc, f1: max); a name it cannot read is refused", ('auto', 'min', 'max'))
-    loggers: list = opt(['jsonl'], "'jsonl' (always on), 'tensorboard', or 'module:factory'", valid=_loggers_ok)
+    loggers: list = opt(['jsonl'], "'jsonl' (always on), 'tensorboard', 'mlflow', or 'module:factory'", valid=_loggers_ok)
+    tracking_uri: Optional[str] = opt(None, "MLflow's tracking URI for loggers=[mlflow]; null: $MLFLOW_TRACKING_URI, else sqlite:///<runs root>/mlflow.db")
     progress: Optional[bool] = opt(None, 'progress bar; null means only on a terminal')
     sync_bn: bool = opt(False, 'convert BatchNorm layers to SyncBatchNorm under DDP (CUDA only)')
     strategy: str = opt('auto', "'auto' (DDP under torchrun), 'ddp', 'fsdp' or 'single'", ('auto', 'single', 'ddp', 'fsdp'))
@@ -303,6 +304,16 @@ def _flatten(d:dict, prefix='')->dict:
     for k, v in d.items():
         if isinstance(v, dict) and k not in ('task_args', 'kwargs'): out.update(_flatten(v, f'{prefix}{k}.'))
         else: out[prefix + k] = v
+    return out
+
+# %% ../nbs/00_foundation/02_config.ipynb
+def flat_keys(d:dict, # a config as a dict: `Config.to_dict()`, or a config.yaml read back
+              prefix:str='')->dict:
+    "The config as one level of dotted keys, `task_args` and `kwargs` entries included; an empty mapping stays one key."
+    out = {}
+    for k, v in d.items():
+        if isinstance(v, dict) and v: out.update(flat_keys(v, f'{prefix}{k}.'))
+        else: out[f'{prefix}{k}'] = v
     return out
 
 # %% ../nbs/00_foundation/02_config.ipynb

@@ -86,7 +86,7 @@ class TensorBoardLogger(Logger):
 
 # %% ../nbs/00_foundation/06_loggers.ipynb
 def resolve_loggers(names:list)->list:
-    """A factory `f(run_dir) -> logger` for each name ('tensorboard', or 'module:factory'); JSONL is added by the loop.
+    """A factory `f(run_dir) -> logger` for each name ('tensorboard', 'mlflow', or 'module:factory'); JSONL is added by the loop.
     A factory that does not import, or cannot be called with one argument (the run directory), is refused now, in one line."""
     out = []
     for n in names:
@@ -104,7 +104,10 @@ def resolve_loggers(names:list)->list:
             except TypeError: raise ConfigError(f"key 'loggers': logger '{n}' must be callable as {fn}(run_dir), but its signature is {fn}{inspect.signature(f)}") from None
             except ValueError: pass  # no signature to check (a builtin)
             out.append(f)
-        else: raise ConfigError(f"key 'loggers': unknown logger '{n}' (use 'jsonl', 'tensorboard' or 'module:factory')")
+        elif n == 'mlflow':
+            from ntrain.trackers import mlflow_factory
+            out.append(mlflow_factory())  # (refuses now, in one line, when mlflow is not installed; imports nothing of it)
+        else: raise ConfigError(f"key 'loggers': unknown logger '{n}' (use 'jsonl', 'tensorboard', 'mlflow' or 'module:factory')")
     return out
 
 def make_loggers(names:list, run_dir)->list:

@@ -11,10 +11,10 @@ PKG = pathlib.Path(__file__).resolve().parents[1]/'ntrain'
 FLOORS = [  # (floor, what it holds, its modules), lowest first: a module imports from its own floor or a lower one
     ('foundation', 'torch-free: errors, config, records, run directories, the run-state machine (EXIT_CODES, STATES), '
                    'display hooks; the package front, which imports only `display` (its other imports are by name); '
-                   'the subpackages `engine` and `notebook`, which import nothing',
-     ['__init__', '_modidx', 'core', 'config', 'display', 'events', 'lifecycle', 'loggers', 'rundir', 'engine', 'notebook']),
-    ('readers', "torch-free renderers of a run's records and files: the console's lines, the plots, the view-model",
-     ['console', 'plots', 'notebook.viewmodel']),
+                   'the subpackages `engine` and `notebook`, which import nothing; the trackers (MLflow on a thread of its own, imported there)',
+     ['__init__', '_modidx', 'core', 'config', 'display', 'events', 'lifecycle', 'loggers', 'rundir', 'engine', 'notebook', 'trackers']),
+    ('readers', "torch-free renderers of a run's records and files: the console's lines, the plots, the view-model, the comparison of runs",
+     ['console', 'plots', 'notebook.viewmodel', 'notebook.compare']),
     ('engine', 'data, the trainer and its parts, the card, the API, launching under torchrun and run handles',
      ['metrics', 'engine.optim', 'engine.device', 'engine.checkpoint', 'data', 'examples', 'ladder.gallery', 'ladder.user_tasks',
       'engine.distributed', 'engine.sharded', 'engine.faults', 'engine.guards', 'engine.trainstate', 'engine.runfiles', 'card',

@@ -133,11 +133,15 @@ def end_files(self:RunFiles, curves:bool=True):
 # %% ../../nbs/01_engine/04_runfiles.ipynb
 @patch
 def close(self:RunFiles):
-    "Close the loggers, the logs and metrics.jsonl (the run has ended: nothing of it depends on a logger)."
+    """Close the loggers, the logs and metrics.jsonl (the run has ended: nothing of it depends on a logger). A logger
+    whose close raises (a tracker that could not send everything) is one warning, written before metrics.jsonl closes."""
     for lg in self.loggers + self.text_logs + ([self.jsonl] if self.jsonl else []):
         close = getattr(lg, 'close', None)  # a user's logger may be a plain function
-        if callable(close):
-            with contextlib.suppress(Exception): close()
+        if not callable(close): continue
+        try: close()
+        except Exception as e:
+            if lg in self.loggers:
+                with contextlib.suppress(Exception): self.warn(f'logger {type(lg).__name__}: {first_line(e, typed=False, width=300)}')
 
 @patch
 def release(self:RunFiles):
