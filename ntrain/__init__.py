@@ -8,7 +8,7 @@ __all__ = ['Ladder', 'dashboard', 'runs', 'Config', 'load_config', 'apply_overri
            'sample_seed', 'hf_forward', 'Metric', 'Mean', 'Accuracy', 'F1', 'ConfusionMatrix', 'MSE', 'MAE', 'Trainer',
            'RunResult', 'fit', 'resume', 'load', 'run_card', 'NtrainError', 'env_record', 'ladder', 'LadderSession',
            'LadderResult', 'RungResult', 'launch', 'attach', 'Launch', 'LaunchResult', 'RunHandle', 'ThreadRun',
-           'check_resume', 'ResumeCheck', 'watch', 'Watcher', 'apply_record', 'Stopper']
+           'check_resume', 'ResumeCheck', 'watch', 'Watcher', 'apply_record', 'Stopper', 'speed', 'SpeedResult']
 
 # %% ../nbs/99_api.ipynb
 _WHERE = dict(config=('Config', 'load_config', 'apply_overrides', 'describe_keys'), data=('Task', 'sample_rng', 'sample_seed', 'hf_forward'),
@@ -52,6 +52,11 @@ _all_ = ['Ladder', 'dashboard', 'runs', 'Config', 'load_config', 'apply_override
          'NtrainError', 'env_record', 'ladder', 'LadderSession', 'LadderResult', 'RungResult', 'launch', 'attach', 'Launch', 'LaunchResult',
          'RunHandle', 'ThreadRun',
          'check_resume', 'ResumeCheck', 'watch', 'Watcher', 'apply_record', 'Stopper']
+
+# %% ../nbs/99_api.ipynb
+_WHERE['speed'] = ('speed', 'SpeedResult')  # the speed check (its own cell: the table above stays as it was)
+_MODULE.update({n: 'speed' for n in _WHERE['speed']})
+_all_ = ['speed', 'SpeedResult']
 
 # %% ../nbs/99_api.ipynb
 _MOVED = {'ntrain.liveplot': 'ntrain.plots', 'ntrain.ladder_plot': 'ntrain.plots'}  # an old module path -> where its names live now

@@ -16,7 +16,7 @@ FLOORS = [  # (floor, what it holds, its modules), lowest first: a module import
      ['console', 'plots', 'viewmodel']),
     ('engine', 'data, the trainer and its parts, the card, the API, launching under torchrun and run handles',
      ['metrics', 'optim', 'device', 'checkpoint', 'data', 'examples', 'gallery', 'user_tasks', 'distributed', 'sharded', 'faults',
-      'guards', 'runstate', 'runfiles', 'card', 'train', 'api', 'resume_check', 'launch', 'handle']),
+      'guards', 'runstate', 'runfiles', 'card', 'train', 'api', 'resume_check', 'speed', 'launch', 'handle']),
     ('ladder', 'the sanity ladder: its bench (results, thresholds, user-code errors), diagnoses, rungs and session',
      ['bench', 'diagnose', 'rungs', 'ladder']),
     ('views', 'widgets: the run dashboard and the ladder panel', ['run_panel', 'panel']),
