@@ -203,12 +203,14 @@ class LadderView:
 # %% ../nbs/13_viewmodel.ipynb
 SPEED_COLUMNS = ('fix', 'config keys', 'samples/s', 'speedup', 'verdict')
 
+def _finite(x)->bool: return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+
 def speed_rows(d:dict)->list:
     "The trials table of a speed check's result (`SpeedResult.to_dict()` or speed.json) as rows of text cells, `SPEED_COLUMNS`."
     out = []
     for r in d.get('rows') or []:
-        sps = f"{r['samples_per_s']:,.0f}" if _num(r.get('samples_per_s')) else '-'
-        sp = f"x{r['speedup']:.2f} +/- {r['band']:.0%}" if _num(r.get('speedup')) and _num(r.get('band')) else '-'
+        sps = f"{r['samples_per_s']:,.0f}" if _finite(r.get('samples_per_s')) else '-'
+        sp = f"x{r['speedup']:.2f} +/- {r['band']:.0%}" if _finite(r.get('speedup')) and _finite(r.get('band')) else '-'
         out.append([str(r.get('fix', '')), r.get('keys') or '-', sps, sp, str(r.get('verdict', ''))])
     return out
 
