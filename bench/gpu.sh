@@ -58,8 +58,8 @@ log "gpu.sh: CUDA available: $CUDA; budget ${BUDGET_S} s; sections: $SECTIONS"
 
 # ---- the speed check on synthetic ResNet-50: its verdict and every row of its table
 if want speed; then
-  log "== ntrain speed on synthetic ResNet-50 (fp32, TF32 off; batch 128; 2 repeats; budget 150 s; a CPU rehearsal: the gallery's small task)"
-  SP_BUDGET=$([ "$CUDA" = 1 ] && echo 150 || echo 60)
+  log "== ntrain speed on synthetic ResNet-50 (fp32, TF32 off; batch 128; 2 repeats; budget 180 s; a CPU rehearsal: the gallery's small task)"
+  SP_BUDGET=$([ "$CUDA" = 1 ] && echo 180 || echo 60)
   SP_TASK=$([ "$CUDA" = 1 ] && echo "task=bench.bench_tasks:resnet50_synth batch_size=128" || echo "task=bench.speed_tasks:small batch_size=64")
   guard speed $((SP_BUDGET + 60)) python -m ntrain speed digits $SP_TASK precision=fp32 tf32=false num_workers=4 log_every=10 \
     run_dir="$OUT/speed" --budget "$SP_BUDGET" --repeats 2 >"$OUT/speed.log" 2>&1

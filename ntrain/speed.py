@@ -385,7 +385,8 @@ def speed_check(cfg:Config, task=None, *, run_dir=None, stop=None, budget:float=
 def _verdict(prof:dict, rd:Path, cfg:Config)->SpeedResult:
     "The profile's verdict as a SpeedResult without trials (a note says when logging or checkpoints take a large share)."
     sh = prof.get('shares') or {}
-    b, ev = classify(sh, prof.get('math_rate'), prof.get('syncs_per_step'), prof.get('busy'), prof.get('kernel_us'))
+    if sh: b, ev = classify(sh, prof.get('math_rate'), prof.get('syncs_per_step'), prof.get('busy'), prof.get('kernel_us'))
+    else: b, ev = 'none', f"not measured: the profile was stopped before its timed steps ({prof.get('stopped')})"
     res = SpeedResult(str(rd), prof.get('device', 'cpu'), b, ev, shares={k: round(v, 4) for k, v in sh.items()}, step_ms=1e3 * prof.get('step_s', 0.0),
                       measures={k: prof[k] for k in ('math_rate', 'syncs_per_step', 'busy', 'kernel_us', 'kernels_per_step', 'flops', 'peak') if prof.get(k) is not None})
     for k, key in (('logging', 'log_every'), ('checkpoint', 'ckpt_every')):
