@@ -20,7 +20,7 @@ SECTION = '## The speed check on its gallery (bench/speed_gallery.py)'
 GALLERY = [  # name, task, config keys, the bottleneck it is built to have, a CPU hog on one core during its measurements
     dict(name='data-bound', task='bench.speed_tasks:io_bound', keys=['num_workers=0', 'batch_size=32'], expect='data', hog=True),
     dict(name='compute-bound', task='bench.speed_tasks:wide_mlp', keys=['num_workers=0', 'batch_size=64'], expect='compute', hog=False),
-    dict(name='healthy small', task='bench.speed_tasks:small', keys=['num_workers=0', 'batch_size=64'], expect='none', hog=False),
+    dict(name='healthy small', task='bench.speed_tasks:small', keys=['num_workers=0', 'batch_size=16'], expect='none', hog=False),
 ]
 FIX = dict(num_workers=2, persistent_workers=True)  # the data fix every task is confirmed against
 

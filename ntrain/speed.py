@@ -16,7 +16,7 @@ from .rundir import default_run_dir
 
 # %% auto 0
 __all__ = ['BOTTLENECKS', 'ROWS', 'DATA_SHARE', 'COMPUTE_PEAK', 'BUSY_LOW', 'BUSY_HIGH', 'SMALL_KERNEL_US', 'LOSS_TOL',
-           'MIN_BAND', 'classify', 'spread', 'judge', 'Fix', 'fixes_for', 'trial', 'matmul_rate', 'step_flops',
+           'MIN_BAND', 'classify', 'spread', 'judge', 'Fix', 'fixes_for', 'trial', 'matmul_rate', 'step_math',
            'profile_step', 'SpeedResult', 'speed_table', 'phases_line', 'trials_table', 'recommended', 'speed_check',
            'speed']
 
@@ -66,13 +66,16 @@ def judge(base:list, # the baseline's samples/s, one per repeat
           numerics:bool=False, # the fix changes the numerics: its loss must agree with the baseline's
           info:bool=False, # information only (a larger batch): never recommended
           base_loss:Optional[float]=None, fix_loss:Optional[float]=None, # mean loss of each arm's last 10 steps
+          ceiling:Optional[float]=None, # the most this fix could give (a data fix: 1 / (1 - data wait share)); beyond it, noise
          )->dict:
     "A fix against the baseline: speedup, noise band, loss drift, verdict and whether it is recommended."
     speedup = _mean(fix) / _mean(base)
     band = max(spread(base), spread(fix), MIN_BAND)
     drift = abs(fix_loss - base_loss) / max(abs(base_loss), 1e-12) if base_loss is not None and fix_loss is not None else None
-    faster, ok = speedup > 1 + band, False
+    faster, ok = speedup > 1 + band and all(f > b for b, f in zip(base, fix)), False  # (beyond the band, and in every round)
     if info: verdict = 'information: changes the optimisation, never recommended'
+    elif faster and ceiling is not None and speedup > ceiling * (1 + band):
+        verdict = f'faster than removing all the data wait could make it (x{ceiling:.2f} at most): noise, not recommended'
     elif faster and numerics and (drift is None or not math.isfinite(drift) or drift > LOSS_TOL):
         verdict = 'faster, but the loss moved ' + (f'{drift:.1%}' if drift is not None and math.isfinite(drift) else '(unknown)') + f' (over {LOSS_TOL:.0%}): not recommended'
     elif faster: verdict, ok = 'recommended', True
@@ -83,8 +86,8 @@ def judge(base:list, # the baseline's samples/s, one per repeat
 # %% ../nbs/10f_speed.ipynb
 @dataclass
 class Fix:
-    "One trial: its name, the config keys it sets, whether it changes the numerics, whether it is information only."
-    name:str; overrides:dict; numerics:bool=False; info:bool=False; note:str=''
+    "One trial: its name, the config keys it sets, whether it changes the numerics, is information only, or acts on the data wait only."
+    name:str; overrides:dict; numerics:bool=False; info:bool=False; note:str=''; data:bool=False
 
 def _workers(nw0:int, cpus:int)->list:
     "Other DataLoader worker counts worth a trial: none, and twice as many (at most the CPUs)."
@@ -99,17 +102,17 @@ def fixes_for(cfg:Config, # the config as the run would use it
              )->tuple:
     "The fixes to try on this device, and a line for each one that does not apply: (fixes, skipped)."
     nw0 = default_num_workers() if cfg.num_workers is None else cfg.num_workers
-    fixes = [Fix(f'num_workers={n}', dict(num_workers=n, persistent_workers=True)) for n in _workers(nw0, cpu_count())]
-    if nw0 and not cfg.persistent_workers: fixes.append(Fix('persistent_workers', dict(persistent_workers=True)))
+    fixes = [Fix(f'num_workers={n}', dict(num_workers=n, persistent_workers=True), data=True) for n in _workers(nw0, cpu_count())]
+    if nw0 and not cfg.persistent_workers: fixes.append(Fix('persistent_workers', dict(persistent_workers=True), data=True))
     skipped, lr = [], cfg.optim.lr
     if device == 'cuda':
-        cand = [('pin_memory', dict(pin_memory=True), False, cfg.pin_memory is False, 'pinned memory is on'),
+        cand = [('pin_memory', dict(pin_memory=True), False, cfg.pin_memory is False, 'pinned memory is on'),  # (a data fix: see below)
                 ('bf16', dict(precision='bf16'), True, bf16 and cfg.precision not in ('bf16', 'auto'), 'precision is bf16 already, or the device has none'),
                 ('channels_last', dict(channels_last=True), True, conv and not cfg.channels_last, 'no convolutions, or it is on'),
                 ('tf32', dict(tf32=True), True, ampere and not cfg.tf32, 'TF32 is on, or the device is older than Ampere'),
                 ('compile', dict(compile=True, compile_backend='inductor'), True, not cfg.compile, 'compile is on')]
         for name, over, num, applies, why in cand:
-            if applies: fixes.append(Fix(name, over, numerics=num))
+            if applies: fixes.append(Fix(name, over, numerics=num, data=name == 'pin_memory'))
             else: skipped.append(f'{name}: {why}')
     else: skipped.append('pin_memory, bf16, channels_last, TF32, torch.compile: CUDA only')
     fixes.append(Fix(f'batch_size={2 * cfg.batch_size}', dict(batch_size=2 * cfg.batch_size), info=True,
@@ -181,27 +184,39 @@ def trial(cfg:Config, task, overrides:dict, steps:int, warmup:int, stopper:Stopp
     return out
 
 # %% ../nbs/10f_speed.ipynb
+def _clock(device)->tuple:
+    "(clock, sync) to time work on `device`: this process's CPU time on a CPU (time another process takes from it is left out), synchronized wall time on CUDA."
+    import torch
+    if torch.device(device).type == 'cuda': return time.perf_counter, (lambda: torch.cuda.synchronize(device))
+    return time.process_time, (lambda: None)
+
 def matmul_rate(device, n:int=512, repeats:int=5)->float:
-    "This device's float32 matmul rate in FLOP/s with the current threads: the best of `repeats` n x n products."
+    "This device's float32 matmul rate in FLOP/s (of CPU time on a CPU, see `_clock`) with the current threads: the best of `repeats` n x n products."
     import torch
     a, b = torch.randn(n, n, device=device), torch.randn(n, n, device=device)
-    sync = (lambda: torch.cuda.synchronize(device)) if torch.device(device).type == 'cuda' else (lambda: None)
+    clock, sync = _clock(device)
     best = math.inf
     for _ in range(repeats):
-        sync(); t0 = time.perf_counter(); (a @ b).sum(); sync(); best = min(best, time.perf_counter() - t0)
-    return 2 * n**3 / best
+        sync(); t0 = clock(); (a @ b).sum(); sync(); best = min(best, clock() - t0)
+    return 2 * n**3 / max(best, 1e-9)
 
-def step_flops(t, batch)->Optional[float]:
-    "FLOPs of forward and backward on one micro-batch (`torch.utils.flop_counter`); gradients are cleared after. None when it cannot count."
-    import torch
+def step_math(t, batch, reps:int=3)->dict:
+    "Forward and backward of one micro-batch on an open Trainer: its FLOPs (`torch.utils.flop_counter`) and seconds (`_clock`); gradients cleared after. {} when it cannot count."
     from ntrain.core import to_device
+    clock, sync = _clock(t.device)
+    b = to_device(batch, t.device)
+    def fb():
+        with t.prec.autocast():
+            out, tgt = t.task.forward(t.train_model, b)
+            loss = t.task.compute_loss(out, tgt)
+        loss.backward()
     try:
         from torch.utils.flop_counter import FlopCounterMode
-        with FlopCounterMode(display=False) as fc:
-            out, tgt = t.task.forward(t.train_model, to_device(batch, t.device))
-            t.task.compute_loss(out, tgt).backward()
-        return float(fc.get_total_flops()) * t.accum
-    except Exception: return None
+        with FlopCounterMode(display=False) as fc: fb()
+        fb(); sync(); c0 = clock()
+        for _ in range(reps): fb()
+        sync(); return dict(flops=float(fc.get_total_flops()), fb_s=(clock() - c0) / reps)
+    except Exception: return {}
     finally: t.optimizer.zero_grad(set_to_none=True)
 
 # %% ../nbs/10f_speed.ipynb
@@ -236,7 +251,7 @@ def profile_step(cfg:Config, task, steps:int, warmup:int, stopper:Stopper, run_d
     timer = PhaseTimer(sync=(lambda: torch.cuda.synchronize(dev)) if dev.type == 'cuda' else None)
     def extra(t, window):
         timer.sync = None
-        e = dict(flops=step_flops(t, window[0][0]), peak=matmul_rate(t.device),
+        e = dict(step_math(t, window[0][0]), peak=matmul_rate(t.device),
                  conv=any(isinstance(m, torch.nn.modules.conv._ConvNd) for m in t.model.modules()))
         if t.device.type == 'cuda':
             try: e.update(_cuda_extras(t, window)); e['ampere'] = torch.cuda.get_device_capability(t.device)[0] >= 8; e['bf16'] = torch.cuda.is_bf16_supported()
@@ -248,8 +263,7 @@ def profile_step(cfg:Config, task, steps:int, warmup:int, stopper:Stopper, run_d
     per = {k: v / n for k, v in timer.seconds.items()}
     per['other'] = max(r['wall'] / n - sum(per.values()), 0.0)
     r.update(step_s=r['wall'] / n, phase_s=per, shares={k: v / max(r['wall'] / n, 1e-12) for k, v in per.items()})
-    fb = per.get('forward', 0) + per.get('backward', 0)
-    r['math_rate'] = r['flops'] / fb / r['peak'] if r.get('flops') and r.get('peak') and fb > 0 else None
+    r['math_rate'] = r['flops'] / r['fb_s'] / r['peak'] if r.get('flops') and r.get('fb_s') and r.get('peak') else None
     return r
 
 # %% ../nbs/10f_speed.ipynb
@@ -304,6 +318,7 @@ def _plan(prof:dict, arms:int, repeats:int, left:float, warmup:int)->tuple:
 
 def trials_table(fixes:list, # the `Fix`es tried
                  runs:dict, # {arm name: [trial results]}: 'baseline' and each fix's name, each result with samples_per_s and loss
+                 data_share:Optional[float]=None, # the profile's data wait share: a data fix's ceiling (see `judge`)
                 )->list:
     "The trials table's rows (plain dicts): the baseline, then each fix judged against it (`judge`)."
     b = [x['samples_per_s'] for x in runs.get('baseline', []) if x.get('samples_per_s')]
@@ -318,7 +333,9 @@ def trials_table(fixes:list, # the `Fix`es tried
         errs = [x['error'] for x in got if x.get('error')]
         if errs: row.update(verdict=f'failed: {errs[0]}', recommended=False)
         elif len(xs) < 2 or len(b) < 2: row.update(verdict='not measured (stopped)', recommended=False)
-        else: row.update(judge(b, xs, f.numerics, f.info, rows[0]['loss'], row['loss']))
+        else:
+            cap = 1 / max(1 - data_share, 1e-3) if f.data and data_share is not None else None
+            row.update(judge(b, xs, f.numerics, f.info, rows[0]['loss'], row['loss'], ceiling=cap))
         if f.info and row.get('note'): row['verdict'] += f"; {row['note']}"
         if f.name.startswith('compile') and got:  # its first step compiles: beyond the baseline's first step, apart from the throughput
             b1 = [x.get('first_step_s') or 0.0 for x in runs.get('baseline', [])]
@@ -370,11 +387,11 @@ def speed_check(cfg:Config, task=None, *, run_dir=None, stop=None, budget:float=
         res = _verdict(prof, rd, cfg)
         say(f'{res.bottleneck}: {res.evidence}'); say(phases_line(res))
         fixes, res.skipped = fixes_for(cfg, prof['device'], prof.get('conv', False), prof.get('ampere', False), prof.get('bf16', False))
-        left = deadline - time.monotonic() - min(5.0, 0.1 * budget)
-        steps, res.repeats = _plan(prof, len(fixes) + 1, repeats, left, warmup)
+        left = deadline - time.monotonic() - max(3.0, 0.15 * budget)
+        steps, res.repeats = _plan(prof, len(fixes) + 1 + sum(f.info for f in fixes), repeats, left, warmup)  # (a doubled batch: twice a step)
         res.steps = warmup + steps
         runs = _run_arms(cfg, task, fixes, steps, warmup, res.repeats, stopper, say, init_from) if stopper() is None else {}
-    res.rows = trials_table(fixes, runs); res.recommend = recommended(res.rows, fixes)
+    res.rows = trials_table(fixes, runs, prof.get('shares', {}).get('data')); res.recommend = recommended(res.rows, fixes)
     if any(r.get('compile_s') for r in res.rows): res.measures['compile_s'] = max(r.get('compile_s') or 0 for r in res.rows)
     res.stopped, res.seconds = stopper.reason, round(time.monotonic() - t_start, 2)
     atomic_write_text(rd/'speed.json', json.dumps(res.to_dict(), indent=1, default=str) + '\n')
@@ -388,7 +405,7 @@ def _verdict(prof:dict, rd:Path, cfg:Config)->SpeedResult:
     if sh: b, ev = classify(sh, prof.get('math_rate'), prof.get('syncs_per_step'), prof.get('busy'), prof.get('kernel_us'))
     else: b, ev = 'none', f"not measured: the profile was stopped before its timed steps ({prof.get('stopped')})"
     res = SpeedResult(str(rd), prof.get('device', 'cpu'), b, ev, shares={k: round(v, 4) for k, v in sh.items()}, step_ms=1e3 * prof.get('step_s', 0.0),
-                      measures={k: prof[k] for k in ('math_rate', 'syncs_per_step', 'busy', 'kernel_us', 'kernels_per_step', 'flops', 'peak') if prof.get(k) is not None})
+                      measures={k: prof[k] for k in ('math_rate', 'syncs_per_step', 'busy', 'kernel_us', 'kernels_per_step', 'flops', 'fb_s', 'peak') if prof.get(k) is not None})
     for k, key in (('logging', 'log_every'), ('checkpoint', 'ckpt_every')):
         if sh.get(k, 0) >= 0.2: res.notes.append(f'{k} {sh[k]:.0%} of the step: raise {key} (now {getattr(cfg, key)})')
     if prof.get('cuda_note'): res.notes.append(prof['cuda_note'])
