@@ -8,7 +8,8 @@ __all__ = ['Ladder', 'dashboard', 'runs', 'Config', 'load_config', 'apply_overri
            'sample_seed', 'hf_forward', 'Metric', 'Mean', 'Accuracy', 'F1', 'ConfusionMatrix', 'MSE', 'MAE', 'Trainer',
            'RunResult', 'fit', 'resume', 'load', 'run_card', 'NtrainError', 'env_record', 'ladder', 'LadderSession',
            'LadderResult', 'RungResult', 'launch', 'attach', 'Launch', 'LaunchResult', 'RunHandle', 'ThreadRun',
-           'check_resume', 'ResumeCheck', 'watch', 'Watcher', 'apply_record', 'Stopper', 'compare']
+           'check_resume', 'ResumeCheck', 'watch', 'Watcher', 'apply_record', 'Stopper', 'compare', 'speed',
+           'SpeedResult']
 
 # %% ../nbs/05_front/02_package.ipynb
 _WHERE = {'config': ('Config', 'load_config', 'apply_overrides', 'describe_keys'), 'data': ('Task', 'sample_rng', 'sample_seed', 'hf_forward'),
@@ -17,7 +18,7 @@ _WHERE = {'config': ('Config', 'load_config', 'apply_overrides', 'describe_keys'
           'core': ('NtrainError', 'env_record'), 'ladder.session': ('ladder', 'LadderSession'), 'ladder.kernel': ('LadderResult', 'RungResult'),
           'launch': ('launch', 'attach', 'Launch', 'LaunchResult'), 'handle': ('RunHandle', 'ThreadRun'),
           'engine.resume_check': ('check_resume', 'ResumeCheck'), 'notebook.viewmodel': ('runs',), 'notebook.dashboard': ('dashboard',),
-          'notebook.ladder_panel': ('Ladder',), 'notebook.compare': ('compare',)}  # {module under ntrain: its public names}
+          'notebook.ladder_panel': ('Ladder',), 'notebook.compare': ('compare',), 'ladder.speed': ('speed', 'SpeedResult')}  # {module under ntrain: its public names}
 _MODULE = {name: mod for mod, names in _WHERE.items() for name in names}
 
 def __getattr__(name:str):
@@ -52,7 +53,7 @@ _all_ = ['Ladder', 'dashboard', 'runs', 'Config', 'load_config', 'apply_override
          'Accuracy', 'F1', 'ConfusionMatrix', 'MSE', 'MAE', 'Trainer', 'RunResult', 'fit', 'resume', 'load', 'run_card',
          'NtrainError', 'env_record', 'ladder', 'LadderSession', 'LadderResult', 'RungResult', 'launch', 'attach', 'Launch', 'LaunchResult',
          'RunHandle', 'ThreadRun',
-         'check_resume', 'ResumeCheck', 'watch', 'Watcher', 'apply_record', 'Stopper', 'compare']
+         'check_resume', 'ResumeCheck', 'watch', 'Watcher', 'apply_record', 'Stopper', 'compare', 'speed', 'SpeedResult']
 
 # %% ../nbs/05_front/02_package.ipynb
 _MOVED = {f'ntrain.{old}': f'ntrain.{new}' for old, new in dict(  # an old module path -> where its names live now

@@ -15,7 +15,7 @@ from .lifecycle import run_state
 from .events import best_epoch, direction, layout
 
 # %% auto 0
-__all__ = ['config_key', 'ntrain_home', 'resume_check_for', 'damage', 'run_card', 'write_card']
+__all__ = ['config_key', 'ntrain_home', 'resume_check_for', 'speed_note', 'damage', 'run_card', 'write_card']
 
 # %% ../nbs/00_foundation/12_card.ipynb
 def _read_json(p)->dict:
@@ -38,6 +38,15 @@ def ntrain_home()->Path:
 def resume_check_for(cfg:dict)->Optional[dict]:
     "The stored `check_resume` verdict for this config and code version, if any."
     return _read_json(ntrain_home()/'resume_checks'/f'{config_key(cfg)}.json') or None
+
+# %% ../nbs/00_foundation/12_card.ipynb
+def speed_note(run_dir)->str:
+    "The speed check's verdict for the Throughput line ('' without a readable speed.json): the bottleneck and the overrides to use."
+    d = _read_json(Path(run_dir)/'speed.json')
+    if not isinstance(d.get('bottleneck'), str): return ''
+    rec = d.get('recommend') if isinstance(d.get('recommend'), dict) else {}
+    use = f"use {' '.join(f'{k}={v}' for k, v in rec.items())}" if rec else 'no override faster beyond noise'
+    return f" | **Speed check:** {d['bottleneck'] + '-bound' if d['bottleneck'] != 'none' else 'nothing stands out'}; {use}"
 
 # %% ../nbs/00_foundation/12_card.ipynb
 def _sched_desc(cfg:dict, lr:float)->str:
@@ -125,7 +134,7 @@ def run_card(run_dir)->str:
     sps = sorted(r['samples_per_s'] for r in epochs if _num(r.get('samples_per_s')) and r['samples_per_s'])
     thr = f"{sps[len(sps)//2]:,.0f} samples/s" if sps else 'n/a'
     wait = sorted(r['data_wait'] for r in epochs if _num(r.get('data_wait')))
-    line3 = f"{best} | **Throughput:** {thr}" + (f" (data wait {wait[len(wait)//2]:.0%})" if wait else '')
+    line3 = f"{best} | **Throughput:** {thr}" + (f" (data wait {wait[len(wait)//2]:.0%})" if wait else '') + speed_note(rd)
     rc = resume_check_for(cfg)
     if rc and isinstance(rc.get('summary'), str): line4 = f"**Resume tested:** {rc['summary']} ({str(rc.get('when', ''))[:10]})"
     elif str(cfg.get('task', '')).startswith('in-memory:'):  # ntrain.data.IN_MEMORY: check-resume's child runs need module:function

@@ -12,8 +12,8 @@ from .config import load_config, describe_keys
 
 # %% auto 0
 __all__ = ['under_torchrun', 'cmd_fit', 'cmd_resume', 'cmd_report', 'cmd_env', 'cmd_keys', 'cmd_ladder', 'cmd_launch',
-           'cmd_check_resume', 'cmd_runs', 'cmd_watch', 'cmd_stop', 'cmd_compare', 'parser', 'main', 'run_verb',
-           'rank_main']
+           'cmd_check_resume', 'cmd_speed', 'cmd_runs', 'cmd_watch', 'cmd_stop', 'cmd_compare', 'parser', 'main',
+           'run_verb', 'rank_main']
 
 # %% ../nbs/05_front/00_cli.ipynb
 def under_torchrun()->bool:
@@ -188,6 +188,25 @@ def cmd_check_resume(a)->int:
     return 0 if res.passed else 1
 
 # %% ../nbs/05_front/00_cli.ipynb
+def _speed_args(p):
+    p.add_argument('config', help='a built-in example name (digits) or a YAML path')
+    p.add_argument('overrides', nargs='*', help='key=value, as for fit')
+    p.add_argument('--budget', type=float, default=60.0, help='seconds the check may take; its trials are planned to fit (default 60)')
+    p.add_argument('--repeats', type=int, default=3, help='runs of each trial, in alternating order: the noise band comes from them (default 3)')
+    p.add_argument('--init-from', default=None, metavar='CKPT', help="start from a checkpoint's model weights")
+    p.add_argument('--quiet', action='store_true', help='print only the table and the verdict')
+
+def cmd_speed(a)->int:
+    "`ntrain speed`: the speed check in this process; prints the trials table, the verdict and the overrides; speed.json in the run directory."
+    from ntrain.ladder.speed import speed_check
+    cfg = load_config(a.config, a.overrides)
+    res = speed_check(cfg, budget=a.budget, repeats=a.repeats, init_from=a.init_from, say=None if a.quiet else (lambda s: print(s, flush=True)))
+    print('\n' + res.table()); print(res.summary())
+    for n in res.notes: print(f'note: {n}')
+    print(f"\nspeed.json: {Path(res.run_dir)/'speed.json'} (the check took {res.seconds:.0f} s)")
+    return res.exit_code
+
+# %% ../nbs/05_front/00_cli.ipynb
 def _runs_args(p):
     p.add_argument('dir', nargs='?', default='runs', help='where the run directories are (default: runs)')
     p.add_argument('--limit', type=int, default=20, help='show at most this many (default 20)')
@@ -303,6 +322,7 @@ def parser(verb:Optional[str]=None):
     la.set_defaults(fn=cmd_launch)
     cr = sub.add_parser('check-resume', help='kill a brief run of CONFIG with SIGKILL, resume it, and check it ends bit-identical to one left alone')
     _check_resume_args(cr); cr.set_defaults(fn=cmd_check_resume)
+    sp = sub.add_parser('speed', help="profile CONFIG's step, name the Speed table's row, and measure each fix"); _speed_args(sp); sp.set_defaults(fn=cmd_speed)
     ru = sub.add_parser('runs', help='list the runs under DIR (default runs), newest first, with their state'); _runs_args(ru); ru.set_defaults(fn=cmd_runs)
     wa = sub.add_parser('watch', help='follow a run live from its files: its records and a status line'); _watch_args(wa); wa.set_defaults(fn=cmd_watch)
     st = sub.add_parser('stop', help='ask a running run to stop gracefully (every rank saves)'); _stop_args(st); st.set_defaults(fn=cmd_stop)

@@ -18,7 +18,7 @@ FLOORS = [  # (floor, what it holds, its modules), lowest first: a module import
     ('engine', 'data, the trainer and its parts, the card, the API, launching under torchrun and run handles',
      ['metrics', 'engine.optim', 'engine.device', 'engine.checkpoint', 'data', 'examples', 'ladder.gallery', 'ladder.user_tasks',
       'engine.distributed', 'engine.sharded', 'engine.faults', 'engine.guards', 'engine.trainstate', 'engine.runfiles', 'card',
-      'engine.trainer', 'engine.api', 'engine.resume_check', 'launch', 'handle']),
+      'engine.trainer', 'engine.api', 'engine.resume_check', 'ladder.speed', 'launch', 'handle']),
     ('ladder', 'the sanity ladder: its kernel (results, thresholds, user-code errors), diagnoses, rungs and session',
      ['ladder.kernel', 'ladder.diagnose', 'ladder.rungs', 'ladder.session', 'ladder']),
     ('views', 'widgets: the run dashboard and the ladder panel', ['notebook.dashboard', 'notebook.ladder_panel']),

@@ -12,13 +12,13 @@ from ..core import first_line
 from ..events import message
 from ..ladder import LadderSession, LadderBusy
 from ..ladder.kernel import LadderResult
-from .viewmodel import LadderView, Pump, EDITABLE, RUNG_NAMES
+from .viewmodel import LadderView, Pump, EDITABLE, RUNG_NAMES, speed_view
 from .dashboard import Freshness, dashboard, publish_panel
 from ..plots import LivePlot
 from ..core import patch
 
 # %% auto 0
-__all__ = ['shown_path', 'Ladder']
+__all__ = ['shown_path', 'Ladder', 'SpeedSection']
 
 # %% ../../nbs/04_notebook/02_ladder_panel.ipynb
 _BADGE = {'not run': '#9e9e9e', 'running': '#1565c0', 'pass': '#2e7d32', 'warn': '#f9a825', 'fail': '#c62828', 'refused': '#757575', 'stopped': '#6a1b9a',
@@ -111,7 +111,7 @@ def _build(self:_Widgets):
     w['plot'] = W.Image(format='png', layout=W.Layout(max_width='100%', align_self='flex-start', display='none'))  # shown once drawn (never an empty image), never stretched
     w['run'] = W.VBox()
     self.widget = W.VBox([w['head'], W.HBox(fields, layout=W.Layout(flex_flow='row wrap')), w['rows'],
-                          W.HBox([w['run14'], w['stop'], self.fresh.widget], layout=W.Layout(align_items='center')), w['state'], w['plot'], w['run']])
+                          W.HBox([w['run14'], w['stop'], self.fresh.widget], layout=W.Layout(align_items='center')), w['state'], w['plot'], self.speed.show(), w['run']])
     self.widget.add_class('ntrain-ladder'); self.widget.add_class(self.fresh.scope)
     if self.dashboard is not None: w['run'].children = [self.dashboard.widget]
     self._render(final=True)
@@ -339,3 +339,68 @@ def _open_dashboard(self:Ladder):
     self.dashboard = dashboard(self.session.handle)
     self.dashboard.w['resume'].on_click(lambda _: self._start_pump())  # the badge of rung 5 follows the resumed run
     if self.widget is not None: self.w['run'].children = [self.dashboard.widget]
+
+# %% ../../nbs/04_notebook/02_ladder_panel.ipynb
+def _speed_html(v:dict)->str:
+    "The Speed section's verdict, table and overrides as HTML, from its view-model."
+    line = f"<div class='ntrain-speed-line' data-state='{v['state']}' style='{_LINE}' title='{_esc(v['line'])}'>{_esc(v['line'])}</div>"
+    if not v['rows']: return line
+    head = ''.join(f"<th style='text-align:left;padding:0 10px 0 0'>{_esc(c)}</th>" for c in v['columns'])
+    body = ''.join('<tr>' + ''.join(f"<td style='padding:0 10px 0 0;white-space:nowrap'>{_esc(c)}</td>" for c in r) + '</tr>' for r in v['rows'])
+    return (f"<div class='ntrain-speed-verdict'><b>{_esc(v['bottleneck'])}</b>: {_esc(v['evidence'])}</div>"
+            f"<table class='ntrain-speed-table' style='font-size:12px;border-collapse:collapse'><tr>{head}</tr>{body}</table>"
+            f"<div>use: <code>{_esc(v['use'])}</code></div>{line}")
+
+
+# %% ../../nbs/04_notebook/02_ladder_panel.ipynb
+class SpeedSection:
+    "The ladder panel's Speed section: `run` starts the speed check of the ladder's config in a child process; `wait`, `stop`, `state`."
+    def __init__(self, ladder, budget:float=60.0):
+        self.ladder, self.budget, self.result, self.widget = ladder, budget, None, None
+        self._state, self._line, self._thread, self._stop = 'idle', '', None, threading.Event()
+    @property
+    def state(self)->dict:
+        "The section's view-model as plain data (`notebook.viewmodel.speed_view`)."
+        return speed_view(self.result.to_dict() if self.result is not None else None, self._state, self._line)
+    def _say(self, state:Optional[str], line:str)->bool:
+        if state is not None: self._state = state
+        self._line = line; self._render(); return False
+    def run(self)->bool:
+        "Start the speed check in a child process and return at once (False, with one line in the section, when it cannot start now)."
+        from ntrain.ladder.rungs import importable_task
+        from ntrain.config import apply_overrides
+        if self._thread is not None and self._thread.is_alive(): return self._say(None, 'refused: the speed check is running')
+        if self.ladder.busy: return self._say(None, 'refused: a rung is running, and its load would skew the timings')
+        s = self.ladder.session; cfg = s.config(); keys = importable_task(cfg, s.task)
+        if keys is None: return self._say(None, 'refused: the check runs in a child process, which cannot import a task defined in this notebook: give it as task=module:function')
+        cfg, rd = apply_overrides(cfg, keys) if keys else cfg, Path(self.ladder.run_dir)/f"speed-{time.strftime('%Y%m%d-%H%M%S')}"
+        self._stop.clear(); self.result = None; self._say('running', f'measuring in a child process (ntrain speed, at most {self.budget:g} s): {shown_path(rd)}')
+        self._thread = threading.Thread(target=self._work, args=(cfg, rd), name='ntrain-speed', daemon=True); self._thread.start()
+        return True
+    def _work(self, cfg, rd):
+        from ntrain.ladder.speed import speed
+        try:
+            self.result = speed(cfg, run_dir=rd, quiet=True, stop=self._stop.is_set, budget=self.budget)
+            self._say('done', f'{shown_path(rd)}/speed.json' + (f' (stopped: {self.result.stopped})' if self.result.stopped else ''))
+        except Exception as e: self._say('failed', f'error: {first_line(e)}')
+    def stop(self): self._stop.set(); return self
+    def wait(self, timeout:Optional[float]=None):
+        "Wait for the check to end; its SpeedResult (None when it failed: the section's line says why)."
+        if self._thread is not None: self._thread.join(timeout)
+        return self.result
+    def show(self):
+        "Build the section's widgets (if not yet): a Speed check button, Stop, and the verdict and table; its root widget."
+        if self.widget is not None: return self.widget
+        import ipywidgets as W
+        self.w = dict(run=W.Button(description='Speed check', tooltip="profile the step, name the Speed table's row, measure each fix (a child process)"),
+                      stop=W.Button(description='Stop', icon='stop'), out=W.HTML())
+        self.w['run'].add_class('ntrain-speed-run'); self.w['run'].on_click(lambda _: self.run()); self.w['stop'].on_click(lambda _: self.stop())
+        self.widget = W.VBox([W.HBox([self.w['run'], self.w['stop']]), self.w['out']]); self.widget.add_class('ntrain-speed')
+        self._render(); return self.widget
+    def _render(self):
+        if self.widget is None: return
+        v = self.state
+        self.w['out'].value = _speed_html(v); self.w['run'].disabled = v['state'] == 'running'
+
+# the panel's section (a property of `Ladder`, kept in this cell with the section)
+Ladder.speed = property(lambda self: self.__dict__.setdefault('_speed', SpeedSection(self)), doc="The panel's Speed section (`SpeedSection`).")

@@ -14,9 +14,9 @@ from ..lifecycle import LIVE, ENDS, clean_status, end_state, final_state, result
 from ..core import patch
 
 # %% auto 0
-__all__ = ['RUNG_NAMES', 'VERDICTS', 'EDITABLE', 'AFFECTS', 'fmt_number', 'fmt_mib', 'fmt_seconds', 'fmt_value', 'rung_summary',
-           'rung_details', 'same_settings', 'LadderView', 'RunView', 'state_words', 'RunList', 'run_info', 'runs',
-           'Pump', 'status_line', 'console_watch']
+__all__ = ['RUNG_NAMES', 'VERDICTS', 'EDITABLE', 'AFFECTS', 'SPEED_COLUMNS', 'fmt_number', 'fmt_mib', 'fmt_seconds', 'fmt_value',
+           'rung_summary', 'rung_details', 'same_settings', 'LadderView', 'speed_rows', 'speed_view', 'RunView',
+           'state_words', 'RunList', 'run_info', 'runs', 'Pump', 'status_line', 'console_watch']
 
 # %% ../../nbs/04_notebook/00_viewmodel.ipynb
 _PCT = ('tolerance', 'rel_gap', 'data_wait')  # shares, shown in percent
@@ -224,6 +224,29 @@ def to_dict(self:LadderView)->dict:
                 plot=self.plot, starts=self.starts, notice=self.notice, warnings=list(self.warnings), version=self.version, plot_version=self.plot_version,
                 fields={**self.settings, **{k: v for k, (v, _) in self.errors.items()}}, errors={k: why for k, (_, why) in self.errors.items()},
                 off=dict(self.off), can_run=not (self.busy or self.errors), why_not=self.why_not())
+
+# %% ../../nbs/04_notebook/00_viewmodel.ipynb
+SPEED_COLUMNS = ('fix', 'config keys', 'samples/s', 'speedup', 'verdict')
+
+def _finite(x)->bool: return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+
+def speed_rows(d:dict)->list:
+    "The trials table of a speed check's result (`SpeedResult.to_dict()` or speed.json) as rows of text cells, `SPEED_COLUMNS`."
+    out = []
+    for r in d.get('rows') or []:
+        sps = f"{r['samples_per_s']:,.0f}" if _finite(r.get('samples_per_s')) else '-'
+        sp = f"x{r['speedup']:.2f} +/- {r['band']:.0%}" if _finite(r.get('speedup')) and _finite(r.get('band')) else '-'
+        out.append([str(r.get('fix', '')), r.get('keys') or '-', sps, sp, str(r.get('verdict', ''))])
+    return out
+
+def speed_view(d:Optional[dict], state:str='idle', line:str='')->dict:
+    "The Speed section's state as plain data: `state` (idle, running, done, failed), a status line, the verdict, the table and the overrides."
+    v = dict(state=state, line=line, bottleneck=None, evidence='', columns=list(SPEED_COLUMNS), rows=[], use='')
+    if d:
+        rec = d.get('recommend') if isinstance(d.get('recommend'), dict) else {}
+        v.update(bottleneck=d.get('bottleneck'), evidence=str(d.get('evidence', '')), rows=speed_rows(d),
+                 use=' '.join(f'{k}={x}' for k, x in rec.items()) or 'nothing faster beyond noise')
+    return v
 
 # %% ../../nbs/04_notebook/00_viewmodel.ipynb
 def _num(x): return x if isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) else None
