@@ -147,3 +147,16 @@ def test_the_stepwise_api_refuses_misuse_in_one_line(tmp_path):
     res = t.close(report=False)
     assert res.status == 'stopped' and (tmp_path/'b'/'ckpt'/'last.pt').exists()  # closed before its epoch: resumable
     assert ntrain.resume(tmp_path/'b', task=regression(), quiet=True).status == 'finished'
+
+
+def test_the_stepwise_api_counts_the_epochs_time_and_data_wait(tmp_path):
+    "Driven by hand (`train_batches` + `train_step`), an epoch's rate is a rate: its time and data wait are counted as `train_epoch` counts them."
+    cfg = load_config('digits', ['epochs=1', 'num_workers=0', 'progress=false', 'max_steps=6'])
+    t = Trainer(cfg, run_dir=tmp_path/'run', quiet=True).open()
+    for window in t.train_batches():
+        t.train_step(window)
+        if t.step >= 5: break
+    s = t.stats
+    t.close(report=False)
+    assert s.time > 0 and 0 < s.data_wait < s.time, (s.time, s.data_wait)
+    assert s.samples / s.time < 1e6, s.samples / s.time  # (it was 1e12: time stayed 0)

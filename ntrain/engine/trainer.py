@@ -1143,14 +1143,18 @@ def close(self:_Lifecycle, report:bool=True)->RunResult:
 @patch
 def train_batches(self:_Lifecycle):
     """The rest of the current epoch's training batches, one accumulation window (a list of `accum` loader items) at a
-    time: what `train_step` takes. A new epoch starts its `stats` afresh, as `train_epoch` does."""
+    time: what `train_step` takes. A new epoch starts its `stats` afresh, as `train_epoch` does, and its time and data
+    wait are counted as `train_epoch` counts them (a window's time runs from its fetch to the next one's)."""
     if self.batch_in_epoch == 0: self._new_epoch()
     self.train_sampler.set_epoch(self.epoch, skip=self.batch_in_epoch)
     it, b = self._iter_loader(self.train_loader), self.batch_in_epoch
     while b < self.batches_per_epoch:
         n = min(self.accum, self.batches_per_epoch - b)
+        t0 = time.perf_counter()
         with self.timer('data'): window = [self._fetch(it, 'train', b + j) for j in range(n)]
+        t1 = time.perf_counter()
         yield window; b += n
+        self.stats.data_wait += t1 - t0; self.stats.time += time.perf_counter() - t0
 
 # %% ../../nbs/01_engine/09_trainer.ipynb
 class Trainer(_Build, _Step, _Records, _Loop, _Saving, _Opening, _Lifecycle, GuardsMixin):

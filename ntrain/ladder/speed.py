@@ -134,21 +134,17 @@ def _last_loss(t, n:int):
 # %% ../../nbs/02_ladder/06_speed.ipynb
 def _epochs(t, steps:int, stopper:Stopper, timer, on_step:Callable, clock:dict):
     "Drive an open Trainer for `steps` optimizer steps as `fit` would (records, saves, the epochs' validations, timed into `clock['val']`)."
-    # (the stepwise API leaves the epoch's time and data wait to its driver: they are counted here as `train_epoch` counts them)
     from ntrain.engine.trainer import NoTimer
     timer, cfg = timer or NoTimer(), t.cfg
     while t.step < steps and stopper() is None:
-        tick = time.perf_counter()
-        for window in t.train_batches():
-            got = time.perf_counter(); t.train_step(window)
-            t.stats.data_wait += got - tick; t.stats.time += time.perf_counter() - tick
+        for window in t.train_batches():  # (it counts the epoch's time and data wait, as `train_epoch` does)
+            t.train_step(window)
             on_step(window)
             if t.step % cfg.log_every == 0:
                 with timer('logging'): t.emit(t.step_record())
             if cfg.ckpt_every and t.step % cfg.ckpt_every == 0:
                 with timer('checkpoint'): t.save('last')
             if t.step >= steps or stopper() is not None: break
-            tick = time.perf_counter()
         else:
             v0 = time.perf_counter(); val = t.validate(); clock['val'] += time.perf_counter() - v0
             if val is None: break  # a stop cut the validation short
