@@ -83,3 +83,12 @@ def test_a_failing_or_hanging_notebook_fails_with_its_error_and_a_skipped_flag_i
     assert not r['ok'] and 'AssertionError' in r['error'] and 'y is not 3' in r['error'], r
     r, out = done[hang]
     assert not r['ok'] and r['error'] == 'did not finish in 20 s (killed)' and out is None, r
+
+
+def test_no_export_cell_is_over_60_lines():
+    "The book's rule: an export cell over 60 lines is split (one function or method per cell, `ntrain.core.patch`)."
+    import json
+    long = {f'{p.relative_to(ROOT)} cell {i}': n for p in sorted((ROOT/'nbs').rglob('*.ipynb')) if '.ipynb_checkpoints' not in p.parts
+            for i, c in enumerate(json.loads(p.read_text())['cells'])
+            if c['cell_type'] == 'code' and ''.join(c['source']).startswith('#| export') and (n := len(''.join(c['source']).splitlines())) > 60}
+    assert not long, long
