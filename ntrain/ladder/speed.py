@@ -102,7 +102,7 @@ def fixes_for(cfg:Config, # the config as the run would use it
              )->tuple:
     "The fixes to try on this device, and a line for each one that does not apply: (fixes, skipped)."
     nw0 = default_num_workers() if cfg.num_workers is None else cfg.num_workers
-    fixes = [Fix(f'num_workers={n}', dict(num_workers=n, persistent_workers=True), data=True) for n in _workers(nw0, cpu_count())]
+    fixes = [Fix(f'num_workers={n}', dict(num_workers=n, persistent_workers=n > 0), data=True) for n in _workers(nw0, cpu_count())]  # (no workers: nothing to keep)
     if nw0 and not cfg.persistent_workers: fixes.append(Fix('persistent_workers', dict(persistent_workers=True), data=True))
     skipped, lr = [], cfg.optim.lr
     if device == 'cuda':
