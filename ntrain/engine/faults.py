@@ -12,7 +12,8 @@ from . import checkpoint as ckpt
 __all__ = ['SWITCHES', 'ROTATION', 'requested', 'fault_spec', 'kill_self', 'install', 'naive_validate']
 
 # %% ../../nbs/01_engine/05_faults.ipynb
-SWITCHES = ('NTRAIN_FAULT', 'NTRAIN_TEST_SKIP_RESTORE', 'NTRAIN_TEST_NAIVE_VAL', 'NTRAIN_TEST_SLOW_SAVE', 'NTRAIN_TEST_ENOSPC', 'NTRAIN_TEST_PLOTTER')
+SWITCHES = ('NTRAIN_FAULT', 'NTRAIN_TEST_SKIP_RESTORE', 'NTRAIN_TEST_NAIVE_VAL', 'NTRAIN_TEST_SLOW_SAVE', 'NTRAIN_TEST_ENOSPC', 'NTRAIN_TEST_PLOTTER',
+            'NTRAIN_TEST_REORDER')
 ROTATION = ('written', 'rotated', 'renamed', 'synced')  # the instants of a checkpoint rotation (see `checkpoint.save`)
 
 def requested()->bool:
@@ -92,6 +93,7 @@ def install(t):
         def _write(state, targets):
             time.sleep(slow); return write(state, targets)
         t.saver._write = _write
+    if os.environ.get('NTRAIN_TEST_REORDER') == 'batch': _reordered(t)
     return t
 
 # %% ../../nbs/01_engine/05_faults.ipynb
@@ -139,6 +141,13 @@ def _plotter_switches(which:set, t):
                     f'matplotlib here: {mods}\n')
             sys.stderr.flush(); os.write(2, line.encode())  # one write: the ranks share the log, and print() writes the newline apart
         atexit.register(report)
+
+# %% ../../nbs/01_engine/05_faults.ipynb
+def _reordered(t):
+    "NTRAIN_TEST_REORDER=batch: each micro-batch of trainer `t` reaches the step reversed (its samples, indices and padding mask alike)."
+    from ntrain.core import tree_map
+    micro, rev = t._micro, lambda x: tree_map(lambda v: v.flip(0) if v.dim() else v, x)
+    t._micro = lambda j, n, batch, idx, real, *a, **k: micro(j, n, rev(batch), rev(idx), rev(real), *a, **k)
 
 # %% ../../nbs/01_engine/05_faults.ipynb
 def naive_validate(t, how:str)->dict:
