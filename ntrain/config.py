@@ -282,6 +282,11 @@ def load_config(src:Union[str, Path, dict, Config]='digits', overrides=())->Conf
     if isinstance(src, Config): cfg = src
     elif isinstance(src, dict): cfg = Config.from_dict(src)
     else:
+        if not isinstance(src, (str, Path)):
+            what = type(src).__name__
+            hint = ('; a model goes in as model=, with train= and valid=' if callable(getattr(src, 'parameters', None))
+                    else '; a Task goes in as task=' if what == 'Task' else '')
+            raise ConfigError(f"config is a {what}: expected a built-in example's name, a YAML path, a dict or a Config{hint}")
         s = str(src)
         if s in EXAMPLES: cfg = Config.from_dict(EXAMPLES[s])
         else:

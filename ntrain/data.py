@@ -17,12 +17,12 @@ from .config import IN_MEMORY
 from .metrics import default_metrics
 
 # %% auto 0
-__all__ = ['default_forward', 'hf_forward', 'default_prediction', 'map_output', 'tensors_of', 'select_rows', 'Task',
-           'loss_ignore_index', 'dataset_len', 'get_task', 'task_record', 'mix_seed', 'sample_seed', 'sample_rng',
-           'sample_key', 'KeyedDataset', 'EpochSampler', 'CollateError', 'sample_shape', 'KeyedCollate', 'KeyedLoader',
-           'make_loader', 'LoaderError', 'stop_signal_death', 'worker_lost', 'next_batch', 'LoaderWatch',
-           'close_loaders', 'kill_workers', 'check_targets', 'cheap_targets', 'dataset_targets', 'check_task_targets',
-           'batch_target', 'check_batch_targets']
+__all__ = ['default_forward', 'hf_forward', 'default_prediction', 'map_output', 'tensors_of', 'select_rows', 'Task', 'new_model',
+           'loss_ignore_index', 'dataset_len', 'check_kinds', 'get_task', 'task_record', 'plain_task', 'mix_seed',
+           'sample_seed', 'sample_rng', 'sample_key', 'KeyedDataset', 'EpochSampler', 'CollateError', 'sample_shape',
+           'KeyedCollate', 'KeyedLoader', 'make_loader', 'LoaderError', 'stop_signal_death', 'worker_lost',
+           'next_batch', 'LoaderWatch', 'close_loaders', 'kill_workers', 'check_targets', 'cheap_targets',
+           'dataset_targets', 'check_task_targets', 'batch_target', 'check_batch_targets']
 
 # %% ../nbs/00_foundation/04_data.ipynb
 def default_forward(model, batch):
@@ -78,8 +78,8 @@ def select_rows(x, mask:torch.Tensor):
 # %% ../nbs/00_foundation/04_data.ipynb
 @dataclass
 class Task:
-    "The user's problem: a model factory, data, a loss and metrics."
-    model: Callable[..., nn.Module]                  # returns a fresh model; may accept `activation_checkpointing`
+    "The user's problem: a model, data, a loss and metrics."
+    model: Union[nn.Module, Callable[..., nn.Module]] # your nn.Module (a full run trains it in place), or its class or a function returning a fresh one
     train: Union[Dataset, DataLoader]                # map-style dataset (or a DataLoader, whose dataset and collate_fn are used)
     valid: Union[Dataset, DataLoader]                # validation data, never augmented
     loss: Optional[Callable] = None                  # loss(output, target) -> scalar, given the model's whole output; default cross-entropy when num_classes is set
@@ -96,7 +96,13 @@ class Task:
     prediction: Callable = default_prediction        # prediction(output) -> the tensor metrics see
     ignore_index: Optional[int] = None               # the target value that does not count (padding); default: the loss's own
 
+    @property
+    def in_place(self)->bool:
+        "Whether a full run trains the task's own module (`model` is an nn.Module), rather than a fresh one from a factory."
+        return isinstance(self.model, nn.Module)
+
     def __post_init__(self):
+        check_kinds(self)
         for split in ('train', 'valid'):
             d = getattr(self, split)
             if isinstance(d, DataLoader):
@@ -118,15 +124,37 @@ def make_metrics(self:Task)->list:
     return ms
 
 # %% ../nbs/00_foundation/04_data.ipynb
-@patch
-def make_model(self:Task, **kw)->nn.Module:
-    "A fresh model; keyword arguments the factory does not accept are dropped."
-    try: params = inspect.signature(self.model).parameters
+def new_model(model, name:str='task', **kw)->nn.Module:
+    "A fresh model of `model`: a deep copy of a module, or what its class or factory returns (keyword arguments it does not accept are dropped)."
+    if isinstance(model, nn.Module):
+        try: return copy.deepcopy(model)
+        except Exception as e:
+            raise TaskError(f"task '{name}': the model ({type(model).__name__}) cannot be copied ({first_line(e, typed=True, width=120)}), "
+                            "and checks train copies of it: give Task(model=...) a function that builds it") from None
+    try: params = inspect.signature(model).parameters
     except (TypeError, ValueError): params = {}
     kw = {k: v for k, v in kw.items() if k in params or any(p.kind == p.VAR_KEYWORD for p in params.values())}
-    m = self.model(**kw)
-    if not isinstance(m, nn.Module): raise TaskError(f"task '{self.name}': the model factory returned {type(m).__name__}, not an nn.Module")
+    m = model(**kw)
+    if not isinstance(m, nn.Module): raise TaskError(f"task '{name}': the model factory returned {type(m).__name__}, not an nn.Module")
     return m
+
+@patch
+def make_model(self:Task, **kw)->nn.Module:
+    "A fresh model: a deep copy of the task's module, or its factory's (see `new_model`)."
+    return new_model(self.model, self.name, **kw)
+
+@patch
+def run_model(self:Task, **kw)->nn.Module:
+    "The model a full run trains: the task's own module, in place, or a fresh one from its factory (`make_model`)."
+    return self.model if self.in_place else self.make_model(**kw)
+
+@patch
+def copies(self:Task)->Task:
+    "This task, but every run of it trains a fresh copy of its module: what a check that runs the trainer (the speed check) uses."
+    if not self.in_place: return self
+    t = copy.copy(self)  # (not dataclasses.replace: the attributes set after __init__ stay)
+    t.model = functools.partial(new_model, self.model, self.name)
+    return t
 
 # %% ../nbs/00_foundation/04_data.ipynb
 @patch
@@ -157,9 +185,65 @@ def dataset_len(ds, split:str, where:str='')->int:
     return n
 
 # %% ../nbs/00_foundation/04_data.ipynb
+def _kind(x)->str:
+    "What `x` is, in a few words, for an error line: 'a DataLoader', 'a Tensor of shape (8, 4)', 'a CrossEntropyLoss (a loss)'."
+    if x is None: return 'None'
+    if torch.is_tensor(x) or isinstance(x, np.ndarray): return f'a {type(x).__name__} of shape {tuple(x.shape)}'
+    if isinstance(x, nn.modules.loss._Loss): return f'a {type(x).__name__} (a loss)'
+    if isinstance(x, nn.Module): return f'a {type(x).__name__} (a model)'
+    if isinstance(x, (Dataset, DataLoader)): return f'a {type(x).__name__} (data)'
+    if isinstance(x, type): return f'the class {x.__name__}'
+    if isinstance(x, (str, int, float, bool)): return f'the {type(x).__name__} {x!r}'
+    return f'a {type(x).__name__}'
+
+def _arrays(d)->bool:
+    "Whether `d` is a tuple or list of a few arrays of one length (Keras' `(x, y)`), rather than a list of samples."
+    return (isinstance(d, (tuple, list)) and 2 <= len(d) <= 4 and all(torch.is_tensor(a) or isinstance(a, np.ndarray) for a in d)
+            and len({len(a) for a in d}) == 1 and len(d[0]) > len(d))
+
+# %% ../nbs/00_foundation/04_data.ipynb
+_HOOKS = ('raw', 'forward', 'collate_fn', 'count_items', 'targets', 'expected_init_loss', 'prediction')
+
+def check_kinds(t:Task):
+    "Refuse an argument of the wrong kind in one line: a dataset where the model is due, a model where the loss is, a tensor where a dataset is."
+    w, m = f"task '{t.name}': ", t.model
+    if isinstance(m, (nn.modules.loss._Loss, Dataset, DataLoader, np.ndarray)) or torch.is_tensor(m) or not callable(m):
+        raise TaskError(f'{w}model is {_kind(m)}: expected an nn.Module, its class, or a function that returns one')
+    for split in ('train', 'valid'):
+        d = getattr(t, split)
+        if (isinstance(d, (nn.Module, np.ndarray, str, bytes)) or torch.is_tensor(d) or _arrays(d) or d is None
+                or not (isinstance(d, (DataLoader, IterableDataset)) or hasattr(d, '__getitem__'))):
+            hint = ' (for arrays x and y: TensorDataset(x, y))' if torch.is_tensor(d) or isinstance(d, np.ndarray) or _arrays(d) else ''
+            raise TaskError(f'{w}{split} is {_kind(d)}: expected a dataset of samples or a DataLoader{hint}')
+    _check_loss(t, w)
+    ms = t.metrics
+    if ms is not None and not callable(ms):
+        if not isinstance(ms, (list, tuple)): raise TaskError(f'{w}metrics is {_kind(ms)}: expected a list of metric objects, or a function that returns one')
+        for i, x in enumerate(ms):
+            if not (callable(getattr(x, 'update', None)) and callable(getattr(x, 'compute', None))):
+                raise TaskError(f'{w}metrics[{i}] is {_kind(x)}: expected a metric object with update() and compute() (ntrain.metrics: Accuracy(), F1(num_classes), MSE(), ...)')
+    n = t.num_classes
+    if n is not None and (isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1):
+        raise TaskError(f'{w}num_classes is {_kind(n)}: expected a whole number of classes')
+    for h in _HOOKS:
+        if (v := getattr(t, h)) is not None and not callable(v): raise TaskError(f'{w}{h} is {_kind(v)}: expected a function')
+
+# %% ../nbs/00_foundation/04_data.ipynb
+def _check_loss(t:Task, w:str):
+    "The loss is a function of (output, target), not data, not a model with weights of its own (which no run would train)."
+    l = t.loss
+    if l is None: return
+    if not callable(l) or isinstance(l, (Dataset, DataLoader)): raise TaskError(f'{w}loss is {_kind(l)}: expected a loss, loss(output, target) -> a scalar tensor')
+    n = sum(p.numel() for p in l.parameters()) if isinstance(l, nn.Module) else 0
+    if n: raise TaskError(f"{w}loss is {_kind(l)} with {n:,} weights: expected a loss, loss(output, target) -> a scalar tensor; "
+                          "a run trains the model's weights only, so weights of the loss belong in the model")
+
+# %% ../nbs/00_foundation/04_data.ipynb
 def get_task(spec:Union[str, Task, Callable], **kwargs)->Task:
     "A `Task` from a Task, a factory, or a 'module:function' string called with `kwargs`."
     if isinstance(spec, Task): return spec
+    if isinstance(spec, (nn.Module, Dataset, DataLoader)) or torch.is_tensor(spec):
+        raise TaskError(f"task is {_kind(spec)}: expected an ntrain Task or 'module:function'; a model and its data go in as model=, train=, valid=")
     source = None
     if isinstance(spec, str):
         if spec.startswith(IN_MEMORY):
@@ -195,6 +279,22 @@ def task_record(task:Task, spec:str, args:dict)->tuple:
     src = getattr(task, '_ntrain_source', None)
     if src is not None: return src[0], dict(src[1])
     return IN_MEMORY + str(task.name), {}
+
+# %% ../nbs/00_foundation/04_data.ipynb
+def plain_task(model, train=None, valid=None, loss=None, metrics=None, num_classes=None, name:str='task', **hooks)->Task:
+    "A Task of a model (a module, its class or a factory), data and a loss; `valid=None`: a seeded 20% of `train`. `hooks`: Task's other fields."
+    if train is None: raise TaskError(f"task '{name}': model= needs train= (a dataset or a DataLoader), and valid= (default: 20% of train)")
+    tr = train.dataset if isinstance(train, DataLoader) else train
+    if valid is None and not isinstance(tr, (nn.Module, np.ndarray, str)) and not torch.is_tensor(tr) and not _arrays(tr):  # (those: check_kinds' line)
+        g = torch.Generator(); g.manual_seed(0)
+        perm = torch.randperm(dataset_len(tr, 'train', f"task '{name}': "), generator=g).tolist(); nv = max(1, len(tr) // 5)
+        vi, ti = perm[:nv], perm[nv:]
+        if (user_raw := hooks.get('raw')) is not None: hooks['raw'] = lambda s, i: user_raw('train', (ti if s == 'train' else vi)[i])
+        valid, train = Subset(tr, vi), (Subset(tr, ti) if not isinstance(train, DataLoader) else DataLoader(Subset(tr, ti), collate_fn=train.collate_fn))
+    t = Task(model=model, train=train, valid=valid, loss=loss, metrics=metrics, num_classes=num_classes, name=name,
+             **{k: v for k, v in hooks.items() if v is not None})
+    t._user_sets = dict(train=tr) if isinstance(t.valid, Subset) and t.valid.dataset is tr else dict(train=tr, valid=t.valid)
+    return t
 
 # %% ../nbs/00_foundation/04_data.ipynb
 _key = None

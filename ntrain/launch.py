@@ -375,6 +375,9 @@ def task_name(task)->str:
     if isinstance(task, str):
         if ':' not in task: raise TaskError(f"task '{task}' must be 'module:function'")
         return task
+    if callable(getattr(task, 'parameters', None)) and callable(getattr(task, 'forward', None)):
+        raise TaskError(f"launch needs a task that each process imports, not a model object ({type(task).__name__}): pass the function that "
+                        "makes the task, from a module (task='mytasks:make_task')")
     if isinstance(task, Task):
         raise TaskError("launch needs a task that each process imports, not a Task object: pass the function that makes it, "
                         "from a module (task='mytasks:make_task')")
@@ -724,7 +727,8 @@ def _wait_echoing(h:Launch, echo:bool)->Launch:
 def launch(config:Union[str, Path, dict, Config, None]=None, overrides=(), *, task=None, nproc:int=2, nnodes:int=1, node_rank:int=0,
            rdzv_endpoint:Optional[str]=None, rdzv_id:Optional[str]=None, max_restarts:int=0, run_dir=None,
            resume:bool=False, wait:bool=True, env:Optional[dict]=None, echo:bool=True, force:bool=False, force_resume:bool=False,
-           own_process:bool=False, rank_main:Optional[Callable]=None)->Launch:
+           own_process:bool=False, rank_main:Optional[Callable]=None,
+           model=None, train=None, valid=None, loss=None, metrics=None, num_classes=None)->Launch:
     """Run `ntrain fit CONFIG` (or `ntrain resume RUN_DIR`) under torchrun in a new session; a `Launch` handle (ended, with `.result`, when `wait`).
     No `config`: the digits example, or `Config()` (the documented defaults) when `task` is given. The run directory, unless
     given, is named after the task (see `run_name`).
@@ -733,7 +737,11 @@ def launch(config:Union[str, Path, dict, Config, None]=None, overrides=(), *, ta
     `own_process`: this process is a fresh one that runs nothing else (the `ntrain` command): the pre-flight imports the task here
     (see `preflight`), and torchrun's agent is forked from it rather than started anew. `rank_main`: with `own_process`, the
     command's entry for one rank (argv -> exit status; the CLI hands `cli.rank_main` in): the agent forks the ranks too, and
-    each runs it (see `fork_workers`); without it they start as fresh `python -m ntrain` processes."""
+    each runs it (see `fork_workers`); without it they start as fresh `python -m ntrain` processes.
+    `model`, `train`, ...: refused in one line: objects of this process cannot go to torchrun's (`fit` takes them here)."""
+    if (given := [k for k, v in dict(model=model, train=train, valid=valid, loss=loss, metrics=metrics, num_classes=num_classes).items() if v is not None]):
+        raise TaskError(f"launch: {given[0]}= is an object of this process, and torchrun's processes import their task: put the model and data "
+                        "in a function of a module and pass task='mytasks:make_task' (or train here, in one process: ntrain.fit(model=...))")
     fn = task if task is not None and not isinstance(task, str) else None
     if task is not None: overrides = [*overrides, f'task={task_name(task)}']
     plan = lambda name=None, given=run_dir: _plan(config, overrides, nproc, nnodes, node_rank, rdzv_endpoint, rdzv_id, max_restarts, given, resume, force_resume,

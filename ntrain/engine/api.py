@@ -7,49 +7,74 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable, Iterable, Optional, Union
 from ..core import CheckpointError, first_line, need_run_dir
+from torch.utils.data import DataLoader
 from ..config import Config, load_config, apply_overrides, run_config
-from ..data import Task, get_task
+from ..data import Task, get_task, plain_task, new_model
+from ..core import TaskError
 from .trainer import Trainer, RunResult
 from . import checkpoint as ckpt
 
 # %% auto 0
-__all__ = ['fit', 'resume', 'load']
+__all__ = ['given_task', 'with_keys', 'fit', 'resume', 'load']
 
 # %% ../../nbs/01_engine/10_api.ipynb
 def _kw_overrides(kw:dict)->dict: return {k.replace('__', '.'): v for k, v in kw.items()}
 
-def fit(config:Union[str, Path, dict, Config, None]=None, overrides=(), *, task:Optional[Task]=None, run_dir=None,
-        callbacks:Iterable[Callable]=(), stop=None, quiet:bool=False, init_from=None, **keys)->RunResult:
-    "Train a config (a built-in example's name, a YAML path, a dict or a Config; none: digits, or `Config()` for a `task`); returns a RunResult."
-    cfg = run_config(config, overrides, task_given=task is not None)
-    if keys: cfg = apply_overrides(cfg, _kw_overrides(keys))
+def given_task(task=None, name:str='task', where:str='fit', **parts)->Optional[Task]:
+    "The task of a call: `task` (a Task, a factory or 'module:function', see `get_task`), or one made of `parts` (model=, train=, ...; see `plain_task`); None: the config's."
+    have = [k for k, v in parts.items() if v is not None]
+    if have and task is not None: raise TaskError(f"{where}: pass task=, or a model and its data ({', '.join(k + '=' for k in have)}), not both")
+    if not have: return None if task is None else get_task(task)
+    if parts.get('model') is None: raise TaskError(f"{where}: {have[0]}= needs model= (an nn.Module, its class or a function that returns one)")
+    return plain_task(name=name, **parts)
+
+def with_keys(cfg:Config, keys:dict, overrides=(), train=None)->Config:
+    "`cfg` with the call's config keys (dotted already), then a DataLoader's `batch_size` unless a key or override set it."
+    if keys: cfg = apply_overrides(cfg, keys)
+    bs = train.batch_size if isinstance(train, DataLoader) else None
+    if bs and 'batch_size' not in keys and not any(str(o).startswith('batch_size=') for o in overrides): cfg = apply_overrides(cfg, {'batch_size': bs})
+    return cfg
+
+# %% ../../nbs/01_engine/10_api.ipynb
+def fit(config:Union[str, Path, dict, Config, None]=None, overrides=(), *, task:Optional[Task]=None,
+        model=None, # your nn.Module (trained in place), its class, or a function that returns one ...
+        train=None, valid=None, # ... with its train and validation data: datasets or DataLoaders (valid: default 20% of train)
+        loss:Optional[Callable]=None, metrics=None, num_classes:Optional[int]=None, # as in a Task
+        run_dir=None, callbacks:Iterable[Callable]=(), stop=None, quiet:bool=False, init_from=None, **keys)->RunResult:
+    "Train a config (a built-in example's name, a YAML path, a dict or a Config; none: digits, or `Config()` for your own model or task); returns a RunResult."
+    cfg = with_keys(run_config(config, overrides, task_given=task is not None or model is not None), _kw_overrides(keys), overrides, train)
+    task = given_task(task, cfg.name, 'fit', model=model, train=train, valid=valid, loss=loss, metrics=metrics, num_classes=num_classes)
     return Trainer(cfg, task=task, run_dir=run_dir, callbacks=callbacks, stop=stop, quiet=quiet, init_from=init_from).fit()
 
-def resume(run_dir, overrides=(), *, task:Optional[Task]=None, force:bool=False, reset_optimizer:bool=False, callbacks:Iterable[Callable]=(),
+def resume(run_dir, overrides=(), *, task:Optional[Task]=None, model=None, train=None, valid=None, loss:Optional[Callable]=None,
+           metrics=None, num_classes:Optional[int]=None, force:bool=False, reset_optimizer:bool=False, callbacks:Iterable[Callable]=(),
            stop=None, quiet:bool=False, **keys)->RunResult:
-    """Continue the run in `run_dir` from its newest valid checkpoint, with its stored config (plus overrides).
+    """Continue the run in `run_dir` from its newest valid checkpoint, with its stored config (plus overrides); a run of
+    an in-memory task takes it again, as `task=` or as `model=`, `train=`, ... (as `fit` does).
     `reset_optimizer`: start the optimizer (another one, `optim.name=...`) fresh from the checkpoint's weights and position."""
     run_dir = Path(run_dir)
     need_run_dir(run_dir, error=CheckpointError)
-    cfg = load_config(run_dir/'config.yaml', overrides)
-    if keys: cfg = apply_overrides(cfg, _kw_overrides(keys))
+    cfg = with_keys(load_config(run_dir/'config.yaml', overrides), _kw_overrides(keys))
+    task = given_task(task, cfg.name, 'resume', model=model, train=train, valid=valid, loss=loss, metrics=metrics, num_classes=num_classes)
     return Trainer(cfg, task=task, run_dir=run_dir, callbacks=callbacks, stop=stop, resume=True, force=force, quiet=quiet,
                    reset_optimizer=reset_optimizer).fit()
 
 # %% ../../nbs/01_engine/10_api.ipynb
-def load(run_dir, which:str='best', task:Optional[Task]=None, map_location='cpu'):
-    "The model of a run's checkpoint ('best', 'last', 'prev' or a path), in eval mode, and the run's Config."
+def load(run_dir, which:str='best', task:Optional[Task]=None, map_location='cpu', model=None):
+    """The model of a run's checkpoint ('best', 'last', 'prev' or a path), in eval mode, and the run's Config. The model is
+    a fresh one of the run's task, of `task=`, or of `model=` (a copy of your module, or its class or factory's)."""
     run_dir = Path(run_dir)
     need_run_dir(run_dir, error=CheckpointError)
     cfg = load_config(run_dir/'config.yaml')
     p = Path(which) if which not in ('best', 'last', 'prev') else run_dir/'ckpt'/f'{which}.pt'
-    task = task if task is not None else get_task(cfg.task, **cfg.task_args)  # an in-memory task: one line asking for task=
+    if model is None: task = task if task is not None else get_task(cfg.task, **cfg.task_args)  # an in-memory task: one line asking for task=
+    elif task is not None: raise TaskError('load: pass task= or model=, not both')
     sd = ckpt.load(p, map_location=map_location)
-    model = task.make_model()
-    try: model.load_state_dict(ckpt.clean_state_dict(sd['model']))
+    fresh, name = (task.make_model(), task.name) if model is None else (new_model(model, cfg.name), cfg.name)
+    try: fresh.load_state_dict(ckpt.clean_state_dict(sd['model']))
     except RuntimeError as e:
         why = next((l.strip() for l in str(e).splitlines()[1:] if l.strip()), _first(e))
-        raise CheckpointError(f"{p}: the weights do not fit the model of task '{task.name}': {why}") from None
-    return model.eval(), cfg
+        raise CheckpointError(f"{p}: the weights do not fit the model of task '{name}': {why}") from None
+    return fresh.eval(), cfg
 
 def _first(e)->str: return first_line(e, typed=False, width=200)

@@ -49,6 +49,7 @@ class RunResult:
     samples_per_s: float = 0.0
     message: str = ''
     checkpoints: dict = field(default_factory=dict)  # saves, blocked_s (the loop waited), write_s (the writes took)
+    in_place: bool = False           # the task's own nn.Module was trained: it holds the last weights (`ntrain.load` gives best.pt)
     @property
     def exit_code(self)->int: return EXIT_CODES.get(self.status, 1)
     @property
@@ -58,7 +59,7 @@ class RunResult:
     def _repr_markdown_(self): return self.card
     def __repr__(self):
         b = f", best {self.best.get('metric')}={self.best.get('value'):.4g} @ epoch {self.best.get('epoch')}" if self.best.get('value') is not None else ''
-        return f"RunResult({self.status}, {self.run_dir}, {self.epochs_run} epochs, {self.steps} steps{b})"
+        return f"RunResult({self.status}, {self.run_dir}, {self.epochs_run} epochs, {self.steps} steps{b}{', your module trained in place' if self.in_place else ''})"
 
 # %% ../../nbs/01_engine/09_trainer.ipynb
 class NonFinite(Exception):
@@ -295,7 +296,7 @@ def setup(self:_Build):
 def _build_model(self:_Build):
     "The model, its DDP/FSDP2 wrapping, the optimizer, the schedule, the scaler and the metrics."
     cfg, task = self.cfg, self.task
-    model = task.make_model(activation_checkpointing=cfg.activation_checkpointing).to(self.device)
+    model = task.run_model(activation_checkpointing=cfg.activation_checkpointing).to(self.device)  # the user's module, in place, or a fresh one
     trainable_params(model)  # a model frozen whole is refused here, before DDP or FSDP2 refuse it in their own words
     if cfg.channels_last: model = model.to(memory_format=torch.channels_last)
     self.model = model                                   # the plain module: saved, loaded, validated
@@ -1097,7 +1098,7 @@ def result(self:_Lifecycle, status:str, report:bool=True)->RunResult:
     sps = [r['samples_per_s'] for r in self.history if r.get('samples_per_s')]
     res = RunResult(run_dir=str(self.run_dir), status=status, history=self.history, best=dict(self.best),
                     epochs_run=len(self.history), steps=self.step, global_batch=self.global_batch,
-                    samples_per_s=sorted(sps)[len(sps)//2] if sps else 0.0)
+                    samples_per_s=sorted(sps)[len(sps)//2] if sps else 0.0, in_place=self.task.in_place)
     res.checkpoints = dict(saves=self.saver.saves, blocked_s=round(self.saver.blocked_s, 4), write_s=round(self.saver.write_s, 4), background=self.saver.background)
     kind, reason = (('stopped', self.stopper.reason) if status == 'stopped' else ('failed', 'non-finite loss') if status == 'nonfinite'
                     else ('finished', {'finished': 'epochs'}.get(status, status)))

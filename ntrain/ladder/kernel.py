@@ -11,7 +11,7 @@ from typing import Callable, Iterable, Optional, Union
 import numpy as np
 import torch
 from torch import nn
-from ..core import ConfigError, TaskError, seed_all, nearest, first_line, patch
+from ..core import NtrainError, ConfigError, TaskError, seed_all, nearest, first_line, patch
 from ..config import Config, run_config
 from ..data import Task, get_task, EpochSampler, make_loader, check_targets, check_batch_targets, cheap_targets, dataset_targets, batch_target
 from ..engine.device import resolve_device, Precision
@@ -142,6 +142,14 @@ def table(self:LadderResult, width:int=110)->str:
             lines += textwrap.wrap(d.strip(), width - 7 - ind, initial_indent=' ' * (7 + ind), subsequent_indent=' ' * (9 + ind))
     if self.stopped: lines.append(f'stopped ({self.stopped}): the rungs after it did not run')
     return '\n'.join(lines)
+
+# %% ../../nbs/02_ladder/00_kernel.ipynb
+@patch
+def fit(self:LadderResult, **keys):
+    "The full run with the objects of the ladder that made this result (`LadderSession.fit`): your module is trained in place. `keys`: settings or config keys."
+    s = getattr(self, '_session', None)
+    if s is None: raise NtrainError('this LadderResult was not made by a ladder in this process: call ntrain.fit(...) with your model and data')
+    return s.fit(**keys)
 
 # %% ../../nbs/02_ladder/00_kernel.ipynb
 _KEY_NUMBERS = ('device', 'params', 'trainable', 'loss', 'memory_mb', 'measured', 'expected', 'start_loss', 'final_loss', 'steps',

@@ -14,6 +14,7 @@ from torch.utils.data import Subset, DataLoader
 from ..core import NtrainError, ConfigError, TaskError, atomic_write_text, nearest, patch
 from ..config import Config, apply_overrides, run_config, all_keys, run_name
 from ..data import Task, get_task
+from ..engine.api import given_task, with_keys, RunResult, fit as full_run  # (`fit` is also the session's method)
 from ..events import signals_stop, record
 from ..rundir import default_run_dir
 from ..notebook.viewmodel import EDITABLE, same_settings
@@ -50,25 +51,6 @@ def parse_rungs(spec)->list:
     else: out = list(spec)
     if not out or any(not isinstance(i, int) or not 1 <= i <= 5 for i in out): raise ConfigError(f"rungs '{spec}': rungs are 1 to 5")
     return sorted(set(out))
-
-# %% ../../nbs/02_ladder/05_session.ipynb
-def _plain_task(model, train, valid, loss, num_classes, raw, expected_init_loss, forward, name)->Task:
-    "A Task around a model instance (deep-copied for each rung), data and a loss; `_user_sets`: the user's own datasets."
-    if not isinstance(model, nn.Module): raise TaskError(f'model is a {type(model).__name__}, not an nn.Module')
-    if train is None: raise TaskError('a plain model needs train data (a dataset or DataLoader)')
-    tr = train.dataset if isinstance(train, DataLoader) else train
-    if valid is None:  # hold out a seeded 20% of train
-        g = torch.Generator(); g.manual_seed(0)
-        perm = torch.randperm(len(tr), generator=g).tolist(); nv = max(1, len(tr) // 5)
-        vi, ti = perm[:nv], perm[nv:]
-        user_raw = raw
-        raw = (lambda s, i: user_raw('train', (ti if s == 'train' else vi)[i])) if user_raw else None
-        valid, train = Subset(tr, vi), (Subset(tr, ti) if not isinstance(train, DataLoader) else DataLoader(Subset(tr, ti), collate_fn=train.collate_fn))
-    kw = dict(forward=forward) if forward is not None else {}
-    t = Task(model=lambda: copy.deepcopy(model), train=train, valid=valid, loss=loss, num_classes=num_classes, raw=raw,
-             expected_init_loss=expected_init_loss, name=name, **kw)
-    t._user_sets = dict(train=tr) if isinstance(t.valid, Subset) and t.valid.dataset is tr else dict(train=tr, valid=t.valid)
-    return t
 
 # %% ../../nbs/02_ladder/05_session.ipynb
 def _refused(k:int, why:str)->RungResult:
@@ -129,8 +111,10 @@ class LadderSession:
     def result(self)->LadderResult:
         "Every rung's latest result, in order, as a LadderResult."
         with self._lock:
-            return LadderResult(sorted(self.results.values(), key=lambda r: r.rung), str(self.run_dir), asdict(self.thresholds),
-                                list(self.files), self.stopped)
+            res = LadderResult(sorted(self.results.values(), key=lambda r: r.rung), str(self.run_dir), asdict(self.thresholds),
+                               list(self.files), self.stopped)
+        res._session = self  # `LadderResult.fit`: the full run with this session's objects
+        return res
     def __repr__(self):
         return f"LadderSession({self.run_dir}: {', '.join(f'{k}:{r.verdict}' for k, r in sorted(self.results.items())) or 'nothing run'})"
 
@@ -138,21 +122,18 @@ class LadderSession:
 @patch
 def __init__(self:LadderSession, config:Union[str, Path, dict, Config, None]=None, overrides=(), *,
              task:Union[Task, str, Callable, None]=None, # an ntrain Task (or 'module:function'); default: the config's task
-             model:Optional[nn.Module]=None, train=None, valid=None, # or a plain model, with train (and validation) data
-             loss:Optional[Callable]=None, num_classes:Optional[int]=None, raw:Optional[Callable]=None,
+             model=None, train=None, valid=None, # or your model (a module, its class or a factory), with train (and validation) data
+             loss:Optional[Callable]=None, metrics=None, num_classes:Optional[int]=None, raw:Optional[Callable]=None,
              expected_init_loss:Optional[Callable]=None, forward:Optional[Callable]=None,
              optimizer=None, step:Optional[Callable]=None, # the rungs train with these instead of the config's optimizer and ntrain's step
              run_dir=None, # where ladder.json goes; default: the config's run_dir or runs/<run_name>-<time>
              settings=None, # thresholds: a dict or a LadderSettings
              **keys): # config keys, as for fit (`__` for the dots)
     self.plain, keys = model is not None, _config_keys(keys)
-    cfg = run_config(config, overrides, task_given=self.plain or task is not None)  # a task of one's own: the documented defaults
-    if keys: cfg = apply_overrides(cfg, keys)
-    if self.plain:
-        if isinstance(train, DataLoader) and train.batch_size and 'batch_size' not in keys and not any(str(o).startswith('batch_size=') for o in overrides):
-            cfg = apply_overrides(cfg, {'batch_size': train.batch_size})
-        task = _plain_task(model, train, valid, loss, num_classes, raw, expected_init_loss, forward, cfg.name)
-    elif task is not None: task = get_task(task)
+    cfg = with_keys(run_config(config, overrides, task_given=self.plain or task is not None), keys, overrides, train)  # a task of one's own: the documented defaults
+    task = given_task(task, cfg.name, 'ladder', model=model, train=train, valid=valid, loss=loss, metrics=metrics, num_classes=num_classes,
+                      raw=raw, expected_init_loss=expected_init_loss, forward=forward)
+    if task is not None and not self.plain: task = get_task(task)
     self.base, self.task, self.optimizer, self.step, self.thresholds = cfg, task, optimizer, step, ladder_settings(settings)
     self.settings = {k: _value(cfg, key) for k, key in EDITABLE.items()}  # what the next rung runs with (see `edit`)
     self.run_dir = Path(run_dir or cfg.run_dir or default_run_dir(run_name(cfg, task)))
@@ -314,11 +295,20 @@ def save(self:LadderSession)->Path:
     return p
 
 # %% ../../nbs/02_ladder/05_session.ipynb
+@patch
+def fit(self:LadderSession, settings:Optional[dict]=None, *, run_dir=None, callbacks:Iterable[Callable]=(), stop=None, quiet:bool=False,
+        **keys)->RunResult:
+    "The full run in this process (`ntrain.fit`) with the session's task (your module, trained in place), config and settings; `keys`: settings (lr, epochs, ...) or config keys."
+    s = {**(settings or {}), **{k: keys.pop(k) for k in list(keys) if k in EDITABLE}}
+    cfg = self.config(s)
+    return full_run(cfg, task=self.task, run_dir=run_dir or self._run_dir5(cfg), callbacks=callbacks, stop=stop, quiet=quiet, **keys)
+
+# %% ../../nbs/02_ladder/05_session.ipynb
 def ladder(config:Union[str, Path, dict, Config, None]=None, overrides=(), *,
            task:Union[Task, str, Callable, None]=None, # an ntrain Task (or 'module:function'); default: the config's task
-           model:Optional[nn.Module]=None, # or a plain model instance ...
+           model=None, # or your model: an nn.Module (rungs 1-4 train copies of it), its class or a function that returns one ...
            train=None, valid=None, # ... with train and validation datasets or DataLoaders (valid: default 20% of train)
-           loss:Optional[Callable]=None, num_classes:Optional[int]=None, raw:Optional[Callable]=None,
+           loss:Optional[Callable]=None, metrics=None, num_classes:Optional[int]=None, raw:Optional[Callable]=None,
            expected_init_loss:Optional[Callable]=None, forward:Optional[Callable]=None,
            optimizer=None, # an optimizer instance or a factory params -> optimizer; default: the config's
            step:Optional[Callable]=None, # your own step(model, batch, optimizer) -> loss, replacing ntrain's
@@ -332,7 +322,7 @@ def ladder(config:Union[str, Path, dict, Config, None]=None, overrides=(), *,
            settings=None, # thresholds: a dict or a LadderSettings (see LadderSettings)
            **keys)->LadderResult: # config keys, as for fit (`__` for the dots): ladder(task=t, loss_norm='items')
     "Run the sanity ladder on a config/task or on a plain model, data and loss; returns a LadderResult (a `LadderSession`, run once)."
-    s = LadderSession(config, overrides, task=task, model=model, train=train, valid=valid, loss=loss, num_classes=num_classes, raw=raw,
+    s = LadderSession(config, overrides, task=task, model=model, train=train, valid=valid, loss=loss, metrics=metrics, num_classes=num_classes, raw=raw,
                       expected_init_loss=expected_init_loss, forward=forward, optimizer=optimizer, step=step, run_dir=run_dir,
                       settings=settings, **keys)
     return s.run(rungs, force=force, stop=stop, callbacks=callbacks, quiet=quiet, write=write)

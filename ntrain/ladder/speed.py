@@ -13,6 +13,7 @@ from ..core import NtrainError, atomic_write_text, cpu_count, default_num_worker
 from ..config import Config, apply_overrides, run_config, run_name
 from ..events import Stopper, STOP_FILE, request_stop_file, signals_stop, message
 from ..rundir import default_run_dir
+from ..engine.api import given_task, with_keys
 
 # %% auto 0
 __all__ = ['BOTTLENECKS', 'ROWS', 'DATA_SHARE', 'COMPUTE_PEAK', 'BUSY_LOW', 'BUSY_HIGH', 'SMALL_KERNEL_US', 'LOSS_TOL',
@@ -373,7 +374,7 @@ def speed_check(cfg:Config, task=None, *, run_dir=None, stop=None, budget:float=
     from ntrain.data import get_task
     from ntrain.card import write_card
     t_start, say = time.monotonic(), say or (lambda s: None)
-    task = task if task is not None else get_task(cfg.task, **cfg.task_args)
+    task = (task if task is not None else get_task(cfg.task, **cfg.task_args)).copies()  # trials train copies of a module
     rd = Path(run_dir or cfg.run_dir or default_run_dir(run_name(cfg, task) + '-speed'))
     deadline, user = t_start + budget, Stopper(stop)
     stopper = Stopper(lambda: user() or ('time budget' if time.monotonic() > deadline else None), stop_file=rd/STOP_FILE)
@@ -433,11 +434,13 @@ def _child(cfg:Config, rd:Path, budget:float, repeats:int, stop, say:Callable, i
     return SpeedResult.from_dict(json.loads((rd/'speed.json').read_text()))
 
 # %% ../../nbs/02_ladder/06_speed.ipynb
-def speed(config:Union[str, Path, dict, Config, None]=None, overrides=(), *, task=None, run_dir=None,
-          callbacks:Iterable[Callable]=(), stop=None, quiet:bool=False, init_from=None, budget:float=60.0, repeats:int=3, **keys)->SpeedResult:
-    "The speed check of a config (as `fit` takes it) in a child process: the Speed table's row, each fix measured, speed.json. Returns a SpeedResult."
-    cfg = run_config(config, overrides, task_given=task is not None)
-    if keys: cfg = apply_overrides(cfg, {k.replace('__', '.'): v for k, v in keys.items()})
+def speed(config:Union[str, Path, dict, Config, None]=None, overrides=(), *, task=None, model=None, train=None, valid=None, loss=None,
+          metrics=None, num_classes:Optional[int]=None, run_dir=None, callbacks:Iterable[Callable]=(), stop=None, quiet:bool=False,
+          init_from=None, budget:float=60.0, repeats:int=3, **keys)->SpeedResult:
+    """The speed check of a config (as `fit` takes it, your model and data too) in a child process: the Speed table's row, each
+    fix measured, speed.json. Returns a SpeedResult. An in-memory task runs here, its trials on copies of your module."""
+    cfg = with_keys(run_config(config, overrides, task_given=task is not None or model is not None), {k.replace('__', '.'): v for k, v in keys.items()}, overrides, train)
+    task = given_task(task, cfg.name, 'speed', model=model, train=train, valid=valid, loss=loss, metrics=metrics, num_classes=num_classes)
     cbs = list(callbacks)
     def say(line:str):
         if not quiet: print(line, flush=True)
