@@ -19,8 +19,10 @@ FLOORS = [  # (floor, what it holds, its modules), lowest first: a module import
      ['metrics', 'engine.optim', 'engine.device', 'engine.checkpoint', 'data', 'examples', 'ladder.gallery', 'ladder.user_tasks',
       'engine.distributed', 'engine.sharded', 'engine.faults', 'engine.guards', 'engine.trainstate', 'engine.runfiles', 'card',
       'engine.trainer', 'engine.api', 'engine.resume_check', 'ladder.speed', 'launch', 'handle']),
-    ('ladder', 'the sanity ladder: its kernel (results, thresholds, user-code errors), diagnoses, rungs and session',
-     ['ladder.kernel', 'ladder.diagnose', 'ladder.rungs', 'ladder.session', 'ladder']),
+    ('ladder', 'the sanity ladder: its kernel (results, thresholds, user-code errors), diagnoses, the rungs (one module each, the LR '
+               'range test rungs 3 and 4 share, `RUNGS` by number) and the session',
+     ['ladder.kernel', 'ladder.diagnose', 'ladder.one_step', 'ladder.init_loss', 'ladder.range_test', 'ladder.overfit',
+      'ladder.small_data', 'ladder.full_run', 'ladder.rungs', 'ladder.session', 'ladder']),
     ('views', 'widgets: the run dashboard and the ladder panel', ['notebook.dashboard', 'notebook.ladder_panel']),
     ('front', 'the command line', ['cli', '__main__']),
 ]
