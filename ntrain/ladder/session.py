@@ -18,7 +18,8 @@ from ..events import signals_stop, record
 from ..rundir import default_run_dir
 from ..notebook.viewmodel import EDITABLE, same_settings
 from .kernel import RUNG_NAMES, RungResult, LadderResult, LadderSettings, ladder_settings, UserCodeError, LadderStopped, Bench, bench, error_line
-from .rungs import RUNGS, rung5, start_run, run_verdict
+from .rungs import RUNGS
+from .full_run import rung5, start_run, run_verdict
 from ..plots import plot_rung
 
 # %% auto 0
