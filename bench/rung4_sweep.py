@@ -16,7 +16,7 @@ a fail on a healthy task: a false fail). The table gives each verdict's count, t
 interval, and how often a fail blamed the labels (cause `labels`). The target: every error rate at most 5%.
 
 The cost part: rung 4 on digits with its default settings (leakage check included), as it was before the control
-(`ntrain/ladder/rungs.py` at --before, imported from git as its own module) and as it is now, in alternating pairs in this
+(the module that held it at --before, imported from git as its own module) and as it is now, in alternating pairs in this
 one process; the ratio now / before per pair, its median and IQR. The target: at most 2.
 """
 from __future__ import annotations
@@ -73,10 +73,15 @@ def summarize(name:str, runs:list)->dict:
 
 
 def load_before(commit:str):
-    "ntrain/ladder/rungs.py as it was at `commit`, imported as a module of its own (`ntrain._rungs_before`)."
-    src = subprocess.run(['git', 'show', f'{commit}:ntrain/ladder/rungs.py'], cwd=ROOT, capture_output=True, text=True, check=True).stdout
-    path = Path(tempfile.mkdtemp())/'rungs_before.py'; path.write_text(src)
-    spec = importlib.util.spec_from_file_location('ntrain._rungs_before', path)  # in ntrain's package: its relative imports resolve
+    """The module that held rung 4 at `commit` (`ntrain/ladder/small_data.py`, before that `ntrain/ladder/rungs.py`, before
+    the subpackages `ntrain/rungs.py`), imported as a module of its own in the package it was in (`ntrain.ladder._rung4_before`)."""
+    for rel in ('ntrain/ladder/small_data.py', 'ntrain/ladder/rungs.py', 'ntrain/rungs.py'):
+        got = subprocess.run(['git', 'show', f'{commit}:{rel}'], cwd=ROOT, capture_output=True, text=True)
+        if got.returncode == 0: src = got.stdout; break
+    else: raise SystemExit(f'no module with rung 4 at {commit}')
+    path = Path(tempfile.mkdtemp())/'rung4_before.py'; path.write_text(src)
+    name = ('ntrain.ladder' if rel.startswith('ntrain/ladder/') else 'ntrain') + '._rung4_before'
+    spec = importlib.util.spec_from_file_location(name, path)  # in the package it was in: its relative imports resolve
     mod = importlib.util.module_from_spec(spec); sys.modules[spec.name] = mod; spec.loader.exec_module(mod)
     return mod
 
@@ -84,7 +89,7 @@ def load_before(commit:str):
 def cost(pairs:int, before:str, work:Path, log)->dict:
     "Rung 4 on digits before and after, in alternating pairs after one warm-up call of each: seconds each, ratio now / before per pair."
     from ntrain.ladder.kernel import bench
-    from ntrain.ladder import rungs as now
+    from ntrain.ladder import small_data as now
     old = load_before(before)
     for side in (old, now): side.rung4(bench('digits', run_dir=work/'cost-warm'))  # first calls pay one-off costs: not counted
     rows = []
@@ -129,7 +134,7 @@ def render(res:dict)->str:
                  f"({s['errors']}/{s['n']}) | {pct(lo)}-{pct(hi)} | {s['labels_blamed']} | {'yes' if s['meets'] else 'NO'} | {s['seconds_median']:.2f} s |")
     if res.get('cost'):
         c = res['cost']
-        L += ['', f"**Cost on digits:** rung 4 now / before (`ntrain/ladder/rungs.py` at {c['before_commit'][:7]}), {len(c['pairs'])} alternating pairs in one "
+        L += ['', f"**Cost on digits:** rung 4 now / before (its module at {c['before_commit'][:7]}), {len(c['pairs'])} alternating pairs in one "
                   f"process, default settings (leakage check included): median **{c['median']:.3f}** (IQR {c['iqr'][0]:.3f}-{c['iqr'][1]:.3f}; "
                   f"{c['before_median_s']:.2f} s -> {c['now_median_s']:.2f} s); target at most 2: {'meets' if c['meets'] else 'LOSES'}."]
     return '\n'.join(L) + '\n'

@@ -9,7 +9,7 @@ import json, math, sys, tempfile, time
 import torch
 torch.set_num_threads(1)
 from ntrain.ladder import ladder
-from ntrain.ladder.rungs import loss_rose
+from ntrain.ladder.overfit import loss_rose
 from ntrain.ladder import gallery as g
 from ntrain.ladder.user_tasks import USER_TASKS
 

@@ -3,7 +3,8 @@ modules, no module `__getattr__` that re-exports names from elsewhere. Every ntr
 the top and inside functions alike, relative (`from .core import x`, `from . import card`) and absolute
 (`from ntrain.core import x`, `import ntrain.card`, `from ntrain import card`). `ntrain/__init__` reaches the other
 modules by name on first use (`importlib`, PEP 562): those are not imports of the graph; its own imports are.
-`python tests/test_imports.py` prints the floors and the graph."""
+`python tests/test_imports.py` prints the floors and the graph. No module binds one top-level name twice
+(`duplicate_definitions`): the second definition silently replaces the first for every caller."""
 import ast, pathlib, sys
 
 PKG = pathlib.Path(__file__).resolve().parents[1]/'ntrain'
@@ -19,8 +20,10 @@ FLOORS = [  # (floor, what it holds, its modules), lowest first: a module import
      ['metrics', 'engine.optim', 'engine.device', 'engine.checkpoint', 'data', 'examples', 'ladder.gallery', 'ladder.user_tasks',
       'engine.distributed', 'engine.sharded', 'engine.faults', 'engine.guards', 'engine.trainstate', 'engine.runfiles', 'card',
       'engine.trainer', 'engine.api', 'engine.resume_check', 'ladder.speed', 'launch', 'handle']),
-    ('ladder', 'the sanity ladder: its kernel (results, thresholds, user-code errors), diagnoses, rungs and session',
-     ['ladder.kernel', 'ladder.diagnose', 'ladder.rungs', 'ladder.session', 'ladder']),
+    ('ladder', 'the sanity ladder: its kernel (results, thresholds, user-code errors), diagnoses, the rungs (one module each, the LR '
+               'range test rungs 3 and 4 share, `RUNGS` by number) and the session',
+     ['ladder.kernel', 'ladder.diagnose', 'ladder.one_step', 'ladder.init_loss', 'ladder.range_test', 'ladder.overfit',
+      'ladder.small_data', 'ladder.full_run', 'ladder.rungs', 'ladder.session', 'ladder']),
     ('views', 'widgets: the run dashboard and the ladder panel', ['notebook.dashboard', 'notebook.ladder_panel']),
     ('front', 'the command line', ['cli', '__main__']),
 ]
@@ -260,3 +263,103 @@ print(json.dumps(out))'''
     assert set(out['old']) == set(ntrain._MOVED) and len(out['old']) >= 20
     bad = {old: got for old, got in out['old'].items() if got != [[f'{old} moved to {ntrain._MOVED[old]}'], True]}
     assert not bad, bad
+
+
+def _decorators(fn)->list: return [ast.unparse(d.func if isinstance(d, ast.Call) else d) for d in fn.decorator_list]
+
+def _may_repeat(fn)->bool:
+    "A definition that repeats a name on purpose: typing.overload's signatures, a property's setter, singledispatch's register."
+    return any(d in ('overload', 'typing.overload') or d.endswith(('.setter', '.getter', '.deleter', '.register')) for d in _decorators(fn))
+
+def _patched_class(fn):
+    "The class a `@patch` function is a method of (`def m(self:Cls)`, see `ntrain.core.patch`), as written; None otherwise."
+    if not any(d == 'patch' or d.endswith('.patch') for d in _decorators(fn)): return None
+    first = (fn.args.posonlyargs + fn.args.args)[:1]
+    return ast.unparse(first[0].annotation).strip('\'"') if first and first[0].annotation is not None else None
+
+def _names(target):
+    if isinstance(target, ast.Name): yield target.id
+    elif isinstance(target, (ast.Tuple, ast.List)):
+        for t in target.elts: yield from _names(t)
+    elif isinstance(target, ast.Starred): yield from _names(target.value)
+
+def duplicate_definitions(src:str, name:str='<src>')->list:
+    """A name bound twice at a module's top level by a def, a class or an assignment, or twice in one class, one line each:
+    the second silently replaces the first. A `@patch` function (`def m(self:Cls)`) is Cls's method `m`: two classes may
+    each have one, but it also binds the module's `m`, so a plain `m` beside it repeats that. Overloads, property
+    setters and singledispatch registrations may repeat a name; augmented assignments and imports are not definitions."""
+    seen, plain, patched, out = {}, {}, {}, []
+    def bind(cls, n, line):
+        key = (cls, n)
+        if n == '_': return
+        if key in seen: out.append(f"{name}:{line}: {cls + '.' if cls else ''}{n} is defined again (first at line {seen[key]})")
+        else: seen[key] = line
+    for node in ast.parse(src).body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if _may_repeat(node): continue
+            cls = _patched_class(node)
+            bind(cls, node.name, node.lineno)
+            mine, other = (patched, plain) if cls else (plain, patched)
+            if node.name in other:
+                out.append(f"{name}:{node.lineno}: {node.name} is defined again (first at line {other[node.name]}, "
+                           f"{'a plain name' if cls else 'a @patch method'}): the module's {node.name} is rebound")
+            mine.setdefault(node.name, node.lineno)
+        elif isinstance(node, ast.ClassDef):
+            bind(None, node.name, node.lineno); plain.setdefault(node.name, node.lineno)
+            for m in node.body:  # its methods (and nested classes), which `@patch` methods of it join
+                if isinstance(m, ast.ClassDef) or isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)) and not _may_repeat(m):
+                    bind(node.name, m.name, m.lineno)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)) and getattr(node, 'value', None) is not None:
+            for t in (node.targets if isinstance(node, ast.Assign) else [node.target]):
+                for n in _names(t):
+                    bind(None, n, node.lineno)
+                    if n in patched: out.append(f"{name}:{node.lineno}: {n} is defined again (first at line {patched[n]}, a @patch method): the module's {n} is rebound")
+                    plain.setdefault(n, node.lineno)
+    return out
+
+
+def test_no_module_defines_a_name_twice():
+    found = [line for m, p in module_names(PKG).items()
+             for line in duplicate_definitions(p.read_text(encoding='utf-8'), p.relative_to(PKG.parent).as_posix())]
+    assert found == [], found
+
+
+def test_the_duplicate_checker_names_each_repeat():
+    "Its negative control: a module with each kind of repeat (the last `_same` as in ntrain/ladder/rungs.py before the rungs' split) and each legitimate one."
+    src = '''from typing import overload
+from ntrain.core import patch
+class A:
+    def f(self): pass
+    def f(self): return 1
+    @property
+    def p(self): return 1
+    @p.setter
+    def p(self, v): pass
+class B: pass
+def _same(x, y): return x == y
+@overload
+def g(x:int)->int: ...
+@overload
+def g(x:str)->str: ...
+def g(x): return x
+@patch
+def draw(self:A): pass
+@patch
+def draw(self:B): pass
+@patch
+def f(self:A): pass
+X, (Y, Z) = 1, (2, 3)
+X += 1
+Y = 4
+def _same(x, y): return bool((x == y).all())
+class B: pass
+def draw(): pass
+'''
+    assert duplicate_definitions(src, 'm.py') == [
+        'm.py:5: A.f is defined again (first at line 4)',
+        'm.py:22: A.f is defined again (first at line 4)',
+        'm.py:25: Y is defined again (first at line 23)',
+        'm.py:26: _same is defined again (first at line 11)',
+        'm.py:27: B is defined again (first at line 10)',
+        "m.py:28: draw is defined again (first at line 18, a @patch method): the module's draw is rebound"], duplicate_definitions(src, 'm.py')
+    assert duplicate_definitions('def f(): pass\nclass C:\n    def f(self): pass\nf2 = f\n') == []

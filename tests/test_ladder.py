@@ -184,7 +184,7 @@ def test_a_session_on_tasks_that_are_not_digits(tmp_path, monkeypatch):
     from ntrain.config import Config
     from ntrain.handle import ThreadRun
     from ntrain.ladder import LadderSession
-    from ntrain.ladder.rungs import IN_KERNEL
+    from ntrain.ladder.full_run import IN_KERNEL
     from ntrain.ladder import user_tasks
     monkeypatch.chdir(tmp_path)
     reg = LadderSession(task='ntrain.ladder.user_tasks:regression')

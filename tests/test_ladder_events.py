@@ -113,9 +113,9 @@ def test_an_exception_in_user_code_is_a_rung_fail_naming_it(tmp_path):
     assert r.numbers['measured'] > 0  # what the rung measured before the hook raised is kept
 
 def test_an_ntrain_bug_propagates_with_its_traceback_after_ladder_json(tmp_path, monkeypatch):
-    from ntrain.ladder import rungs
+    from ntrain.ladder import overfit
     def buggy(model): raise RuntimeError('a bug in ntrain')
-    monkeypatch.setattr(rungs, 'grad_report', buggy)
+    monkeypatch.setattr(overfit, 'grad_report', buggy)
     recs = []
     with pytest.raises(RuntimeError, match='a bug in ntrain') as e:
         ladder(task=tasks_for_tests.tiny(), rungs='1-4', run_dir=tmp_path, callbacks=[recs.append])

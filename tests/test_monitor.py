@@ -17,7 +17,7 @@ from ntrain.core import ConfigError
 from ntrain.card import run_card
 from ntrain.loggers import read_metrics
 from ntrain.engine.optim import monitor_mode, metric_direction
-from ntrain.ladder.rungs import _run_numbers
+from ntrain.ladder.full_run import _run_numbers
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.usefixtures('one_thread')]
 

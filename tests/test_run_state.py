@@ -144,7 +144,7 @@ def test_a_launched_run_killed_by_launch_kill_reads_killed(tmp_path):
     st = read_status(rd)
     assert (st['state'], st['reason'], st['exit_code']) == ('killed', 'Launch.kill', 137), st
     assert_everywhere(rd, 'killed')
-    from ntrain.ladder.rungs import run_verdict  # as rung 5 of a ladder: its badge reads KILLED, not FAIL
+    from ntrain.ladder.full_run import run_verdict  # as rung 5 of a ladder: its badge reads KILLED, not FAIL
     r5 = run_verdict(h, load_config(rd/'config.yaml'), time.time() - 5)
     assert r5.verdict == 'killed' and not r5.ok and 'killed by Launch.kill' in r5.diagnosis, r5.diagnosis
     db = dashboard(attach(rd)); db.wait(timeout=30)  # the dashboard's state dict: killed, said in its colour, not as a failure

@@ -14,12 +14,13 @@ from torch.utils.data import Subset, DataLoader
 from ..core import NtrainError, ConfigError, TaskError, atomic_write_text, nearest, patch
 from ..config import Config, apply_overrides, run_config, all_keys, run_name
 from ..data import Task, get_task
-from ..engine.api import given_task, with_keys, RunResult, fit as full_run  # (`fit` is also the session's method)
+from ..engine.api import given_task, with_keys, RunResult, fit as fit_run  # (`fit` is also the session's method)
 from ..events import signals_stop, record
 from ..rundir import default_run_dir
 from ..notebook.viewmodel import EDITABLE, same_settings
 from .kernel import RUNG_NAMES, RungResult, LadderResult, LadderSettings, ladder_settings, UserCodeError, LadderStopped, Bench, bench, error_line
-from .rungs import RUNGS, rung5, start_run, run_verdict
+from .rungs import RUNGS
+from .full_run import rung5, start_run, run_verdict
 from ..plots import plot_rung
 
 # %% auto 0
@@ -301,7 +302,7 @@ def fit(self:LadderSession, settings:Optional[dict]=None, *, run_dir=None, callb
     "The full run in this process (`ntrain.fit`) with the session's task (your module, trained in place), config and settings; `keys`: settings (lr, epochs, ...) or config keys."
     s = {**(settings or {}), **{k: keys.pop(k) for k in list(keys) if k in EDITABLE}}
     cfg = self.config(s)
-    return full_run(cfg, task=self.task, run_dir=run_dir or self._run_dir5(cfg), callbacks=callbacks, stop=stop, quiet=quiet, **keys)
+    return fit_run(cfg, task=self.task, run_dir=run_dir or self._run_dir5(cfg), callbacks=callbacks, stop=stop, quiet=quiet, **keys)
 
 # %% ../../nbs/02_ladder/05_session.ipynb
 def ladder(config:Union[str, Path, dict, Config, None]=None, overrides=(), *,

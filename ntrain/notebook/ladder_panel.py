@@ -217,7 +217,7 @@ class Ladder(_Widgets):
         self.plot = LivePlot(budget=plot_budget, every=plot_every, charge='wall')  # see "Threads": a share of the rung's time
         self.fresh, self._saved_at = Freshness(f'ntrain-k-{id(self)}', done='idle'), 0.0
         self._display_id, self._rendered, self._syncing = None, -1, False
-        from ntrain.ladder.rungs import importable_task
+        from ntrain.ladder.full_run import importable_task
         if importable_task(self.session.base, self.session.task) is None:  # rung 5 runs here, on one process (see "Rung 5")
             self.view.off['processes'] = 'one: the task lives in this notebook, so rung 5 runs in this kernel'
     run_dir = property(lambda self: self.session.run_dir, doc="Where the ladder writes (`ladder.json`, the plots, rung 5's run).")
@@ -367,7 +367,7 @@ class SpeedSection:
         self._line = line; self._render(); return False
     def run(self)->bool:
         "Start the speed check in a child process and return at once (False, with one line in the section, when it cannot start now)."
-        from ntrain.ladder.rungs import importable_task
+        from ntrain.ladder.full_run import importable_task
         from ntrain.config import apply_overrides
         if self._thread is not None and self._thread.is_alive(): return self._say(None, 'refused: the speed check is running')
         if self.ladder.busy: return self._say(None, 'refused: a rung is running, and its load would skew the timings')
