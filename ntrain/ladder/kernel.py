@@ -5,6 +5,7 @@
 # %% ../../nbs/02_ladder/00_kernel.ipynb 2
 from __future__ import annotations
 import importlib.util, math, os, traceback
+from collections.abc import Mapping
 from dataclasses import dataclass, field, asdict, fields
 from pathlib import Path
 from typing import Callable, Iterable, Optional, Union
@@ -22,8 +23,8 @@ from ..loggers import JSONLLogger
 
 # %% auto 0
 __all__ = ['RUNG_NAMES', 'USER_CODE', 'error_line', 'RungResult', 'LadderResult', 'fmt_short', 'LadderSettings',
-           'ladder_settings', 'UserCodeError', 'BadTargets', 'LadderStopped', 'user_code', 'Bench', 'batch_rows',
-           'bench']
+           'ladder_settings', 'UserCodeError', 'BadTargets', 'LadderStopped', 'user_code', 'Bench', 'same_tree',
+           'batch_rows', 'bench']
 
 # %% ../../nbs/02_ladder/00_kernel.ipynb
 RUNG_NAMES = {1: 'one step end to end', 2: 'initial loss vs theory', 3: 'overfit one batch', 4: 'small data moves val', 5: 'full run'}
@@ -429,6 +430,18 @@ def train_step(self:Bench, model, opt, batch):
         with user_code('optimizer'): self.scaler.step(opt)
     self.scaler.update()
     return loss.detach()
+
+# %% ../../nbs/02_ladder/00_kernel.ipynb
+def same_tree(x, y)->bool:
+    "Bit-equal trees of tensors and plain values: tensors (NaN equals NaN), any mapping key by key, tuples and lists in order."
+    if torch.nn.parameter.is_lazy(x) or torch.nn.parameter.is_lazy(y): return True  # a lazy module's unset weights: nothing to compare
+    if torch.is_tensor(x) or torch.is_tensor(y):
+        if not (torch.is_tensor(x) and torch.is_tensor(y)) or x.shape != y.shape or x.dtype != y.dtype: return False
+        return torch.equal(x, y) or bool(((x == y) | (x.isnan() & y.isnan())).all()) if x.dtype.is_floating_point else torch.equal(x, y)
+    if isinstance(x, Mapping): return isinstance(y, Mapping) and x.keys() == y.keys() and all(same_tree(x[k], y[k]) for k in x)
+    if isinstance(x, (list, tuple)): return isinstance(y, (list, tuple)) and len(x) == len(y) and all(map(same_tree, x, y))
+    try: return bool(x == y)
+    except Exception: return False
 
 # %% ../../nbs/02_ladder/00_kernel.ipynb
 def batch_rows(batch):

@@ -10,7 +10,7 @@ import torch
 from torch.utils.data import Subset
 from ..core import to_device
 from ..engine import checkpoint as ckpt
-from .kernel import RungResult, UserCodeError, user_code, Bench
+from .kernel import RungResult, UserCodeError, user_code, Bench, same_tree
 from .diagnose import describe, batch_targets, names_list, nan_diagnosis, grad_report
 from .range_test import lr_find
 from ..metrics import class_dim
@@ -99,17 +99,6 @@ def deterministic_steps(quiet:bool=False # hide torch's warning for an op withou
         torch.backends.cudnn.benchmark, torch.backends.cudnn.deterministic = prev[2:]
 
 # %% ../../nbs/02_ladder/03d_overfit.ipynb
-def _same(x, y)->bool:
-    "Bit-equal trees of tensors and plain values (NaN equals NaN)."
-    if torch.nn.parameter.is_lazy(x) or torch.nn.parameter.is_lazy(y): return True  # a lazy module's unset weights: nothing to compare
-    if torch.is_tensor(x) or torch.is_tensor(y):
-        if not (torch.is_tensor(x) and torch.is_tensor(y)) or x.shape != y.shape or x.dtype != y.dtype: return False
-        return torch.equal(x, y) or bool(((x == y) | (x.isnan() & y.isnan())).all()) if x.dtype.is_floating_point else torch.equal(x, y)
-    if isinstance(x, dict): return isinstance(y, dict) and x.keys() == y.keys() and all(_same(x[k], y[k]) for k in x)
-    if isinstance(x, (list, tuple)): return isinstance(y, (list, tuple)) and len(x) == len(y) and all(map(_same, x, y))
-    try: return bool(x == y)
-    except Exception: return False
-
 def _nondeterministic_ops(caught)->list:
     "The ops torch warned have no deterministic implementation."
     ops = [('cuBLAS (CUBLAS_WORKSPACE_CONFIG=:4096:8 must be set before CUDA starts)' if 'CuBLAS' in str(w.message) else
@@ -126,7 +115,7 @@ def repeat_check(b:Bench, init:dict, # the model's state before rung 3's first s
     out = dict(same=True, steps=len(losses), sources=[])
     with _rng_kept():
         m = b.model().train()
-        if not _same(m.state_dict(), init):
+        if not same_tree(m.state_dict(), init):
             out['sources'].append("the model's initial weights: two builds with the same seed differ, so the model factory (Task.model) "
                                   "draws from a source ntrain does not seed (a generator seeded from the clock, np.random.default_rng() "
                                   "without a seed, torch.empty() left unfilled); draw from torch's global RNG, which ntrain seeds")
@@ -142,11 +131,11 @@ def repeat_check(b:Bench, init:dict, # the model's state before rung 3's first s
         def load():
             ckpt.set_rng_state(rng)
             for bt, _, _ in b.batches(b.loader(b.task.train, min(b.cfg.batch_size, len(b.task.train)))): return bt
-        if not _same(load(), load()):
+        if not same_tree(load(), load()):
             out['sources'].append("the data: two loads of the first batch under the same RNG state differ, so the dataset or its collate_fn "
                                   "draws from a source ntrain does not seed (np.random.default_rng() without a seed, say); draw from "
                                   "ntrain.data.sample_rng() (keyed on seed, epoch and sample), or set Task.seed_globals")
-    diff = [i for i, (x, y) in enumerate(zip(losses, again)) if not _same(x, y)]
+    diff = [i for i, (x, y) in enumerate(zip(losses, again)) if not same_tree(x, y)]
     if diff:
         i, ops = diff[0], _nondeterministic_ops(caught)
         out['sources'].append(f'the step: from the same weights, batch and RNG state the losses differ from step {i + 1} on '

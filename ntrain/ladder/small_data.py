@@ -13,7 +13,7 @@ from torch.utils.data import Dataset, Subset
 from torch.utils._pytree import tree_flatten
 from ..core import seed_all, to_device
 from ..data import hf_forward, default_forward, mix_seed
-from .kernel import RungResult, LadderStopped, UserCodeError, user_code, Bench
+from .kernel import RungResult, LadderStopped, UserCodeError, user_code, Bench, same_tree
 from .diagnose import batch_inputs
 from .range_test import lr_find
 from ..metrics import class_dim
@@ -196,14 +196,6 @@ def rng_kept():
         random.setstate(st[0]); np.random.set_state(st[1]); torch.set_rng_state(st[2])
         if st[3] is not None: torch.cuda.set_rng_state_all(st[3])
 
-def _same(a, b)->bool:
-    "Two targets (tensors, or trees of them) are equal."
-    if torch.is_tensor(a) or torch.is_tensor(b): return torch.is_tensor(a) and torch.is_tensor(b) and a.shape == b.shape and bool(torch.equal(a, b))
-    if isinstance(a, Mapping): return isinstance(b, Mapping) and a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
-    if isinstance(a, (tuple, list)): return isinstance(b, (tuple, list)) and len(a) == len(b) and all(map(_same, a, b))
-    try: return bool(a == b)
-    except Exception: return False
-
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def _sees_permutation(b:Bench, model, sub, ds:Permuted, n:int)->Optional[str]:
     "None when the forward pass takes its targets where `ds` permutes them; else why not, in words."
@@ -212,8 +204,8 @@ def _sees_permutation(b:Bench, model, sub, ds:Permuted, n:int)->Optional[str]:
     pb, ob = (next(b.batches(b.loader(d, n, shuffle=False)))[0] for d in (ds, sub))
     model.eval()
     with torch.inference_mode(): tp, to = (b.forward(model, to_device(x, b.device))[1] for x in (pb, ob))
-    if not _same(tp, to): return None
-    if all(_same(sub[i][ds.slot], sub[ds.perm[i]][ds.slot]) for i in range(n)): return None  # targets all alike here: nothing to see
+    if not same_tree(tp, to): return None
+    if all(same_tree(sub[i][ds.slot], sub[ds.perm[i]][ds.slot]) for i in range(n)): return None  # targets all alike here: nothing to see
     return (f"the forward pass does not take its targets from the samples' {ds.slot!r} (Task.forward builds them otherwise, "
             "from the inputs?), so they cannot be permuted")
 
