@@ -262,7 +262,7 @@ def _split(o:str):
 
 def _parse_value(v:str):
     try: return yaml.safe_load(v) if v.strip() else ''
-    except yaml.YAMLError: return v
+    except (yaml.YAMLError, RecursionError): return v  # (the key's type check then names it)
 
 # %% ../nbs/00_foundation/02_config.ipynb
 EXAMPLES = {
@@ -275,6 +275,23 @@ def register_example(name:str, config:dict):
     "Make `config` (a dict of config keys) loadable by `name`: `load_config(name)`, `ntrain fit NAME`, `base: NAME`."
     Config.from_dict(config)  # refuse a bad key now, naming it, not when someone loads it
     EXAMPLES[name] = config
+
+# %% ../nbs/00_foundation/02_config.ipynb
+class _Twice(yaml.YAMLError):
+    "A key given twice in one mapping of a config file."
+
+class _ConfigLoader(yaml.SafeLoader):
+    "PyYAML's safe loader, but a key given twice in one mapping is an error (`_Twice`, naming both lines)."
+    def construct_mapping(self, node, deep=False):
+        seen = {}
+        for k, _ in node.value:
+            if k.tag == 'tag:yaml.org,2002:merge': continue
+            key = self.construct_object(k, deep=True)
+            try: first = seen.get(key)
+            except TypeError: continue  # an unhashable key: PyYAML's own error says so
+            if first is not None: raise _Twice(f'key {key!r} is given twice (lines {first} and {k.start_mark.line + 1})')
+            seen[key] = k.start_mark.line + 1
+        return super().construct_mapping(node, deep)
 
 # %% ../nbs/00_foundation/02_config.ipynb
 def load_config(src:Union[str, Path, dict, Config]='digits', overrides=())->Config:
@@ -292,8 +309,10 @@ def load_config(src:Union[str, Path, dict, Config]='digits', overrides=())->Conf
         else:
             p = Path(s)
             if not p.is_file(): raise ConfigError(f"config '{s}' is neither a YAML file nor a built-in example ({', '.join(EXAMPLES)}){nearest(s, EXAMPLES)}")
-            try: d = yaml.safe_load(p.read_text(encoding='utf-8')) or {}
+            try: d = yaml.load(p.read_text(encoding='utf-8'), Loader=_ConfigLoader) or {}
             except UnicodeDecodeError: raise ConfigError(f"{p}: not a text file (not UTF-8): a config is a YAML file of keys") from None
+            except _Twice as e: raise ConfigError(f'{p}: {e}') from None
+            except RecursionError: raise ConfigError(f'{p}: nested too deeply to read: a config is a mapping of keys, a few levels deep') from None
             except yaml.YAMLError as e: raise ConfigError(f"{p}: not valid YAML: {first_line(e, typed=False)}") from None
             except OSError as e: raise ConfigError(f"{p}: cannot read it: {e.strerror or e}") from None
             if not isinstance(d, dict): raise ConfigError(f"{p}: expected a mapping of keys, got {type(d).__name__}")
