@@ -165,7 +165,6 @@ def worker_rng(b:Bench, i:int)->Optional[str]:
             "is copied into every worker, so the workers repeat each other's augmentation; draw from ntrain.sample_rng() "
             "(keyed on seed, epoch and sample), or reseed the generator in each worker (from torch.utils.data.get_worker_info().seed)")
 
-# %% ../../nbs/02_ladder/03a_one_step.ipynb
 def _check_workers(b:Bench, r:RungResult, i:int):
     "Rung 1's look for a random generator copied into every worker (`worker_rng`), when the run loads with 2 or more workers."
     nw = max(b.st.num_workers, default_num_workers() if b.cfg.num_workers is None else b.cfg.num_workers)
