@@ -6,7 +6,7 @@ Each bug class has broken programs (the cause must be named: a miss counts again
 ones (the cause must not be named: a false alarm), in a plain-model shape and a Hugging Face-style one (dict batches, a
 model called with keywords returning an output object) where the class allows, and for unused parameters a real
 2-process gloo run under `ntrain launch` (its one failure line must name the parameters and the key; with the key set
-the run must finish). The healthy gallery (`USER_TASKS` and digits) runs rungs 1 and 2 with 2 workers: none of the
+the run must finish). The healthy gallery (digits, the gallery's dropout, `USER_TASKS`, the tasks of `RUNG4_ROWS`: their labels broken only for rung 4) runs rungs 1 and 2 with 2 workers: none of the
 four causes may be named. The factory's time is reported, not judged: a factory that initialises its weights twice
 against one that does it once. Writes every run's verdict and causes to OUT (default bench/results/rung1_checks.json)
 and prints the table for bench/RESULTS.md."""
@@ -23,7 +23,8 @@ from ntrain.examples import digits
 from ntrain.ladder.kernel import bench
 from ntrain.ladder.one_step import rung1
 from ntrain.ladder.init_loss import rung2
-from ntrain.ladder.user_tasks import USER_TASKS, DictModel, ClassifierOutput, D, C
+from ntrain.ladder.user_tasks import USER_TASKS, RUNG4_ROWS, DictModel, ClassifierOutput, D, C
+from ntrain.ladder.gallery import dropout
 
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS = range(int(sys.argv[1]) if len(sys.argv) > 1 else 5)
@@ -137,8 +138,8 @@ CASES = [
 ]
 OURS = ('worker_rng', 'unused_params', 'string_labels', 'eval_state')
 
-def run_case(make, rung, over, seed, name):
-    b = bench('digits', overrides=[f'seed={seed}', *over], task=make(seed), run_dir=TMP/f'{name}-{seed}')
+def run_case(make, rung, over, seed, name, config='digits'):
+    b = bench(config, overrides=[f'seed={seed}', *over], task=make(seed), run_dir=TMP/f'{name}-{seed}')
     t0 = time.perf_counter()
     r = (rung1 if rung == 1 else rung2)(b)
     return dict(verdict=r.verdict, causes=r.causes, seconds=round(time.perf_counter() - t0, 3),
@@ -170,9 +171,11 @@ def main():
         rows.append(('unused_params', '2-process launch' + (' with ddp.find_unused_parameters=true' if key else ''), 'fixed' if key else 'broken',
                      'ntrain launch', f"{sum(ok) if not key else sum(not o for o in ok)}/{len(runs)}"))
         print(rows[-1], runs[0]['line'][:300], flush=True)
-    for name, (make, keys) in [('digits', (digits, {})), *USER_TASKS.items()]:
+    gallery = [(name, lambda s, make=make: make(), 'digits', keys) for name, (make, keys) in [('digits', (digits, {})), ('dropout', (dropout, {})), *USER_TASKS.items()]]
+    gallery += [(f'rung4 row {name}', of_seed, base or None, {}) for name, (of_seed, base, _, _) in RUNG4_ROWS.items() if name not in ('digits', 'regression')]
+    for name, make, config, keys in gallery:
         over = ['num_workers=2', *[f'{k}={v}' for k, v in keys.items()]]
-        runs = [dict(r1=run_case(lambda s: make(), 1, over, s, f'h-{name}'), r2=run_case(lambda s: make(), 2, over, s, f'h2-{name}')) for s in SEEDS]
+        runs = [dict(r1=run_case(make, 1, over, s, f'h-{name}', config), r2=run_case(make, 2, over, s, f'h2-{name}', config)) for s in SEEDS]
         alarms = sum(any(c in OURS for c in r['r1']['causes'] + r['r2']['causes']) for r in runs)
         out['healthy'].append(dict(task=name, runs=runs))
         rows.append(('healthy', name, 'healthy', 'rungs 1, 2', f'{alarms}/{len(runs)}'))
