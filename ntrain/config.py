@@ -12,9 +12,9 @@ import yaml
 from .core import ConfigError, nearest, first_line, patch
 
 # %% auto 0
-__all__ = ['EXAMPLES', 'IN_MEMORY', 'opt', 'OptimConfig', 'SchedConfig', 'EarlyStopConfig', 'ProfileConfig', 'Config', 'all_keys',
-           'key_hint', 'check_value', 'apply_overrides', 'register_example', 'load_config', 'flat_keys', 'run_config',
-           'run_name', 'is_in_memory', 'describe_keys']
+__all__ = ['EXAMPLES', 'IN_MEMORY', 'opt', 'OptimConfig', 'SchedConfig', 'EarlyStopConfig', 'ProfileConfig', 'DDPConfig',
+           'Config', 'all_keys', 'key_hint', 'check_value', 'apply_overrides', 'register_example', 'load_config',
+           'flat_keys', 'run_config', 'run_name', 'is_in_memory', 'describe_keys']
 
 # %% ../nbs/00_foundation/02_config.ipynb
 def opt(default=None, help:str='', choices:tuple|None=None, range:str|None=None, valid=None):
@@ -60,6 +60,12 @@ class ProfileConfig:
     "torch.profiler around a few steps: a trace and a table of the top operators."
     steps: int = opt(0, 'number of training steps to profile; 0 turns it off', range='>= 0')
     wait: int = opt(2, 'steps to let pass first (warm-up)', range='>= 0')
+
+@dataclass
+class DDPConfig:
+    "DistributedDataParallel's options (`strategy: ddp`, or `auto` under torchrun)."
+    find_unused_parameters: bool = opt(False, "allow trainable parameters that get no gradient in a step (unused in forward, or used on some steps only); DDP then searches the graph every step")
+
 
 # %% ../nbs/00_foundation/02_config.ipynb
 @dataclass
@@ -112,6 +118,7 @@ class Config:
     sched: SchedConfig = opt(SchedConfig())
     early_stop: EarlyStopConfig = opt(EarlyStopConfig())
     profile: ProfileConfig = opt(ProfileConfig())
+    ddp: DDPConfig = opt(DDPConfig())
 
     @classmethod
     def from_dict(cls, d:dict, source:str='config')->'Config': return _from_dict(cls, d, '', source)
