@@ -5,14 +5,16 @@
 # %% ../../nbs/02_ladder/03b_init_loss.ipynb 2
 from __future__ import annotations
 import math
+from typing import Optional
 import torch
+from torch import nn
 from ..core import to_device
 from .kernel import RungResult, user_code, Bench, batch_rows
 from .diagnose import init_loss_theory
 from ..metrics import class_dim
 
 # %% auto 0
-__all__ = ['rung2']
+__all__ = ['TARGET_SCALE', 'target_scale', 'rung2']
 
 # %% ../../nbs/02_ladder/03b_init_loss.ipynb
 def _output_checks(b:Bench, r:RungResult, p0, t0):
@@ -26,6 +28,21 @@ def _output_checks(b:Bench, r:RungResult, p0, t0):
                    "cross-entropy, which applies log-softmax itself; return raw logits from the model (softmax applied twice)")
         if task_C and C != task_C:
             r.fail('num_classes', f'the model outputs {C} logits but the task has num_classes={task_C}: wrong number of classes')
+
+# %% ../../nbs/02_ladder/03b_init_loss.ipynb
+TARGET_SCALE = 100.0  # a float regression target whose mean or std is beyond this (or both below 1/this): not unit scale
+
+def target_scale(b:Bench, t)->Optional[str]:
+    "The advice for a float regression target (MSE, L1, Huber) far from unit scale, e.g. 'standardise the target: mean 1.2e4, std 3e3'; None when it is near unit scale."
+    if not (torch.is_tensor(t) and t.dtype.is_floating_point and t.numel() > 1): return None
+    if not (b.is_mse or isinstance(b.task.loss, (nn.L1Loss, nn.HuberLoss, nn.SmoothL1Loss)) or
+            getattr(b.task.loss, '__name__', '') in ('l1_loss', 'huber_loss', 'smooth_l1_loss')): return None
+    m, s = float(t.float().mean()), float(t.float().std())
+    big = max(abs(m), s) > TARGET_SCALE
+    if not big and not (0 < max(abs(m), s) < 1 / TARGET_SCALE): return None
+    g = lambda v: f'{v:.2g}'.replace('e+0', 'e').replace('e+', 'e').replace('e-0', 'e-')  # 1.2e4, as people write it
+    return (f"standardise the target: mean {g(m)}, std {g(s)} (far from unit scale: a head initialised for unit outputs "
+            "spends its first steps chasing the scale, and no learning rate fits both; train on (y - mean) / std and undo it for predictions)")
 
 # %% ../../nbs/02_ladder/03b_init_loss.ipynb
 def _init_loss_causes(b:Bench, r:RungResult, measured:float, expected:float, rows:list, items:list):
@@ -81,6 +98,9 @@ def rung2(b:Bench)->RungResult:
     n.update(theory=source, tolerance=st.init_tol, output_std=float(p0.std()))
     r.series['batch_losses'] = losses
     _output_checks(b, r, p0, t0)
+    if (adv := target_scale(b, t0)) is not None:
+        n['target_scale'] = dict(mean=float(t0.float().mean()), std=float(t0.float().std()))
+        r.warn('target_scale', '  ' + adv)
     if expected is None: return r.warn('no_theory', source)
     n['expected'] = expected
     if not math.isfinite(measured): return r.fail('nan', f'the initial loss is {measured}: run rung 1 for where it comes from')
