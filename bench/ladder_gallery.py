@@ -255,3 +255,160 @@ def poly_lr_zero(seed): return dict(poly_reg(seed), optimizer=lambda p: torch.op
 def rnn_shuffled_labels(seed):
     kw = rnn_rows(seed); x, y = kw['train'].tensors
     kw['train'] = TensorDataset(x, y[torch.randperm(len(y), generator=_gen(seed + 7))]); return kw
+
+# ---------------------------------------------------------------- half B: held out, written after the frozen-rules commit 073b7e2
+class Probe(nn.Module):  # a frozen backbone and a new linear head: the torchvision fine-tuning tutorial's feature extractor
+    def __init__(self, head_weight_frozen=False):
+        super().__init__()
+        self.backbone = nn.Sequential(nn.Conv2d(1, 32, 3, padding=1), nn.ReLU(), nn.Conv2d(32, 64, 3, padding=1), nn.ReLU(), nn.AdaptiveAvgPool2d(2), nn.Flatten())
+        for p in self.backbone.parameters(): p.requires_grad = False
+        self.fc = nn.Linear(256, 10)
+        if head_weight_frozen: self.fc.weight.requires_grad = False
+    def forward(self, x): return self.fc(self.backbone(x))
+
+@healthy('B')
+def linear_probe(seed):
+    (x, y), (vx, vy) = _digits(seed)
+    return dict(model=Probe, train=TensorDataset(x, y), valid=TensorDataset(vx, vy), num_classes=10,
+                optimizer=lambda p: torch.optim.SGD(p, lr=0.001, momentum=0.9), **_keys(seed, batch_size=32))
+
+def _houses(seed, n):
+    g = _gen(seed)
+    x = torch.randn(n, 8, generator=g)
+    w = torch.tensor([0.6, -0.3, 0.5, 0.2, 0.0, -0.4, 0.3, 0.1])
+    y = 1.2e4 + 3e3 * (x @ w + 0.3 * torch.tanh(x[:, 0] * x[:, 1])) + 300 * torch.randn(n, generator=g)
+    return TensorDataset(x, y[:, None])
+
+@healthy('B')
+def tabular_raw(seed):  # a regression target in raw units (prices), as it comes from the table
+    mlp = lambda: nn.Sequential(nn.Linear(8, 64), nn.ReLU(), nn.Linear(64, 64), nn.ReLU(), nn.Linear(64, 1))
+    return dict(model=mlp, train=_houses(seed, 2000), valid=_houses(seed + 500, 400), loss=nn.MSELoss(),
+                optimizer=lambda p: torch.optim.Adam(p, lr=1e-3), **_keys(seed))
+
+def _mlp(i, o, h=64): return nn.Sequential(nn.Flatten(), nn.Linear(i, h), nn.ReLU(), nn.Linear(h, o))
+
+@healthy('B')
+def imbalanced_bce(seed):  # one digit against the rest: 10% positives, pos_weight = negatives / positives
+    (x, y), (vx, vy) = _digits(seed)
+    t, vt = (y == 0).float()[:, None], (vy == 0).float()[:, None]
+    pw = torch.tensor([float((1 - t).sum() / t.sum())])
+    return dict(model=lambda: _mlp(64, 1), train=TensorDataset(x, t), valid=TensorDataset(vx, vt), loss=nn.BCEWithLogitsLoss(pos_weight=pw),
+                optimizer=lambda p: torch.optim.Adam(p, lr=1e-3), **_keys(seed))
+
+def _labels4(y):  # even, five or more, has a loop, prime
+    return torch.stack([y % 2 == 0, y >= 5, (y == 0) | (y == 6) | (y == 8) | (y == 9), (y == 2) | (y == 3) | (y == 5) | (y == 7)], 1).float()
+
+@healthy('B')
+def multilabel(seed):
+    (x, y), (vx, vy) = _digits(seed)
+    return dict(model=lambda: _mlp(64, 4, 128), train=TensorDataset(x, _labels4(y)), valid=TensorDataset(vx, _labels4(vy)),
+                loss=nn.BCEWithLogitsLoss(), optimizer=lambda p: torch.optim.Adam(p, lr=1e-3), **_keys(seed))
+
+class CharTransformer(nn.Module):  # a tiny causal transformer over characters
+    def __init__(self, V=40, d=64, T=32):
+        super().__init__(); self.tok, self.pos = nn.Embedding(V, d), nn.Embedding(T, d)
+        self.blocks = nn.TransformerEncoder(nn.TransformerEncoderLayer(d, 4, 4 * d, dropout=0.1, batch_first=True, norm_first=True), 2)
+        self.ln, self.head = nn.LayerNorm(d), nn.Linear(d, V)
+    def forward(self, x):
+        T = x.shape[1]; mask = nn.Transformer.generate_square_subsequent_mask(T)
+        h = self.blocks(self.tok(x) + self.pos(torch.arange(T)), mask=mask, is_causal=True)
+        return self.head(self.ln(h))
+
+def _chars(seed, n=40000, V=40):
+    g = _gen(seed + 99)
+    words = [torch.randint(1, V, (int(torch.randint(2, 7, (1,), generator=g)),), generator=g) for _ in range(150)]
+    out = []
+    while sum(map(len, out)) < n: out += [words[int(torch.randint(0, 150, (1,), generator=g))], torch.zeros(1, dtype=torch.long)]
+    return torch.cat(out)[:n]
+
+@healthy('B')
+def char_transformer(seed):
+    c = _chars(seed); cut = int(0.9 * len(c))
+    fwd = lambda model, b: (model(b[0]).reshape(-1, 40), b[1].reshape(-1))
+    mk = lambda w: _lm_data(w, 32)
+    return dict(model=CharTransformer, train=mk(c[:cut]), valid=mk(c[cut:]), forward=fwd, num_classes=40,
+                optimizer=lambda p: torch.optim.AdamW(p, lr=3e-4), **_keys(seed, batch_size=32))
+
+class SegNet(nn.Module):  # a small fully convolutional net: a class per pixel
+    def __init__(self, softmax=False):
+        super().__init__(); self.softmax = softmax
+        self.net = nn.Sequential(nn.Conv2d(1, 16, 3, padding=1), nn.ReLU(), nn.Conv2d(16, 16, 3, padding=1), nn.ReLU(), nn.Conv2d(16, 3, 1))
+    def forward(self, x): o = self.net(x); return o.softmax(1) if self.softmax else o
+
+def _masks(x): return ((x > 0.3).long() + (x > 0.7).long()).squeeze(1)
+
+@healthy('B')
+def segmentation(seed):
+    (x, _), (vx, _) = _digits(seed)
+    return dict(model=SegNet, train=TensorDataset(x, _masks(x)), valid=TensorDataset(vx, _masks(vx)), num_classes=3,
+                optimizer=lambda p: torch.optim.Adam(p, lr=1e-3), **_keys(seed))
+
+class PairEmbed(nn.Module):  # a contrastive pair network: the distance of two embeddings
+    def __init__(self):
+        super().__init__(); self.tower = nn.Sequential(nn.Flatten(), nn.Linear(64, 128), nn.ReLU(), nn.Linear(128, 32))
+    def forward(self, pair): return F.pairwise_distance(self.tower(pair[:, 0]), self.tower(pair[:, 1]))
+
+def contrastive_loss(d, same, margin=2.0):  # Hadsell, Chopra and LeCun 2006
+    return torch.mean(same * d.pow(2) + (1 - same) * torch.clamp(margin - d, min=0).pow(2))
+
+@healthy('B')
+def contrastive(seed):
+    (x, y), (vx, vy) = _digits(seed); g = _gen(seed)
+    return dict(model=PairEmbed, train=_pairs(x, y, 2048, g), valid=_pairs(vx, vy, 512, g), loss=contrastive_loss,
+                optimizer=lambda p: torch.optim.SGD(p, lr=0.01, momentum=0.9), **_keys(seed))
+
+class CNN(nn.Module):
+    def __init__(self, sn=False):
+        super().__init__(); w = nn.utils.parametrizations.spectral_norm if sn else (lambda m: m)
+        self.net = nn.Sequential(w(nn.Conv2d(1, 32, 3, padding=1)), nn.ReLU(), w(nn.Conv2d(32, 64, 3, padding=1)), nn.ReLU(), nn.MaxPool2d(2), nn.Flatten(), w(nn.Linear(64 * 16, 10)))
+    def forward(self, x): return self.net(x)
+
+@healthy('B')
+def cnn_adam_1e4(seed):
+    (x, y), (vx, vy) = _digits(seed)
+    return dict(model=CNN, train=TensorDataset(x, y), valid=TensorDataset(vx, vy), num_classes=10,
+                optimizer=lambda p: torch.optim.Adam(p, lr=1e-4), **_keys(seed))
+
+@healthy('B')
+def cnn_spectral_norm(seed):
+    (x, y), (vx, vy) = _digits(seed)
+    return dict(model=lambda: CNN(sn=True), train=TensorDataset(x, y), valid=TensorDataset(vx, vy), num_classes=10,
+                optimizer=lambda p: torch.optim.SGD(p, lr=1e-3, momentum=0.9), **_keys(seed))
+
+# broken variants of half B
+@broken('B', 'probe_bias_only', 3, ('frozen',))
+def probe_bias_only(seed): return dict(linear_probe(seed), model=lambda: Probe(head_weight_frozen=True))
+
+@broken('B', 'multilabel_lr_x10000', 3, ('lr_high', 'nan', 'nan_params', 'nan_forward', 'nan_backward', 'stuck', 'flat'))
+def multilabel_lr_x10000(seed): return dict(multilabel(seed), optimizer=lambda p: torch.optim.Adam(p, lr=10.0))
+
+def _big_head(m):
+    with torch.no_grad(): m[-1].weight.mul_(100); m[-1].bias.mul_(100)
+    return m
+
+@broken('B', 'imbalanced_big_init', 2, ('init_scale',))
+def imbalanced_big_init(seed): return dict(imbalanced_bce(seed), model=lambda: _big_head(_mlp(64, 1)))
+
+@broken('B', 'seg_softmax_before_ce', 2, ('softmax',))
+def seg_softmax_before_ce(seed): return dict(segmentation(seed), model=lambda: SegNet(softmax=True))
+
+class NoLog(MnistNet):
+    def forward(self, x): return super().forward(x).exp()  # probabilities into NLLLoss: the log forgotten
+
+@broken('B', 'nll_without_log', 2, ())
+def nll_without_log(seed): return dict(mnist_nll(seed), model=NoLog)
+
+@broken('B', 'seg_lr_zero', 3, ('lr_zero', 'flat'))
+def seg_lr_zero(seed): return dict(segmentation(seed), optimizer=lambda p: torch.optim.Adam(p, lr=0.0))
+
+def step_contrastive_no_zero_grad(model, batch, opt):
+    x, y = batch
+    loss = contrastive_loss(model(x), y); loss.backward(); opt.step(); return loss
+
+@broken('B', 'contrastive_no_zero_grad', 3, ('zero_grad',), ('fail', 'warn'))
+def contrastive_no_zero_grad(seed): return dict(contrastive(seed), step=step_contrastive_no_zero_grad)
+
+@broken('B', 'char_shuffled_targets', 4, ('labels',))
+def char_shuffled_targets(seed):
+    kw = char_transformer(seed); x, y = kw['train'].tensors
+    kw['train'] = TensorDataset(x, y.flatten()[torch.randperm(y.numel(), generator=_gen(seed + 7))].view_as(y)); return kw
