@@ -79,7 +79,7 @@ def rung2(b:Bench)->RungResult:
     for _ in range(3):
         try: batches.append(next(it)[:2])
         except StopIteration: break
-    losses, counts, rows, items = [], [], [], []
+    losses, counts, rows, items, seen = [], [], [], [], []
     with torch.no_grad():
         for bt, bidx in batches:
             b.check_stop()
@@ -91,10 +91,13 @@ def rung2(b:Bench)->RungResult:
             if b.task.count_items is not None:
                 with user_code('count_items'): items.append(int(b.task.count_items(bt)))
             losses.append(float(loss)); counts.append(items[-1] if b.items else rows[-1])
-            if len(losses) == 1: p0, t0, b0 = preds.float(), target, bt  # the first batch: theory and output checks
+            seen.append((bt, preds.float(), target))  # the theory is taken on the samples the loss was measured on
     measured = sum(l * c for l, c in zip(losses, counts)) / sum(counts)
     n.update(measured=measured, samples=sum(rows), **(dict(items=sum(items)) if b.items else {}))
-    expected, source = init_loss_theory(b, b0, p0, t0)
+    (b0, p0, t0), w = seen[0], [c / sum(counts) for c in counts]  # the first batch: the output checks
+    theories = [init_loss_theory(b, *s) for s in seen]
+    source = theories[0][1]
+    expected = None if any(e is None for e, _ in theories) else sum(wi * e for wi, (e, _) in zip(w, theories))
     n.update(theory=source, tolerance=st.init_tol, output_std=float(p0.std()))
     r.series['batch_losses'] = losses
     _output_checks(b, r, p0, t0)
@@ -107,7 +110,7 @@ def rung2(b:Bench)->RungResult:
     slack = 0.0
     if b.is_mse and b.task.expected_init_loss is None:  # the head's own predictions may correlate with y: Cauchy-Schwarz bounds it
         y = t0.float(); p = p0.reshape(y.shape)
-        slack = float(2 * y.std() * p.std())
+        slack = sum(wi * float(2 * t.float().std() * q.reshape(t.shape).std()) for wi, (_, q, t) in zip(w, seen))
         n.update(zero_head=float((y**2).mean()), slack=slack)
         if float((p**2).mean()) > float((y**2).mean()):
             r.fail('init_scale', f"the outputs at init (mean square {float((p**2).mean()):.3g}) are larger than the targets "

@@ -59,7 +59,9 @@ def curve_verdict(losses:list, target:float, st)->dict:
     if L[-1] <= target: state, words = 'memorised', f'memorised: loss {first:.4g} -> {L[-1]:.4g} in {n} steps (target {target:.3g})'
     elif falling and (drop >= st.overfit_steep or (progress is not None and progress >= st.overfit_floor and drop >= 2 * st.overfit_moved)):
         state, words = 'steep', f'not memorised but learning: the loss {far}{to_floor}, and is still falling'
-    elif falling: state, words = 'slow', f'the loss {far}{to_floor}, and is still falling, slowly'
+    elif falling and (drop >= st.overfit_moved or n < st.overfit_max * st.overfit_steps):
+        state, words = 'slow', f'the loss {far}{to_floor}, and is still falling, slowly'
+    elif falling: state, words = 'stuck', f'the loss {far}, the most steps rung 3 runs, and hardly moves'
     elif drop >= st.overfit_plateau: state, words = 'floor', f'the loss {far} and levelled off: a floor near {C:.4g}'
     elif drop >= st.overfit_moved: state, words = 'stalled', f'the loss {far} and levelled off far above zero'
     else: state, words = 'stuck', f'the loss {far} and does not move'
