@@ -65,7 +65,7 @@ def table(rows, title)->str:
             lo, hi = wilson(r['wrong'], r['n'])
             seen = {}
             for x in r['runs']:
-                key = 'error' if 'error' in x else ' '.join(f"{k}:{v['verdict']}" + (f"({','.join(v['causes'])})" if v['causes'] else '') for k, v in x['rungs'].items() if v['verdict'] != 'pass' or k == 3 and v.get('curve'))
+                key = 'error' if 'error' in x else ' '.join(f"{k}:{v['verdict']}" + (f"({','.join(v['causes'])})" if v['causes'] else '') for k, v in x['rungs'].items() if v['verdict'] != 'pass' or str(k) == '3' and v.get('curve'))
                 seen[key or 'all pass'] = seen.get(key or 'all pass', 0) + 1
             out.append(f"| {r['name']} | {kind} | {r['wrong']} / {r['n']} | {r['wrong'] / max(r['n'], 1):.0%} | {lo:.0%}-{hi:.0%} | " +
                        '; '.join(f'{k} x{v}' for k, v in seen.items()) + ' |')
@@ -94,7 +94,7 @@ print('TIMES ' + json.dumps(out))
 def cost(args):
     "Rungs 1-3 on digits and each healthy program, base checkout against this one, alternating, in fresh processes."
     import ladder_gallery as G
-    names = ['digits'] + list(G.HEALTHY)
+    names = ['digits'] + [n for n in G.HEALTHY if n not in (args.skip or [])]
     trees = dict(base=str(Path(args.cost).resolve()), new=str(HERE.parent))
     got = {k: {n: [] for n in names} for k in trees}
     for rep in range(args.reps):
@@ -118,6 +118,7 @@ if __name__ == '__main__':
     ap.add_argument('--rungs', default='1-3'); ap.add_argument('--seeds', type=int, default=10)
     ap.add_argument('--half', default='all', choices=['A', 'B', 'all']); ap.add_argument('--only', nargs='*')
     ap.add_argument('--cost', help='a base checkout: time rungs 1-3 there and here'); ap.add_argument('--reps', type=int, default=2)
+    ap.add_argument('--skip', nargs='*', help='--cost: programs left out (the slowest, to save time)')
     a = ap.parse_args()
     (HERE/'results').mkdir(exist_ok=True)
     if a.cost:
