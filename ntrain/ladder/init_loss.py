@@ -69,6 +69,17 @@ def target_scale(b:Bench, t)->Optional[str]:
             "spends its first steps chasing the scale, and no learning rate fits both; train on (y - mean) / std and undo it for predictions)")
 
 # %% ../../nbs/02_ladder/03b_init_loss.ipynb
+def _not_log_probs(b:Bench)->Optional[str]:
+    "For NLLLoss (or F.nll_loss): what says the model's outputs are not log-probabilities (some are above 0), in words; else None."
+    if not (isinstance(b.task.loss, nn.NLLLoss) or getattr(b.task.loss, '__name__', '') == 'nll_loss'): return None
+    try:
+        with torch.no_grad(): out = b.forward_loss(b.model().eval(), to_device(b.first_batch()[0], b.device))[1]
+    except UserCodeError: return None
+    p = b.task.prediction(out).float()
+    share = float((p > 1e-6).float().mean())
+    return f'{share:.0%} of the outputs are above 0 (a log-probability never is)' if share > 0 else None
+
+# %% ../../nbs/02_ladder/03b_init_loss.ipynb
 def _init_loss_causes(b:Bench, r:RungResult, measured:float, expected:float, rows:list, items:list):
     "Rung 2's likely causes of an initial loss off its theory, as notes on `r`: a reduction mismatch, the last layer's init scale, or what its numbers rule out; `rows` and `items` count each batch's samples and items."
     n = r.numbers
@@ -92,6 +103,8 @@ def _init_loss_causes(b:Bench, r:RungResult, measured:float, expected:float, row
                    f"nor a plain reduction mismatch (the loss is {ratio:.3g} x theory, not the batch's {bs:.0f} samples"
                    + (f" or {ipb:.0f} items" if ipb else '') + "): look at the loss itself (an extra term, a weighting), the targets, "
                    "and whether the theory fits this loss (give your own with Task.expected_init_loss)")
+    elif (why := _not_log_probs(b)):
+        r.note('nll_log', f"  NLLLoss takes log-probabilities, and {why}: end the model with log_softmax, or use CrossEntropyLoss on the logits")
     else:
         r.note('label_smoothing', '  a loss below theory: label smoothing or a reduction that differs from the theory, '
                'more classes assumed than the data has, or a model that is already trained (pretrained weights?)')
