@@ -57,6 +57,14 @@ def test_eval_mode_factory_trains_in_train_mode(tmp_path, one_thread):
     assert val and not any(val), val
     assert int(m.net[1].num_batches_tracked) == r.steps
 
+def test_a_resume_of_an_eval_mode_factory_trains_in_train_mode(tmp_path, one_thread):
+    made = []
+    t = tiny(); t.model = lambda: made.append(Watched().eval()) or made[-1]
+    ntrain.fit(task=t, epochs=1, run_dir=tmp_path/'run', **OPTS)
+    r = ntrain.resume(tmp_path/'run', task=t, epochs=2, quiet=True)
+    train, val = _modes(made[-1])
+    assert r.status == 'finished' and train and all(train) and val and not any(val)
+
 def test_a_module_in_eval_mode_trains_in_train_mode(tmp_path, one_thread):
     "fit(model=net): the user's own module, handed in eval mode, trained in place in train mode."
     t = tiny(); net = Watched().eval()
@@ -115,7 +123,7 @@ def test_no_grad_params_names_a_detached_branch_once_and_is_quiet_on_drop_path(t
     r, said = _said(checks_tasks.detached(), tmp_path/'a')
     assert said == [('no_grad_params', 'warning', ['stem.0.weight', 'stem.0.bias'])], said
     for name in ('detached', 'drop_path'):
-        t = checks_tasks.detached(fixed=True) if name == 'detached' else checks_tasks.drop_path()
+        t = checks_tasks.detached(fixed=True) if name == 'detached' else checks_tasks.drop_path(n_train=1024)
         r, said = _said(t, tmp_path/name)
         assert r.status == 'finished' and said == [], (name, said)
 

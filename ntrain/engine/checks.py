@@ -15,7 +15,10 @@ from ..core import NtrainError, patch
 __all__ = ['Checks']
 
 # %% ../../nbs/01_engine/08a_checks.ipynb
-def _local(p): return p.to_local() if hasattr(p, 'to_local') else p  # FSDP2's DTensor: this rank's slice
+def _local(p):
+    "This rank's values of `p`: a DTensor's local slice (FSDP2), a sparse gradient's stored values (`nn.Embedding(sparse=True)`)."
+    p = p.to_local() if hasattr(p, 'to_local') else p
+    return p.coalesce().values() if p.is_sparse else p
 
 def _sums(ts)->torch.Tensor:
     "One float64 checksum per tensor, stacked (on their device)."
@@ -23,7 +26,11 @@ def _sums(ts)->torch.Tensor:
 
 def _amax(ts)->torch.Tensor:
     "The largest absolute value of each tensor, as float64, stacked."
-    return torch.stack([_local(t).detach().abs().max().double() if t.numel() else torch.zeros((), dtype=torch.float64, device=t.device) for t in ts])
+    out = []
+    for t in ts:
+        t = _local(t).detach()
+        out.append(t.abs().max().double() if t.numel() else torch.zeros((), dtype=torch.float64, device=t.device))
+    return torch.stack(out)
 
 def _names(names:list, k:int=6)->str:
     "At most `k` names, then how many more."
@@ -48,7 +55,7 @@ class Checks:
     def attach(self, model:nn.Module, optimizer, distributed:bool=False, strategy:str='single', last_step:int=0):
         "Watch `model`'s trainable tensors, stepped by `optimizer` (until `last_step`); under DDP its parameters are replicated on every rank."
         self.model, self.optimizer, self.last_step = model, optimizer, last_step
-        named = [(n, p) for n, p in model.named_parameters() if p.requires_grad]
+        named = [(n, p) for n, p in model.named_parameters() if p.requires_grad and p.is_floating_point()]  # (complex: not looked at)
         self.names, self.params = [n for n, _ in named], [p for _, p in named]
         self.got = [False] * len(self.params) if self.no_grad_steps else None
         self.replicated = named if distributed and strategy == 'ddp' else []  # FSDP2: every parameter is sharded
@@ -74,7 +81,7 @@ def _arm(self:Checks):
     for g in self.optimizer.param_groups:
         for p in g['params']: lr_of[id(p)] = float(g['lr'])
     if not any(lr > 0 for lr in lr_of.values()): return  # a warm-up from 0: look at the first step that moves
-    named = [(n, p) for n, p in self.model.named_parameters() if p.grad is not None]  # (made since `attach` too)
+    named = [(n, p) for n, p in self.model.named_parameters() if p.grad is not None and p.is_floating_point()]  # (made since `attach` too)
     if not named: return
     held = [(n, p) for n, p in named if lr_of.get(id(p), 0.0) > 0]
     self.probe = dict(names=[n for n, _ in held], params=[p for _, p in held], lr=[lr_of[id(p)] for _, p in held],
