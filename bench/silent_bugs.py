@@ -25,7 +25,8 @@ import torch
 from torch import nn
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT/'tests')]
+# SILENT_BUGS_NTRAIN=/path/to/another/checkout: its ntrain instead (the same programs before the change)
+sys.path[:0] = [os.environ.get('SILENT_BUGS_NTRAIN', str(ROOT)), str(ROOT/'tests')]
 import ntrain
 from ntrain.ladder import user_tasks as ut
 import checks_tasks as ct
@@ -139,8 +140,23 @@ def healthy_programs():
     out['drop_path'] = lambda: ct.drop_path(n_train=1024)  # 32 steps in 2 epochs: past no_grad_params' 20
     return out
 
+TASK_KEYS = {'model', 'train', 'valid', 'loss', 'metrics', 'num_classes', 'forward', 'collate_fn', 'count_items', 'prediction', 'ignore_index'}
+
+def gallery_programs(path):
+    "issue 32's HEALTHY programs as fit takes them: the Task's keys, then config keys; the ladder-only `optimizer`/`step` left out."
+    import importlib.util
+    spec = importlib.util.spec_from_file_location('ladder_gallery', path); mod = importlib.util.module_from_spec(spec); spec.loader.exec_module(mod)
+    def make(f, seed):
+        kw = f(seed)
+        from ntrain.data import Task
+        task = Task(**{k: v for k, v in kw.items() if k in TASK_KEYS}, name=f.__name__)
+        keys = {k: v for k, v in kw.items() if k not in TASK_KEYS | {'optimizer', 'step', 'seed'}}
+        return task, keys
+    return {f'gallery:{n}': (lambda f=f: (lambda seed: make(f, seed))) for n, f in mod.HEALTHY.items()}
+
 def healthy_case(make, seed, tmp):
     got = make()
+    if callable(got): got = got(seed)  # (a gallery program takes its seed)
     t, keys = got if isinstance(got, tuple) else (got, {})
     recs = []
     r = ntrain.fit(task=t, seed=seed, run_dir=tmp, callbacks=[recs.append], **{**OPTS, 'epochs': 2, **keys})
@@ -150,12 +166,16 @@ def healthy_case(make, seed, tmp):
 
 def main():
     ap = argparse.ArgumentParser(); ap.add_argument('--seeds', type=int, default=5); ap.add_argument('--no-dist', action='store_true')
+    ap.add_argument('--rows', default='', help='only the rows whose name holds this text; no healthy set')
+    ap.add_argument('--out', default='silent_bugs.json'); ap.add_argument('--first-seed', type=int, default=0)
+    ap.add_argument('--gallery', default='', help="issue 32's healthy gallery (bench/ladder_gallery.py of its branch): its HEALTHY programs too")
     a = ap.parse_args()
     torch.set_num_threads(1)
-    seeds, res, t0 = range(a.seeds), dict(rows=[], healthy=[]), time.time()
+    seeds, res, t0 = range(a.first_seed, a.first_seed + a.seeds), dict(rows=[], healthy=[]), time.time()
     with tempfile.TemporaryDirectory() as d:
         d = Path(d)
         for name, case in ROWS.items():
+            if a.rows and a.rows not in name: continue  # ('gallery-only': no row)
             for hf in (False, True):
                 for broken in (True, False):
                     outs = [case(hf, broken, s, d/f'{len(res["rows"])}_{s}') for s in seeds]
@@ -163,25 +183,29 @@ def main():
                                             right=sum(o['right'] for o in outs), alarms=sum(o['alarm'] for o in outs), n=len(outs),
                                             details=sorted({o['detail'] for o in outs})))
                     print(res['rows'][-1], flush=True)
-        if not a.no_dist:
+        if not a.no_dist and not a.rows:
             for broken in (True, False):
                 outs = [dist_case(broken, s, d/f'dist_{broken}_{s}') for s in seeds]
                 res['rows'].append(dict(row='ranks that drift (ranks_diverged)', shape='2 processes', program='broken' if broken else 'fixed',
                                         right=sum(o['right'] for o in outs), alarms=sum(o['alarm'] for o in outs), n=len(outs),
                                         details=sorted({o['detail'] for o in outs})))
                 print(res['rows'][-1], flush=True)
-        for name, make in healthy_programs().items():
-            outs = [healthy_case(make, s, d/f'h_{name}_{s}') for s in seeds]
+        progs = {} if a.rows else healthy_programs()
+        if a.gallery: progs = gallery_programs(a.gallery) if a.rows == 'gallery-only' else {**progs, **gallery_programs(a.gallery)}
+        for name, make in progs.items():
+            try: outs = [healthy_case(make, s, d/f'h_{name}_{s}') for s in seeds]
+            except Exception as e:  # a gallery program written for the ladder that fit does not take as it is: not counted
+                res['healthy'].append(dict(program=name, error=ntrain.core.first_line(e)[:200])); print(res['healthy'][-1], flush=True); continue
             res['healthy'].append(dict(program=name, alarms=sum(o['alarm'] for o in outs), n=len(outs), steps=outs[0]['steps'],
                                        details=sorted({o['detail'] for o in outs if o['detail']})))
             print(res['healthy'][-1], flush=True)
-    res.update(seconds=round(time.time() - t0, 1), torch=torch.__version__, command=' '.join(sys.argv))
-    (ROOT/'bench'/'results'/'silent_bugs.json').write_text(json.dumps(res, indent=1) + '\n')
+    res.update(seconds=round(time.time() - t0, 1), torch=torch.__version__, command=' '.join(sys.argv), ntrain=ntrain.__file__)
+    (ROOT/'bench'/'results'/a.out).write_text(json.dumps(res, indent=1) + '\n')
     print('\n| bug class | shape | program | right outcome | check alarms (false on fixed) |\n|---|---|---|---|---|')
     for r in res['rows']:
         print(f"| {r['row']} | {r['shape']} | {r['program']} | {r['right']}/{r['n']} | {r['alarms']}/{r['n']} |")
     print('\n| healthy program | alarms |\n|---|---|')
-    for r in res['healthy']: print(f"| {r['program']} | {r['alarms']}/{r['n']} |")
+    for r in res['healthy']: print(f"| {r['program']} | not run: {r['error']} |" if 'error' in r else f"| {r['program']} | {r['alarms']}/{r['n']} |")
 
 
 if __name__ == '__main__':
