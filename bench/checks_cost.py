@@ -39,8 +39,7 @@ def measure(name, task, cfg)->dict:
     with tempfile.TemporaryDirectory() as d:
         rd = Path(d)/'run'
         if 'RANK' in os.environ:  # every rank the same directory (rank 0's)
-            import torch.distributed as dist
-            rd = Path(os.environ.get('CHECKS_COST_DIR', '/tmp/checks_cost'))/name
+            rd = Path(os.environ.get('CHECKS_COST_DIR', '/tmp/checks_cost'))/os.environ.get('TORCHELASTIC_RUN_ID', 'run')/name  # (fresh per launch)
         tr = Trainer(cfg, task=task, run_dir=rd, quiet=True, force=True).open()
         step_s, steps = 0.0, 0
         while tr.epoch < cfg.epochs:
