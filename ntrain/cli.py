@@ -165,7 +165,7 @@ def cmd_launch(a, resume:bool=False)->int:
         from ntrain.launch import resume_command
         print(f'ntrain: stopped; resume with `{resume_command(h.run_dir, a.nproc, a.nnodes, a.rdzv_endpoint)}`', file=sys.stderr)
     elif res.exit_code != 0:
-        print(f'ntrain: error: the run ended {res.status} (torchrun exit {res.returncode}); see {h.log_path} and {h.run_dir}/logs/', file=sys.stderr)
+        print(f'ntrain: error: the run ended {res.status} (torchrun exit {res.returncode})' + (f': {res.message}' if res.message else '') + f'; see {h.log_path} and {h.run_dir}/logs/', file=sys.stderr)
     return res.exit_code
 
 # %% ../nbs/05_front/00_cli.ipynb

@@ -12,9 +12,9 @@ import yaml
 from .core import ConfigError, nearest, first_line, patch
 
 # %% auto 0
-__all__ = ['EXAMPLES', 'IN_MEMORY', 'opt', 'OptimConfig', 'SchedConfig', 'EarlyStopConfig', 'ProfileConfig', 'Config', 'all_keys',
-           'key_hint', 'check_value', 'apply_overrides', 'register_example', 'load_config', 'flat_keys', 'run_config',
-           'run_name', 'is_in_memory', 'describe_keys']
+__all__ = ['EXAMPLES', 'IN_MEMORY', 'opt', 'OptimConfig', 'SchedConfig', 'EarlyStopConfig', 'ProfileConfig', 'DDPConfig',
+           'Config', 'all_keys', 'key_hint', 'check_value', 'apply_overrides', 'register_example', 'load_config',
+           'flat_keys', 'run_config', 'run_name', 'is_in_memory', 'describe_keys']
 
 # %% ../nbs/00_foundation/02_config.ipynb
 def opt(default=None, help:str='', choices:tuple|None=None, range:str|None=None, valid=None):
@@ -60,6 +60,12 @@ class ProfileConfig:
     "torch.profiler around a few steps: a trace and a table of the top operators."
     steps: int = opt(0, 'number of training steps to profile; 0 turns it off', range='>= 0')
     wait: int = opt(2, 'steps to let pass first (warm-up)', range='>= 0')
+
+@dataclass
+class DDPConfig:
+    "DistributedDataParallel's options (`strategy: ddp`, or `auto` under torchrun)."
+    find_unused_parameters: bool = opt(False, "allow trainable parameters that get no gradient in a step (unused in forward, or used on some steps only); DDP then searches the graph every step")
+
 
 # %% ../nbs/00_foundation/02_config.ipynb
 @dataclass
@@ -112,6 +118,7 @@ class Config:
     sched: SchedConfig = opt(SchedConfig())
     early_stop: EarlyStopConfig = opt(EarlyStopConfig())
     profile: ProfileConfig = opt(ProfileConfig())
+    ddp: DDPConfig = opt(DDPConfig())
 
     @classmethod
     def from_dict(cls, d:dict, source:str='config')->'Config': return _from_dict(cls, d, '', source)
@@ -262,7 +269,7 @@ def _split(o:str):
 
 def _parse_value(v:str):
     try: return yaml.safe_load(v) if v.strip() else ''
-    except yaml.YAMLError: return v
+    except (yaml.YAMLError, RecursionError): return v  # (the key's type check then names it)
 
 # %% ../nbs/00_foundation/02_config.ipynb
 EXAMPLES = {
@@ -275,6 +282,23 @@ def register_example(name:str, config:dict):
     "Make `config` (a dict of config keys) loadable by `name`: `load_config(name)`, `ntrain fit NAME`, `base: NAME`."
     Config.from_dict(config)  # refuse a bad key now, naming it, not when someone loads it
     EXAMPLES[name] = config
+
+# %% ../nbs/00_foundation/02_config.ipynb
+class _Twice(yaml.YAMLError):
+    "A key given twice in one mapping of a config file."
+
+class _ConfigLoader(yaml.SafeLoader):
+    "PyYAML's safe loader, but a key given twice in one mapping is an error (`_Twice`, naming both lines)."
+    def construct_mapping(self, node, deep=False):
+        seen = {}
+        for k, _ in node.value:
+            if k.tag == 'tag:yaml.org,2002:merge': continue
+            key = self.construct_object(k, deep=True)
+            try: first = seen.get(key)
+            except TypeError: continue  # an unhashable key: PyYAML's own error says so
+            if first is not None: raise _Twice(f'key {key!r} is given twice (lines {first} and {k.start_mark.line + 1})')
+            seen[key] = k.start_mark.line + 1
+        return super().construct_mapping(node, deep)
 
 # %% ../nbs/00_foundation/02_config.ipynb
 def load_config(src:Union[str, Path, dict, Config]='digits', overrides=())->Config:
@@ -292,8 +316,10 @@ def load_config(src:Union[str, Path, dict, Config]='digits', overrides=())->Conf
         else:
             p = Path(s)
             if not p.is_file(): raise ConfigError(f"config '{s}' is neither a YAML file nor a built-in example ({', '.join(EXAMPLES)}){nearest(s, EXAMPLES)}")
-            try: d = yaml.safe_load(p.read_text(encoding='utf-8')) or {}
+            try: d = yaml.load(p.read_text(encoding='utf-8'), Loader=_ConfigLoader) or {}
             except UnicodeDecodeError: raise ConfigError(f"{p}: not a text file (not UTF-8): a config is a YAML file of keys") from None
+            except _Twice as e: raise ConfigError(f'{p}: {e}') from None
+            except RecursionError: raise ConfigError(f'{p}: nested too deeply to read: a config is a mapping of keys, a few levels deep') from None
             except yaml.YAMLError as e: raise ConfigError(f"{p}: not valid YAML: {first_line(e, typed=False)}") from None
             except OSError as e: raise ConfigError(f"{p}: cannot read it: {e.strerror or e}") from None
             if not isinstance(d, dict): raise ConfigError(f"{p}: expected a mapping of keys, got {type(d).__name__}")

@@ -21,8 +21,8 @@ __all__ = ['default_forward', 'hf_forward', 'default_prediction', 'map_output', 
            'loss_ignore_index', 'dataset_len', 'check_kinds', 'get_task', 'task_record', 'plain_task', 'mix_seed',
            'sample_seed', 'sample_rng', 'sample_key', 'KeyedDataset', 'EpochSampler', 'CollateError', 'sample_shape',
            'KeyedCollate', 'KeyedLoader', 'make_loader', 'LoaderError', 'stop_signal_death', 'worker_lost',
-           'next_batch', 'LoaderWatch', 'close_loaders', 'kill_workers', 'check_targets', 'cheap_targets',
-           'dataset_targets', 'check_task_targets', 'batch_target', 'check_batch_targets']
+           'next_batch', 'LoaderWatch', 'close_loaders', 'kill_workers', 'string_targets', 'check_targets',
+           'cheap_targets', 'dataset_targets', 'check_task_targets', 'batch_target', 'check_batch_targets']
 
 # %% ../nbs/00_foundation/04_data.ipynb
 def default_forward(model, batch):
@@ -701,8 +701,21 @@ def kill_workers(*loaders):
         if getattr(it, 'inner', None) is not None: _kill(it.inner)
 
 # %% ../nbs/00_foundation/04_data.ipynb
+def string_targets(t, split:str='train')->Optional[str]:
+    "One line when targets `t` (a batch's as collated: a list of str; or all of them, a list or array) are strings: the values seen and how to map them to class indices; else None."
+    if isinstance(t, np.ndarray) and t.dtype.kind in 'USO' and t.size and isinstance(t.reshape(-1)[0], str): vals = t.reshape(-1)[:10000].tolist()
+    elif isinstance(t, (list, tuple)) and t and isinstance(t[0], str): vals = list(t[:10000])
+    else: return None
+    seen = sorted(set(map(str, vals)))
+    shown = ', '.join(repr(v) for v in seen[:5]) + (f' ... ({len(seen)} distinct)' if len(seen) > 5 else '')
+    return (f"{split} targets are strings ({shown}) but the loss needs integer class indices: map each label to its index once "
+            "(classes = sorted(set(labels)); index = {c: i for i, c in enumerate(classes)}) and return index[label] from the "
+            "dataset, with num_classes=len(classes)")
+
+# %% ../nbs/00_foundation/04_data.ipynb
 def check_targets(targets, num_classes:int, split:str='train', ignore_index:Optional[int]=None):
     "Classification targets must be integers in [0, num_classes) (or `ignore_index`): else a TaskError naming the first bad sample."
+    if (w := string_targets(targets, split)): raise TaskError(w)
     t = torch.as_tensor(targets)
     if t.dtype.is_floating_point or t.dtype == torch.bool:
         raise TaskError(f"{split} targets are {t.dtype} but cross-entropy with {num_classes} classes needs integer class indices (sample 0: {t.reshape(-1)[0].item()!r}); convert them with .long()")
@@ -752,6 +765,7 @@ def batch_target(batch):
 def check_batch_targets(batch, idx, num_classes:int, ignore_index:Optional[int]=None, split:str='train'):
     "Host-side check of a CPU batch's class targets: names the first bad sample and its value."
     t = batch_target(batch)
+    if (w := string_targets(t, split)): raise TaskError(f'{w} (sample {int(idx[0])}: {t[0]!r})')
     if not isinstance(t, torch.Tensor) or t.device.type != 'cpu': return
     C = num_classes
     if t.dtype.is_floating_point:

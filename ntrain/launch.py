@@ -724,6 +724,13 @@ def _wait_echoing(h:Launch, echo:bool)->Launch:
     return h
 
 # %% ../nbs/03_launch/00_launch.ipynb
+def _no_objects(**parts):
+    "Refuse `launch(model=net, train=...)` in one line: objects of this process cannot go to torchrun's processes, which import their task."
+    if (given := [k for k, v in parts.items() if v is not None]):
+        raise TaskError(f"launch: {given[0]}= is an object of this process, and torchrun's processes import their task: put the model and data "
+                        "in a function of a module and pass task='mytasks:make_task' (or train here, in one process: ntrain.fit(model=...))")
+
+# %% ../nbs/03_launch/00_launch.ipynb
 def launch(config:Union[str, Path, dict, Config, None]=None, overrides=(), *, task=None, nproc:int=2, nnodes:int=1, node_rank:int=0,
            rdzv_endpoint:Optional[str]=None, rdzv_id:Optional[str]=None, max_restarts:int=0, run_dir=None,
            resume:bool=False, wait:bool=True, env:Optional[dict]=None, echo:bool=True, force:bool=False, force_resume:bool=False,
@@ -739,9 +746,7 @@ def launch(config:Union[str, Path, dict, Config, None]=None, overrides=(), *, ta
     command's entry for one rank (argv -> exit status; the CLI hands `cli.rank_main` in): the agent forks the ranks too, and
     each runs it (see `fork_workers`); without it they start as fresh `python -m ntrain` processes.
     `model`, `train`, ...: refused in one line: objects of this process cannot go to torchrun's (`fit` takes them here)."""
-    if (given := [k for k, v in dict(model=model, train=train, valid=valid, loss=loss, metrics=metrics, num_classes=num_classes).items() if v is not None]):
-        raise TaskError(f"launch: {given[0]}= is an object of this process, and torchrun's processes import their task: put the model and data "
-                        "in a function of a module and pass task='mytasks:make_task' (or train here, in one process: ntrain.fit(model=...))")
+    _no_objects(model=model, train=train, valid=valid, loss=loss, metrics=metrics, num_classes=num_classes)
     fn = task if task is not None and not isinstance(task, str) else None
     if task is not None: overrides = [*overrides, f'task={task_name(task)}']
     plan = lambda name=None, given=run_dir: _plan(config, overrides, nproc, nnodes, node_rank, rdzv_endpoint, rdzv_id, max_restarts, given, resume, force_resume,

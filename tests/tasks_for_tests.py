@@ -209,3 +209,15 @@ def grads_after_one_step(cfg, task=None)->dict:
     t.optimizer.zero_grad = lambda *a, **k: None
     t.train_window(window)
     return {n: p.grad.clone() for n, p in t.model.named_parameters()}
+
+
+class _Spare(nn.Module):
+    "tiny's MLP with a layer built but never used in forward: DDP finds no gradient for it."
+    def __init__(self):
+        super().__init__(); self.net, self.spare = _mlp(), nn.Linear(D, C)
+    def forward(self, x): return self.net(x)
+
+
+def spare()->Task:
+    "tiny with a parameter unused in forward (`spare.weight`, `spare.bias`)."
+    t = tiny(); t.model = _Spare; t.name = 'spare'; return t

@@ -4,7 +4,7 @@
 
 # %% ../../nbs/01_engine/02_checkpoint.ipynb 2
 from __future__ import annotations
-import contextlib, hashlib, io, json, os, queue, random, struct, sys, tempfile, threading, time
+import contextlib, hashlib, io, json, os, pickle, queue, random, struct, sys, tempfile, threading, time, warnings
 from pathlib import Path
 from typing import Callable, Optional
 import numpy as np
@@ -247,7 +247,10 @@ def load(path, map_location='cpu', check:bool=True)->dict:
         if state == 'missing': raise CheckpointError(f'{path}: no such checkpoint')
         if state == 'damaged': raise CheckpointError(why)
         if state == 'check': hashing = _Hashing(path, end)
-    try: out, err = torch.load(path, map_location=map_location, weights_only=True), None
+    try:
+        with warnings.catch_warnings():  # (torch's note on a pickle protocol it was not written with: the error below says what matters)
+            warnings.filterwarnings('ignore', message='Detected pickle protocol')
+            out, err = torch.load(path, map_location=map_location, weights_only=True), None
     except Exception as e: out, err = None, e
     if hashing is not None:
         if hashing.result() is None: raise CheckpointError(f'{path}: cannot read it: {hashing.err.strerror or hashing.err}')
@@ -260,6 +263,9 @@ def load(path, map_location='cpu', check:bool=True)->dict:
     if bad: raise CheckpointError(f"{path}: refusing to unpickle code; it needs the globals {', '.join(bad)} "
                                   "(ntrain loads with weights_only=True only)") from None
     if (what := _not_a_checkpoint(path)): raise CheckpointError(f'{path}: {what}, not a checkpoint (torch.save writes a zip archive)') from None
+    if isinstance(err, pickle.UnpicklingError):  # (never relay torch's advice to turn weights_only off: that runs the file's code)
+        raise CheckpointError(f'{path}: not a weights file ntrain will load: it holds pickled Python objects, and ntrain unpickles no code '
+                              '(weights_only=True); save plain weights: torch.save(model.state_dict(), path)') from None
     raise CheckpointError(f'{path}: cannot load: {first_line(err)}') from None
 
 # %% ../../nbs/01_engine/02_checkpoint.ipynb

@@ -9,12 +9,13 @@ from typing import Optional
 import torch
 from torch import nn
 import torch.distributed as dist
+from torch.nn.parallel import DistributedDataParallel
 from ..core import dist_env, NtrainError
 from . import checkpoint as ckpt
 
 # %% auto 0
 __all__ = ['init_distributed', 'collective_error', 'under_torchrun', 'Agreement', 'gather_floats', 'wrap_ddp', 'shard_model',
-           'full_model_state_dict']
+           'full_model_state_dict', 'reducer_names', 'unused_params_error', 'NamedDDP']
 
 # %% ../../nbs/01_engine/07_distributed.ipynb
 def init_distributed(backend:str, timeout_s:float=600):
@@ -75,10 +76,9 @@ def gather_floats(value:float, group=None, distributed:bool=True)->list:
     return [o.item() for o in out]
 
 # %% ../../nbs/01_engine/07_distributed.ipynb
-def wrap_ddp(module:nn.Module, device:torch.device)->nn.Module:
-    "DistributedDataParallel around `module`, on this rank's GPU or on the CPU."
-    from torch.nn.parallel import DistributedDataParallel as DDP
-    return DDP(module, device_ids=[device.index] if device.type == 'cuda' else None)
+def wrap_ddp(module:nn.Module, device:torch.device, find_unused:bool=False)->nn.Module:
+    "DistributedDataParallel around `module`, on this rank's GPU or on the CPU; `find_unused`: the key `ddp.find_unused_parameters`."
+    return NamedDDP(module, device_ids=[device.index] if device.type == 'cuda' else None, find_unused_parameters=find_unused)
 
 def shard_model(model:nn.Module, device:torch.device, world:int):
     "Apply FSDP2's fully_shard to each child module with parameters, then to the root."
@@ -95,3 +95,37 @@ def full_model_state_dict(model)->dict:
     "The whole model's state dict on rank 0 (CPU), from a sharded model; a collective."
     from torch.distributed.checkpoint.state_dict import get_model_state_dict, StateDictOptions
     return ckpt.clean_state_dict(get_model_state_dict(model, options=StateDictOptions(full_state_dict=True, cpu_offload=True)))
+
+# %% ../../nbs/01_engine/07_distributed.ipynb
+def reducer_names(module:nn.Module, ignore=())->list:
+    "The names of the parameters DDP's reducer holds, in its order (trainable ones; a shared one once): what its error's indices count."
+    seen, out = set(), []
+    for mn, m in module.named_modules():
+        for pn, p in m.named_parameters(recurse=False):
+            name = f'{mn}.{pn}' if mn else pn
+            if p.requires_grad and name not in ignore and id(p) not in seen:
+                seen.add(id(p)); out.append(name.replace('_orig_mod.', ''))  # a compiled module's names, as the model's
+    return out
+
+def unused_params_error(e:BaseException, module:nn.Module, rank:int, ignore=())->Optional[NtrainError]:
+    "One line for DDP's error about parameters that got no gradient, naming them and the key that allows them; None for any other error."
+    text = str(e)
+    if not isinstance(e, RuntimeError) or isinstance(e, NtrainError) or 'finished reduction in the prior iteration' not in text: return None
+    if (m := re.search(r'Parameter indices which did not receive grad for rank \d+: ([\d ]+)', text)):
+        names = reducer_names(module, ignore)
+        got = [names[int(i)] if int(i) < len(names) else f'#{i}' for i in m.group(1).split()]
+    elif (m := re.search(r'Parameters which did not receive grad for rank \d+: ([^\n]+)', text)): got = [s.strip() for s in m.group(1).split(',')]
+    else: got = []
+    what = (f"{len(got)} parameter{'s' * (len(got) > 1)} got no gradient in the previous step ({', '.join(got[:6])}{' ...' if len(got) > 6 else ''})"
+            if got else 'some parameters got no gradient in the previous step')
+    return NtrainError(f"rank {rank}: {what}, which DDP refuses by default: set ddp.find_unused_parameters=true if they are used on some "
+                       "steps only (drop-path, several heads), or freeze (requires_grad_(False)) or remove the ones forward never uses")
+
+class NamedDDP(DistributedDataParallel):
+    "DDP whose error about parameters that got no gradient is one line naming them (`unused_params_error`)."
+    def forward(self, *args, **kwargs):
+        try: return super().forward(*args, **kwargs)
+        except RuntimeError as e:
+            err = unused_params_error(e, self.module, dist.get_rank() if dist.is_initialized() else 0, self.parameters_to_ignore)
+            if err is None: raise
+            raise err from None

@@ -45,20 +45,7 @@ def install(t):
             if j == 0 and n > 1 and t.step == f['window']: kill_self()
             return out
         t._micro = _micro
-    if 'ckpt_tmp' in f:
-        submit = t.saver.submit
-        def _submit(state, *targets):
-            if t.step == f['ckpt_tmp']:
-                targets = [dict(tg, before_replace=lambda tmp: kill_self()) if 'rotate_to' in tg else tg for tg in targets]
-            return submit(state, *targets)
-        t.saver.submit = _submit
-    points = {p: f[f'ckpt_{p}'] for p in ROTATION if f'ckpt_{p}' in f}
-    if points:
-        submit2 = t.saver.submit
-        def _submit2(state, *targets):
-            at = lambda point: kill_self() if points.get(point) == state.get('step') else None
-            return submit2(state, *[dict(tg, at=at) if 'rotate_to' in tg else tg for tg in targets])
-        t.saver.submit = _submit2
+    _ckpt_faults(t, f)
     full = set(filter(None, os.environ.get('NTRAIN_TEST_ENOSPC', '').split(',')))
     if full: _full_disk(full)
     plot = set(filter(None, os.environ.get('NTRAIN_TEST_PLOTTER', '').split(',')))
@@ -95,6 +82,24 @@ def install(t):
         t.saver._write = _write
     if os.environ.get('NTRAIN_TEST_REORDER') == 'batch': _reordered(t)
     return t
+
+# %% ../../nbs/01_engine/05_faults.ipynb
+def _ckpt_faults(t, f:dict):
+    "`ckpt_tmp:K` and `ckpt_<instant>:K` of `install`: kill at that instant of step K's `last.pt` rotation, through the saver's `submit`."
+    if 'ckpt_tmp' in f:
+        submit = t.saver.submit
+        def _submit(state, *targets):
+            if t.step == f['ckpt_tmp']:
+                targets = [dict(tg, before_replace=lambda tmp: kill_self()) if 'rotate_to' in tg else tg for tg in targets]
+            return submit(state, *targets)
+        t.saver.submit = _submit
+    points = {p: f[f'ckpt_{p}'] for p in ROTATION if f'ckpt_{p}' in f}
+    if points:
+        submit2 = t.saver.submit
+        def _submit2(state, *targets):
+            at = lambda point: kill_self() if points.get(point) == state.get('step') else None
+            return submit2(state, *[dict(tg, at=at) if 'rotate_to' in tg else tg for tg in targets])
+        t.saver.submit = _submit2
 
 # %% ../../nbs/01_engine/05_faults.ipynb
 def _full_disk(which:set):

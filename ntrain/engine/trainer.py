@@ -315,7 +315,7 @@ def _build_model(self:_Build):
     self.scaler = self.prec.scaler()
     fwd = torch.compile(model, backend=cfg.compile_backend) if cfg.compile else model
     self.eval_model = fwd                                # validation never goes through DDP
-    self.train_model = wrap_ddp(fwd, self.device) if self.strategy == 'ddp' else fwd
+    self.train_model = wrap_ddp(fwd, self.device, cfg.ddp.find_unused_parameters) if self.strategy == 'ddp' else fwd
     # the optimizer is built after sharding: under FSDP2 it must hold the sharded (DTensor) parameters
     self.params = trainable_params(model)
     self.optimizer = build_optimizer(cfg.optim, self.params, self.lr)

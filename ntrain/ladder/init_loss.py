@@ -7,12 +7,12 @@ from __future__ import annotations
 import math
 import torch
 from ..core import to_device
-from .kernel import RungResult, user_code, Bench, batch_rows
+from .kernel import RungResult, user_code, Bench, batch_rows, UserCodeError
 from .diagnose import init_loss_theory
 from ..metrics import class_dim
 
 # %% auto 0
-__all__ = ['rung2']
+__all__ = ['eval_state', 'rung2']
 
 # %% ../../nbs/02_ladder/03b_init_loss.ipynb
 def _output_checks(b:Bench, r:RungResult, p0, t0):
@@ -28,11 +28,39 @@ def _output_checks(b:Bench, r:RungResult, p0, t0):
             r.fail('num_classes', f'the model outputs {C} logits but the task has num_classes={task_C}: wrong number of classes')
 
 # %% ../../nbs/02_ladder/03b_init_loss.ipynb
+def _state_layers(model)->str:
+    "The layers whose eval output depends on state a training-mode forward sets, in words: spectral norm, BatchNorm's running statistics."
+    sn = [k or 'the model' for k, m in model.named_modules() if hasattr(m, 'weight_u') or
+          any(type(p).__name__ == '_SpectralNorm' for ps in getattr(getattr(m, 'parametrizations', None) or {}, 'values', dict)() for p in ps)]
+    bn = [k or 'the model' for k, m in model.named_modules() if isinstance(m, torch.nn.modules.batchnorm._BatchNorm) and m.track_running_stats]
+    words = [f"spectral norm's power iteration ({', '.join(sn[:4])}{' ...' if len(sn) > 4 else ''})"] if sn else []
+    words += [f"BatchNorm's running statistics ({', '.join(bn[:4])}{' ...' if len(bn) > 4 else ''})"] if bn else []
+    return ' and '.join(words) or 'a layer with its own training-mode state'
+
+def eval_state(b:Bench, expected:float):
+    "(eval-mode loss of the first batch before, after one training-mode forward of a fresh model, the layers in words) when that forward closes most of the gap to `expected` (within tolerance, or 90% of it); else None."
+    bt = to_device(b.first_batch()[0], b.device)
+    try:
+        m = b.model().eval()
+        with torch.no_grad():
+            before = float(b.forward_loss(m, bt)[0])
+            m.train(); b.forward_loss(m, bt); m.eval()  # what one training-mode forward sets: power iteration, running statistics
+            after = float(b.forward_loss(m, bt)[0])
+    except UserCodeError: return None
+    gap0, gap1, tol = abs(before - expected), abs(after - expected), b.st.init_tol * max(abs(expected), 1e-12)
+    if not (math.isfinite(after) and gap0 > tol and (gap1 <= tol or gap1 <= gap0 / 10) and gap1 <= gap0 / 4): return None  # it closed most of the gap
+    return before, after, _state_layers(m)
+
+# %% ../../nbs/02_ladder/03b_init_loss.ipynb
 def _init_loss_causes(b:Bench, r:RungResult, measured:float, expected:float, rows:list, items:list):
     "Rung 2's likely causes of an initial loss off its theory, as notes on `r`: a reduction mismatch, the last layer's init scale, or what its numbers rule out; `rows` and `items` count each batch's samples and items."
     n = r.numbers
     bs, ipb = sum(rows) / len(rows), (sum(items) / len(items) if items else None)
     ratio = measured / expected if expected else math.inf
+    if measured > expected and (es := eval_state(b, expected)):  # before the last layer's scale is blamed
+        return r.note('eval_state', f"  eval-mode outputs depend on state that only a training-mode forward sets, {es[2]}: the first "
+                      f"batch's loss in eval mode is {es[0]:.4g} at init and {es[1]:.4g} after one training-mode forward; run one forward "
+                      "in train mode (or some training) before evaluating (not the last layer's init scale)")
     if measured > expected:
         if bs > 2 and abs(ratio / bs - 1) < 0.25:
             r.note('reduction', f"  the loss is about batch size x theory: reduction='sum' instead of 'mean' (a reduction mismatch)")

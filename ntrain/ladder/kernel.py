@@ -153,7 +153,7 @@ def fit(self:LadderResult, **keys):
     return s.fit(**keys)
 
 # %% ../../nbs/02_ladder/00_kernel.ipynb
-_KEY_NUMBERS = ('device', 'params', 'trainable', 'loss', 'memory_mb', 'measured', 'expected', 'start_loss', 'final_loss', 'steps',
+_KEY_NUMBERS = ('device', 'params', 'trainable', 'loss', 'memory_mb', 'factory_seconds', 'step_seconds', 'measured', 'expected', 'start_loss', 'final_loss', 'steps',
                 'threshold', 'samples', 'metric', 'start', 'final', 'overlap', 'suggested_lr', 'status', 'epochs', 'best')
 
 def fmt_short(v)->str:

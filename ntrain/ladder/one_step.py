@@ -4,17 +4,19 @@
 
 # %% ../../nbs/02_ladder/03a_one_step.ipynb 2
 from __future__ import annotations
-import math, warnings
+import math, time, warnings
+from typing import Optional
 import torch
-from ..core import NtrainError, to_device, first_line
+from ..core import NtrainError, to_device, first_line, default_num_workers
 from ..loggers import JSONLLogger, read_metrics
 from ..engine import checkpoint as ckpt
-from .kernel import RungResult, UserCodeError, Bench
+from .kernel import RungResult, UserCodeError, Bench, same_tree
+from ..data import string_targets, batch_target
 from .diagnose import describe, batch_inputs, batch_targets, nan_diagnosis, broadcast_mismatch
 from ..metrics import class_dim
 
 # %% auto 0
-__all__ = ['EVAL_TOL', 'eval_gap', 'rung1']
+__all__ = ['EVAL_TOL', 'eval_gap', 'no_grad_params', 'worker_rng', 'rung1']
 
 # %% ../../nbs/02_ladder/03a_one_step.ipynb
 def _nbytes(ts)->int: return sum(t.numel() * t.element_size() for t in ts if torch.is_tensor(t))
@@ -63,6 +65,7 @@ def _first_step(b:Bench, r:RungResult, model, ps:list, batch, cpu, idx):
     try: loss = b.compute_loss(output, target)
     except UserCodeError as e:
         r.fail('loss', str(e))
+        if (w := string_targets(batch_target(cpu))): r.note('string_labels', '  ' + w)
         if torch.is_tensor(target) and target.dtype.is_floating_point == (b.is_ce) and (b.is_ce or b.is_bce or b.is_mse):
             r.note('target_dtype', f"the targets are {describe(target)}: {'cross-entropy needs int64 class indices' if b.is_ce else 'this loss needs float targets'}")
         return None
@@ -96,9 +99,11 @@ def _measured_step(b:Bench, r:RungResult, model, ps:list, batch):
         if t.data_ptr() not in pptr: saved.append(t.numel() * t.element_size())
         return t
     if b.device.type == 'cuda': torch.cuda.reset_peak_memory_stats(b.device)
+    t0 = time.perf_counter()
     try:
         with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t): b.train_step(model, opt, batch)
     except UserCodeError as e: r.fail('step', f'one optimizer step: {e}'); return None
+    r.numbers['step_seconds'] = round(time.perf_counter() - t0, 4)
     return opt, saved
 
 # %% ../../nbs/02_ladder/03a_one_step.ipynb
@@ -124,10 +129,57 @@ def _round_trip(b:Bench, r:RungResult, model, opt)->RungResult:
     return r
 
 # %% ../../nbs/02_ladder/03a_one_step.ipynb
+def no_grad_params(model)->list:
+    "The names of the trainable parameters that have no gradient after a step; none when no parameter has one (a step that cleared them)."
+    named = [(k, p) for k, p in model.named_parameters() if p.requires_grad]
+    if not any(p.grad is not None for _, p in named): return []
+    return [k for k, p in named if p.grad is None]
+
+def _unused_warning(r:RungResult, names:list):
+    "Rung 1's warning `unused_params`, naming the parameters and what DDP does with them."
+    many = len(names) > 1
+    r.warn('unused_params', f"{len(names)} trainable parameter{'s' * many} got no gradient from the first batch "
+           f"({', '.join(names[:6])}{' ...' if len(names) > 6 else ''}): unused in forward, or off the loss's path. Under DDP "
+           "(2 or more processes) the run fails at its second step unless ddp.find_unused_parameters=true (used on some steps "
+           f"only); if {'they are' if many else 'it is'} never used, freeze (requires_grad_(False)) or remove {'them' if many else 'it'}")
+
+# %% ../../nbs/02_ladder/03a_one_step.ipynb
+def _loads(b:Bench, i:int, workers:int, epochs:int=1)->list:
+    "Train sample `i` loaded twice under one key (`epochs` times over): in this process, or once in each of two fresh workers; collated."
+    from ntrain.data import make_loader, close_loaders
+    dl = make_loader(b.task.train, [[(0, i, True)], [(0, i, True)]], b.cfg.seed, workers, False, False, b.task.collate_fn, b.task.seed_globals)
+    dl.timeout = 120 if workers else 0  # a worker that hangs: the check gives up
+    try: return [[bt for bt, _, _ in b.batches(dl)] for _ in range(epochs)]
+    finally: close_loaders(dl)
+
+def worker_rng(b:Bench, i:int)->Optional[str]:
+    "Why sample `i`'s random draws look copied into every DataLoader worker (the same in two workers, or in two epochs), or None."
+    (a, a2), = _loads(b, i, 0)
+    if same_tree(a, a2): return None  # no randomness outside ntrain's keys: nothing a copy could repeat
+    (w0, w1), (v0, v1) = _loads(b, i, 2, epochs=2)
+    where = ('in both workers' if same_tree(w0, w1) or same_tree(v0, v1) else
+             'in two epochs' if same_tree(w0, v0) or same_tree(w1, v1) else None)
+    if where is None: return None
+    return (f"train sample {i} loaded in two DataLoader workers came out the same {where}, though it differs when loaded twice "
+            "in one process: the dataset's random generator (a numpy RandomState, random.Random or Generator made in __init__) "
+            "is copied into every worker, so the workers repeat each other's augmentation; draw from ntrain.sample_rng() "
+            "(keyed on seed, epoch and sample), or reseed the generator in each worker (from torch.utils.data.get_worker_info().seed)")
+
+def _check_workers(b:Bench, r:RungResult, i:int):
+    "Rung 1's look for a random generator copied into every worker (`worker_rng`), when the run loads with 2 or more workers."
+    nw = max(b.st.num_workers, default_num_workers() if b.cfg.num_workers is None else b.cfg.num_workers)
+    if nw < 2: return
+    try: w = worker_rng(b, i)
+    except UserCodeError as e: return r.note(None, f'the check of the workers\' random draws could not load sample {i}: {e}')
+    if w: r.warn('worker_rng', w)
+
+# %% ../../nbs/02_ladder/03a_one_step.ipynb
 def rung1(b:Bench)->RungResult:
     "One batch end to end: shapes, dtypes, a finite scalar loss, one step, one validation batch, a checkpoint and a metrics write."
     r = b.rung_result(1)
+    t0 = time.perf_counter()
     model = b.model()
+    r.numbers['factory_seconds'] = round(time.perf_counter() - t0, 4)  # beside step_seconds: a factory that initialises twice shows
     ps = list(model.parameters())
     n = r.numbers
     n.update(device=str(b.device), precision=b.precision, params=sum(p.numel() for p in ps),
@@ -135,6 +187,8 @@ def rung1(b:Bench)->RungResult:
     try: batch, idx = b.first_batch()
     except UserCodeError as e: return r.fail('data', f'the first train batch: {e}')
     n.update(inputs=describe(batch_inputs(batch)), targets=describe(batch_targets(batch)), batch_size=len(idx))
+    if (w := string_targets(batch_target(batch))) and (b.classes or b.is_ce or b.is_bce or b.is_mse): return r.fail('string_labels', w)
+    _check_workers(b, r, int(idx[0]))
     cpu, batch = batch, to_device(batch, b.device)
     model.train()
     with warnings.catch_warnings(record=True) as caught:  # shown in the diagnosis: torch's warnings about shapes, dtypes ...
@@ -146,6 +200,7 @@ def rung1(b:Bench)->RungResult:
         for w in ws[:5]: r.note(None, f'warning during the step: {w}')
     if stepped is None: return r
     opt, saved = stepped
+    if (names := no_grad_params(model)): _unused_warning(r, names)
     mb = lambda x: round(x / 2**20, 3)
     st = [v for s in opt.state.values() for v in s.values()]
     n['memory_mb'] = dict(params=mb(_nbytes(ps)), grads=mb(_nbytes([p.grad for p in ps])), optimizer=mb(_nbytes(st)), activations=mb(sum(saved)))

@@ -9,7 +9,7 @@ from collections import deque
 from dataclasses import dataclass, field, asdict
 from pathlib import Path
 from typing import Callable, Iterable, Optional, Union
-from ..core import NtrainError, atomic_write_text, cpu_count, default_num_workers, first_line
+from ..core import NtrainError, ConfigError, atomic_write_text, cpu_count, default_num_workers, first_line
 from ..config import Config, apply_overrides, run_config, run_name
 from ..events import Stopper, STOP_FILE, request_stop_file, signals_stop, message
 from ..rundir import default_run_dir
@@ -368,11 +368,20 @@ def _run_arms(cfg, task, fixes:list, steps:int, warmup:int, repeats:int, stopper
     finally: shutil.rmtree(tmp, ignore_errors=True)
 
 # %% ../../nbs/02_ladder/06_speed.ipynb
+def _check_args(budget, repeats):
+    "The check's own arguments, each refused in one line naming it (`--budget`/`budget=`, `--repeats`/`repeats=`)."
+    if isinstance(repeats, bool) or not isinstance(repeats, int) or repeats < 1:
+        raise ConfigError(f'speed check: repeats={repeats!r} (--repeats): each trial runs at least once, and 2 or more measure the noise band')
+    if isinstance(budget, bool) or not isinstance(budget, (int, float)) or not math.isfinite(budget) or budget <= 0:
+        raise ConfigError(f'speed check: budget={budget!r} (--budget): a number of seconds above 0')
+
+# %% ../../nbs/02_ladder/06_speed.ipynb
 def speed_check(cfg:Config, task=None, *, run_dir=None, stop=None, budget:float=60.0, repeats:int=3,
                 say:Optional[Callable]=None, init_from=None, warmup:int=5, profile_steps:int=30)->SpeedResult:
     "Profile the step, name the Speed table's row, measure each fix in alternating trials; writes speed.json and the card. In this process."
     from ntrain.data import get_task
     from ntrain.card import write_card
+    _check_args(budget, repeats)
     t_start, say = time.monotonic(), say or (lambda s: None)
     task = (task if task is not None else get_task(cfg.task, **cfg.task_args)).copies()  # trials train copies of a module
     rd = Path(run_dir or cfg.run_dir or default_run_dir(run_name(cfg, task) + '-speed'))

@@ -1,0 +1,106 @@
+"""Rung 1's looks at what users get wrong before training (issue 33, part 3), one case per class: a random generator
+copied into every DataLoader worker (and its fix), parameters with no gradient (named by rung 1, and by `ntrain launch`
+on 2 processes in one line with the key that makes the run pass), string labels (one line in rung 1 and in `fit`),
+eval output that needs a training-mode forward (spectral norm; a healthy BatchNorm model quiet), the factory's time.
+The same classes over 5 seeds, with HF-style shapes: bench/rung1_checks.py. Every subprocess has a timeout."""
+import os, subprocess, sys, time
+from pathlib import Path
+import numpy as np
+import pytest
+import torch
+from torch import nn
+from torch.utils.data import Dataset
+import ntrain
+from ntrain.core import NtrainError
+from ntrain.config import describe_keys
+from ntrain.data import Task
+from ntrain.examples import digits
+from ntrain.ladder.kernel import bench
+from ntrain.ladder.one_step import rung1
+from ntrain.ladder.init_loss import rung2
+from ntrain.ladder.user_tasks import batchnorm
+
+ROOT, TESTS = Path(__file__).resolve().parents[1], Path(__file__).resolve().parent
+D, C = 16, 4
+
+class Noisy(Dataset):
+    "A 4-class problem with noise on the features from `rng`: 'held' (a RandomState made in __init__), 'keyed' (ntrain.sample_rng)."
+    def __init__(self, n, seed, rng, labels=None):
+        g = torch.Generator().manual_seed(seed)
+        self.x = torch.randn(n, D, generator=g); self.y = self.x[:, :C].argmax(1)
+        self.rng, self.rs, self.labels = rng, np.random.RandomState(seed), labels
+    def __len__(self): return len(self.x)
+    def __getitem__(self, i):
+        noise = (torch.from_numpy(self.rs.randn(D)).float() if self.rng == 'held' else
+                 torch.randn(D, generator=ntrain.sample_rng()) if self.rng == 'keyed' else torch.zeros(D))
+        y = self.y[i] if self.labels is None else self.labels[int(self.y[i])]
+        return self.x[i] + 0.1 * noise, y
+
+def mlp(): return nn.Sequential(nn.Linear(D, 32), nn.ReLU(), nn.Linear(32, C))
+
+class Spare(nn.Module):
+    def __init__(self): super().__init__(); self.net, self.spare = mlp(), nn.Linear(D, C)
+    def forward(self, x): return self.net(x)
+
+def task(rng='none', model=mlp, labels=None):
+    return Task(model=model, train=Noisy(256, 0, rng, labels), valid=Noisy(64, 1, 'none', labels), num_classes=C)
+
+def one(t, tmp_path, *over, rung=rung1):
+    return rung(bench('digits', overrides=list(over), task=t, run_dir=tmp_path/'b'))
+
+def test_worker_rng_copied_is_named_and_its_fix_is_quiet(tmp_path):
+    r = one(task('held'), tmp_path, 'num_workers=2')
+    assert r.verdict == 'warn' and r.causes == ['worker_rng'], r.diagnosis
+    assert 'ntrain.sample_rng()' in r.diagnosis and 'get_worker_info().seed' in r.diagnosis, r.diagnosis
+    for rng in ('keyed', 'none'):
+        r = one(task(rng), tmp_path, 'num_workers=2')
+        assert r.verdict == 'pass' and not r.causes, (rng, r.diagnosis)
+    assert one(task('held'), tmp_path, 'num_workers=1').causes == []  # fewer than 2 workers: not looked at
+
+def test_unused_parameters_named_by_rung1(tmp_path):
+    r = one(task(model=Spare), tmp_path)
+    assert r.verdict == 'warn' and r.causes == ['unused_params'], r.diagnosis
+    assert '(spare.weight, spare.bias)' in r.diagnosis and 'ddp.find_unused_parameters=true' in r.diagnosis, r.diagnosis
+    assert one(task(), tmp_path).causes == []
+
+def test_unused_parameters_on_two_processes_one_line_and_the_key(tmp_path):
+    if os.environ.get('CI') != 'true':
+        import torch.distributed as dist
+        if not dist.is_gloo_available(): pytest.skip('gloo is not available')
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), str(TESTS)]), OMP_NUM_THREADS='1', NTRAIN_DIST_TIMEOUT='60')
+    base = [sys.executable, '-m', 'ntrain', 'launch', 'digits', 'task=tasks_for_tests:spare', 'num_workers=0', 'epochs=1', 'progress=false']
+    p = subprocess.run([*base, f'run_dir={tmp_path/"a"}', '--nproc', '2'], env=env, capture_output=True, text=True, timeout=240)
+    last = [l for l in p.stderr.splitlines() if l.startswith('ntrain: error: the run ended')]
+    assert p.returncode == 1 and last, p.stderr[-3000:]
+    assert '(spare.weight, spare.bias)' in last[-1] and 'ddp.find_unused_parameters=true' in last[-1], last[-1]
+    assert 'Expected to have finished reduction' not in last[-1]
+    p = subprocess.run([*base, f'run_dir={tmp_path/"b"}', 'ddp.find_unused_parameters=true', '--nproc', '2'], env=env,
+                       capture_output=True, text=True, timeout=240)
+    assert p.returncode == 0, p.stderr[-3000:]
+    assert 'ddp.find_unused_parameters' in describe_keys()
+
+def test_string_labels_one_line_in_rung1_and_fit(tmp_path):
+    names = ['bird', 'cat', 'dog', 'fish']
+    r = one(task(labels=names), tmp_path)
+    assert r.verdict == 'fail' and r.causes == ['string_labels'], r.diagnosis
+    assert len(r.diagnosis.splitlines()) == 1 and "('bird', 'cat', 'dog', 'fish')" in r.diagnosis, r.diagnosis
+    with pytest.raises(NtrainError) as e:
+        ntrain.fit(model=mlp(), train=Noisy(256, 0, 'none', names), valid=Noisy(64, 1, 'none', names), num_classes=C,
+                   epochs=1, num_workers=0, progress=False, quiet=True, run_dir=str(tmp_path/'fit'))
+    assert 'targets are strings' in str(e.value) and '\n' not in str(e.value), str(e.value)
+
+def test_eval_output_that_needs_a_training_forward_is_named_and_batchnorm_is_quiet(tmp_path):
+    sn = lambda: nn.Sequential(nn.Flatten(), nn.utils.spectral_norm(nn.Linear(64, 64)), nn.ReLU(), nn.utils.spectral_norm(nn.Linear(64, 10)))
+    d = digits()
+    r = one(Task(model=sn, train=d.train, valid=d.valid, num_classes=10), tmp_path, rung=rung2)
+    assert r.verdict == 'fail' and r.causes == ['eval_state'], r.diagnosis
+    assert "spectral norm's power iteration" in r.diagnosis and 'init_scale' not in r.causes, r.diagnosis
+    r = one(batchnorm(), tmp_path, rung=rung2)
+    assert r.verdict == 'pass' and 'eval_state' not in r.causes, r.diagnosis
+
+def test_factory_time_beside_the_step(tmp_path):
+    def slow():
+        time.sleep(0.3); return mlp()
+    r = one(task(model=slow), tmp_path)
+    assert r.numbers['factory_seconds'] >= 0.3 and 0 < r.numbers['step_seconds'] < r.numbers['factory_seconds'], r.numbers
+    assert 'factory_seconds' in r.to_dict()['numbers']
