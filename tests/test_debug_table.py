@@ -10,7 +10,8 @@ pytestmark = [pytest.mark.timeout(300), pytest.mark.usefixtures('one_thread')]
 
 # The rows that fail rung 3 run 100 steps, not 300: their causes do not depend on the budget (bench/verdict_seeds.py
 # finds the same verdicts at 100 and 300 steps over 5 seeds), and digits memorises its batch in 30-40 steps. Not for
-# lr 1e-5: at 100 steps its loss is still flat; it takes 300 to be `slow`.
+# lr 1e-5: at 100 steps its loss is still flat; rung 3 extends itself to 900 steps and warns `slow` (a loss that falls slowly is
+# no certainty of a bug: a warning with advice, not a stop).
 FAST = dict(overfit_steps=100)
 
 def run(case:dict, rungs:str, run_dir, settings=FAST):
@@ -58,9 +59,10 @@ def test_rung_3_a_healthy_noisy_run_at_lr_0_1_is_not_flagged(tmp_path):
     res = ladder('digits', ['optim.name=sgd', 'optim.lr=0.1', M9], rungs='3', force=True, run_dir=tmp_path, write=False)
     assert res.rung(3).verdict == 'pass' and res.rung(3).causes == [], res.table()
 
-def test_rung_3_lr_1e_5_stays_slow(tmp_path):
+def test_rung_3_lr_1e_5_is_slow_a_warning(tmp_path):
     r = ladder('digits', ['optim.lr=1e-5'], rungs='3', force=True, run_dir=tmp_path, write=False).rung(3)
-    assert r.verdict == 'fail' and r.causes == ['slow'] and 'may be too low' in r.diagnosis, r.diagnosis
+    assert r.verdict == 'warn' and r.causes == ['slow'] and 'may be too low' in r.diagnosis, r.diagnosis
+    assert r.numbers['steps'] == 900 and r.numbers['curve'] == 'slow', r.numbers  # extended to 3 x 300 before the verdict
 
 def test_rung_3_lr_0_as_today(tmp_path):
     r = ladder('digits', ['optim.lr=0'], rungs='3', force=True, run_dir=tmp_path, write=False, settings=FAST).rung(3)

@@ -135,21 +135,56 @@ def nan_diagnosis(b, model, batch, idx, losses:list=(), rerun:Optional[Callable]
     return causes, words
 
 # %% ../../nbs/02_ladder/04_diagnose.ipynb
+def _is_nll(loss)->bool:
+    return isinstance(loss, nn.NLLLoss) or getattr(loss, '__name__', '') == 'nll_loss'
+
+def _class_theory(b, preds, target)->tuple:
+    "Cross-entropy's (or NLLLoss's) theory: ln C per target, times the (weighted) targets under reduction='sum'."
+    t, loss = b.task, b.task.loss
+    d = class_dim(preds, target) if torch.is_tensor(target) else (1 if preds.ndim > 1 else None)
+    C = preds.shape[d] if d is not None else t.num_classes
+    what = 'cross-entropy' if b.is_ce else 'NLLLoss after log_softmax'
+    kept = [k for k in ('weight', 'label_smoothing') if getattr(loss, k, None) is not None and getattr(loss, k) is not False and
+            not (k == 'label_smoothing' and getattr(loss, k) == 0)]
+    also = f' ({" and ".join(kept)} leave it unchanged)' if kept else ''
+    if getattr(loss, 'reduction', 'mean') == 'sum' and not b.items and torch.is_tensor(target) and not target.dtype.is_floating_point:
+        ign = getattr(loss, 'ignore_index', t.ignore_index)
+        live = target != ign if ign is not None else torch.ones_like(target, dtype=torch.bool)
+        if bool(live.all()):  # a summed token loss with ignored targets varies with their count: rung 2 names that
+            w = getattr(loss, 'weight', None)
+            n = float(w.to(target.device)[target].sum()) if w is not None else float(live.sum())
+            return n * math.log(C), f"{n:.4g} {'weighted ' if w is not None else ''}targets x ln({C}) for {what} with reduction='sum'"
+    return math.log(C), f'ln({C}) for {what} over {C} outputs{also}'
+
+def _bce_theory(b, target)->tuple:
+    "BCE's theory at zero logits: ln 2 per element, weighted by `pos_weight` and `weight=`, summed under reduction='sum'."
+    loss = b.task.loss
+    pw, w = getattr(loss, 'pos_weight', None), getattr(loss, 'weight', None)
+    if pw is None and w is None and getattr(loss, 'reduction', 'mean') != 'sum': return math.log(2), 'ln(2) for binary cross-entropy'
+    y = target.float()
+    per = torch.full_like(y, math.log(2))
+    if pw is not None: per = per * (1 + (pw.to(y) - 1) * y)
+    if w is not None: per = per * w.to(y)
+    how = ' with ' + ' and '.join(k for k, v in (('pos_weight', pw), ('weight', w)) if v is not None) if pw is not None or w is not None else ''
+    if getattr(loss, 'reduction', 'mean') == 'sum' and not b.items:
+        return float(per.sum()), f"ln(2) per element{how}, summed over {per.numel()} elements (reduction='sum')"
+    return float(per.mean()), f'ln(2) per element{how}, averaged over the batch'
+
+# %% ../../nbs/02_ladder/04_diagnose.ipynb
 def init_loss_theory(b, batch, preds, target)->tuple:
     "(expected initial loss, how it was derived), or (None, why not)."
     t = b.task
     if t.expected_init_loss is not None:
         with user_code('theory'): return float(t.expected_init_loss(t, batch)), 'Task.expected_init_loss'
-    if b.is_ce:  # the class dimension: last for (N, C) and a language model's (B, T, V), 1 for torch's (B, C, H, W)
-        d = class_dim(preds, target) if torch.is_tensor(target) else (1 if preds.ndim > 1 else None)
-        C = preds.shape[d] if d is not None else t.num_classes
-        return math.log(C), f'ln({C}) for cross-entropy over {C} outputs'
-    if b.is_bce: return math.log(2), 'ln(2) for binary cross-entropy'
+    if b.is_ce or _is_nll(t.loss): return _class_theory(b, preds, target)  # class dim: last for (N, C) and (B, T, V), 1 for (B, C, H, W)
+    if b.is_bce: return _bce_theory(b, target)
     if b.is_mse:
         y, p = target.float(), preds.float().reshape(target.shape)
-        return (float((y**2).mean() + (p**2).mean() - 2 * y.mean() * p.mean()),
-                'mean(y^2) + mean(pred^2) - 2 mean(y) mean(pred) for MSE: mean(y^2) for a zero head, '
-                '+- 2 std(y) std(pred) for what this head predicts')
+        m = float((y**2).mean() + (p**2).mean() - 2 * y.mean() * p.mean())
+        how = ('mean(y^2) + mean(pred^2) - 2 mean(y) mean(pred) for MSE: mean(y^2) for a zero head, '
+               '+- 2 std(y) std(pred) for what this head predicts')
+        if getattr(t.loss, 'reduction', 'mean') == 'sum' and not b.items: return m * y.numel(), how + f", x {y.numel()} elements (reduction='sum')"
+        return m, how
     return None, f'no theory for the loss {getattr(t.loss, "__name__", type(t.loss).__name__)}: give one with Task.expected_init_loss(task, batch)'
 
 # %% ../../nbs/02_ladder/04_diagnose.ipynb

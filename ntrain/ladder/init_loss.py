@@ -5,14 +5,16 @@
 # %% ../../nbs/02_ladder/03b_init_loss.ipynb 2
 from __future__ import annotations
 import math
+from typing import Optional
 import torch
+from torch import nn
 from ..core import to_device
 from .kernel import RungResult, user_code, Bench, batch_rows, UserCodeError
 from .diagnose import init_loss_theory
 from ..metrics import class_dim
 
 # %% auto 0
-__all__ = ['eval_state', 'rung2']
+__all__ = ['TARGET_SCALE', 'eval_state', 'target_scale', 'rung2']
 
 # %% ../../nbs/02_ladder/03b_init_loss.ipynb
 def _output_checks(b:Bench, r:RungResult, p0, t0):
@@ -50,6 +52,21 @@ def eval_state(b:Bench, expected:float):
     gap0, gap1, tol = abs(before - expected), abs(after - expected), b.st.init_tol * max(abs(expected), 1e-12)
     if not (math.isfinite(after) and gap0 > tol and (gap1 <= tol or gap1 <= gap0 / 10) and gap1 <= gap0 / 4): return None  # it closed most of the gap
     return before, after, _state_layers(m)
+
+# %% ../../nbs/02_ladder/03b_init_loss.ipynb
+TARGET_SCALE = 100.0  # a float regression target whose mean or std is beyond this (or both below 1/this): not unit scale
+
+def target_scale(b:Bench, t)->Optional[str]:
+    "The advice for a float regression target (MSE, L1, Huber) far from unit scale, e.g. 'standardise the target: mean 1.2e4, std 3e3'; None when it is near unit scale."
+    if not (torch.is_tensor(t) and t.dtype.is_floating_point and t.numel() > 1): return None
+    if not (b.is_mse or isinstance(b.task.loss, (nn.L1Loss, nn.HuberLoss, nn.SmoothL1Loss)) or
+            getattr(b.task.loss, '__name__', '') in ('l1_loss', 'huber_loss', 'smooth_l1_loss')): return None
+    m, s = float(t.float().mean()), float(t.float().std())
+    big = max(abs(m), s) > TARGET_SCALE
+    if not big and not (0 < max(abs(m), s) < 1 / TARGET_SCALE): return None
+    g = lambda v: f'{v:.2g}'.replace('e+0', 'e').replace('e+', 'e').replace('e-0', 'e-')  # 1.2e4, as people write it
+    return (f"standardise the target: mean {g(m)}, std {g(s)} (far from unit scale: a head initialised for unit outputs "
+            "spends its first steps chasing the scale, and no learning rate fits both; train on (y - mean) / std and undo it for predictions)")
 
 # %% ../../nbs/02_ladder/03b_init_loss.ipynb
 def _init_loss_causes(b:Bench, r:RungResult, measured:float, expected:float, rows:list, items:list):
@@ -90,7 +107,7 @@ def rung2(b:Bench)->RungResult:
     for _ in range(3):
         try: batches.append(next(it)[:2])
         except StopIteration: break
-    losses, counts, rows, items = [], [], [], []
+    losses, counts, rows, items, seen = [], [], [], [], []
     with torch.no_grad():
         for bt, bidx in batches:
             b.check_stop()
@@ -102,20 +119,26 @@ def rung2(b:Bench)->RungResult:
             if b.task.count_items is not None:
                 with user_code('count_items'): items.append(int(b.task.count_items(bt)))
             losses.append(float(loss)); counts.append(items[-1] if b.items else rows[-1])
-            if len(losses) == 1: p0, t0, b0 = preds.float(), target, bt  # the first batch: theory and output checks
+            seen.append((bt, preds.float(), target))  # the theory is taken on the samples the loss was measured on
     measured = sum(l * c for l, c in zip(losses, counts)) / sum(counts)
     n.update(measured=measured, samples=sum(rows), **(dict(items=sum(items)) if b.items else {}))
-    expected, source = init_loss_theory(b, b0, p0, t0)
+    (b0, p0, t0), w = seen[0], [c / sum(counts) for c in counts]  # the first batch: the output checks
+    theories = [init_loss_theory(b, *s) for s in seen]
+    source = theories[0][1]
+    expected = None if any(e is None for e, _ in theories) else sum(wi * e for wi, (e, _) in zip(w, theories))
     n.update(theory=source, tolerance=st.init_tol, output_std=float(p0.std()))
     r.series['batch_losses'] = losses
     _output_checks(b, r, p0, t0)
+    if (adv := target_scale(b, t0)) is not None:
+        n['target_scale'] = dict(mean=float(t0.float().mean()), std=float(t0.float().std()))
+        r.warn('target_scale', '  ' + adv)
     if expected is None: return r.warn('no_theory', source)
     n['expected'] = expected
     if not math.isfinite(measured): return r.fail('nan', f'the initial loss is {measured}: run rung 1 for where it comes from')
     slack = 0.0
     if b.is_mse and b.task.expected_init_loss is None:  # the head's own predictions may correlate with y: Cauchy-Schwarz bounds it
         y = t0.float(); p = p0.reshape(y.shape)
-        slack = float(2 * y.std() * p.std())
+        slack = sum(wi * float(2 * t.float().std() * q.reshape(t.shape).std()) for wi, (_, q, t) in zip(w, seen))
         n.update(zero_head=float((y**2).mean()), slack=slack)
         if float((p**2).mean()) > float((y**2).mean()):
             r.fail('init_scale', f"the outputs at init (mean square {float((p**2).mean()):.3g}) are larger than the targets "

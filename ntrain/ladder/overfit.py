@@ -13,11 +13,12 @@ from ..engine import checkpoint as ckpt
 from .kernel import RungResult, UserCodeError, user_code, Bench, same_tree
 from .diagnose import describe, batch_targets, names_list, nan_diagnosis, grad_report
 from .range_test import lr_find
+from .init_loss import target_scale
 from ..metrics import class_dim
 
 # %% auto 0
-__all__ = ['KEEPS', 'ZERO_GRAD', 'NONDETERMINISTIC', 'loss_rose', 'keeps_gradients', 'deterministic_steps', 'repeat_check',
-           'rung3']
+__all__ = ['KEEPS', 'ZERO_GRAD', 'NONDETERMINISTIC', 'SURE', 'loss_rose', 'curve_verdict', 'keeps_gradients',
+           'deterministic_steps', 'repeat_check', 'rung3']
 
 # %% ../../nbs/02_ladder/03d_overfit.ipynb
 def loss_rose(losses:list)->Optional[str]:
@@ -34,6 +35,37 @@ class _Quiet:
     def __init__(self, b): self._b = b
     def __getattr__(self, k): return getattr(self._b, k)
     def emit(self, kind:str, **fields): return None if kind == 'lr_find' else self._b.emit(kind, **fields)
+
+# %% ../../nbs/02_ladder/03d_overfit.ipynb
+def curve_verdict(losses:list, target:float, st)->dict:
+    "A finite loss curve read against `st` (`LadderSettings`): state (memorised, steep, floor, slow, stalled, stuck), falling, drop (fraction of the first loss), floor and progress toward it (or None), in words."
+    L = [float(v) for v in losses]
+    first, n = L[0], len(L)
+    w = max(3, n // 10)
+    C = sum(L[-w:]) / len(L[-w:])
+    B = sum(L[-2 * w:-w]) / w if n >= 2 * w else first
+    A = sum(L[-3 * w:-2 * w]) / w if n >= 3 * w else None
+    fell, ref = first - C, max(abs(first), 1e-12)
+    drop = fell / ref
+    falling = drop > 0.01 and (B - C) > 0.02 * fell  # a flat loss (1%) is not falling, however steady
+    floor = progress = None
+    if A is not None and A > B > C and (B - C) < (A - B):
+        q = (B - C) / (A - B); floor = C - (B - C) * q / (1 - q)
+        if min(L) >= 0: floor = max(floor, 0.0)  # a loss that never went below 0 has no floor below it
+        if first > floor: progress = fell / (first - floor)
+    out = dict(falling=falling, drop=drop, floor=floor, progress=progress, steps=n, first=first, last=L[-1])
+    far = f'fell {drop:.0%} ({first:.4g} -> {C:.4g} over its last {w} steps) in {n} steps'
+    to_floor = f', {progress:.0%} of the way to the floor it approaches, about {floor:.4g}' if progress is not None else ''
+    if L[-1] <= target: state, words = 'memorised', f'memorised: loss {first:.4g} -> {L[-1]:.4g} in {n} steps (target {target:.3g})'
+    elif falling and (drop >= st.overfit_steep or (progress is not None and progress >= st.overfit_floor and drop >= 2 * st.overfit_moved)):
+        state, words = 'steep', f'not memorised but learning: the loss {far}{to_floor}, and is still falling'
+    elif falling and (drop >= st.overfit_moved or n < st.overfit_max * st.overfit_steps):
+        state, words = 'slow', f'the loss {far}{to_floor}, and is still falling, slowly'
+    elif falling: state, words = 'stuck', f'the loss {far}, the most steps rung 3 runs, and hardly moves'
+    elif drop >= st.overfit_plateau: state, words = 'floor', f'the loss {far} and levelled off: a floor near {C:.4g}'
+    elif drop >= st.overfit_moved: state, words = 'stalled', f'the loss {far} and levelled off far above zero'
+    else: state, words = 'stuck', f'the loss {far} and does not move'
+    return dict(out, state=state, words=words)
 
 # %% ../../nbs/02_ladder/03d_overfit.ipynb
 @contextlib.contextmanager
@@ -151,7 +183,8 @@ def repeat_check(b:Bench, init:dict, # the model's state before rung 3's first s
 # %% ../../nbs/02_ladder/03d_overfit.ipynb
 def _overfit(b:Bench, r:RungResult, model, opt, batch, idx, reps:int)->Optional[tuple]:
     """Rung 3's steps on one batch (the first `reps` under deterministic algorithms), their losses read back in chunks into
-    `r.series['loss']` and sent as `rung_step` records: (target loss, the first step's gradient report, the last snapshot of
+    `r.series['loss']` and sent as `rung_step` records; a loss still falling short of a passing curve when `overfit_steps`
+    ran out runs on, `overfit_steps` more at a time, up to `overfit_max` x them: (target loss, the first step's gradient report, the last snapshot of
     model and optimizer with its step, the initial weights), or None when a step failed (`r` says why)."""
     st, n = b.st, r.numbers
     losses = r.series['loss'] = []
@@ -163,10 +196,10 @@ def _overfit(b:Bench, r:RungResult, model, opt, batch, idx, reps:int)->Optional[
         for v in new:
             losses.append(v); b.emit('rung_step', rung=3, step=len(losses), loss=v, target=target)
         read_at = time.monotonic()
-    init = None
+    init, s, limit, most = None, 0, st.overfit_steps, max(st.overfit_steps, int(st.overfit_max * st.overfit_steps))
     with contextlib.ExitStack() as det:
         if reps: det.enter_context(deterministic_steps(quiet=True))
-        for s in range(st.overfit_steps):
+        while s < limit:
             if s == reps: det.close()
             if b.stop_requested():
                 if pend: read_back()
@@ -179,9 +212,11 @@ def _overfit(b:Bench, r:RungResult, model, opt, batch, idx, reps:int)->Optional[
             try: pend.append(b.train_step(model, opt, batch))
             except UserCodeError as e: r.fail('step', f'step {s}: {e}'); return None
             if grads is None: grads = grad_report(model)
-            decide = (s + 1) % 10 == 0 or s == st.overfit_steps - 1
+            decide = (s + 1) % 10 == 0 or s == limit - 1
             if decide or s == 0 or time.monotonic() - read_at > 1.0: read_back()
             if decide and (not all(map(math.isfinite, losses[-10:])) or losses[-1] <= target): break
+            s += 1
+            if s == limit and limit < most and curve_verdict(losses, target, st)['state'] == 'slow': limit = min(most, limit + st.overfit_steps)
     return target, grads, snap, init
 
 # %% ../../nbs/02_ladder/03d_overfit.ipynb
@@ -202,7 +237,7 @@ def _nan_replay(b:Bench, r:RungResult, snap:tuple, batch, idx, losses:list):
 def _overfit_causes(b:Bench, r:RungResult, model, batch, idx, init:dict, grads:dict, words:Optional[str], kept:Optional[float], lr:float, moved:float):
     """Rung 3's causes of a batch not memorised, as notes on `r`: parameters frozen (`words` names them), detached or dead, a step
     that keeps old gradients (`kept`), a loss that rose (with the LR range test), a flat one, targets of the wrong dtype, softmax
-    before cross-entropy; else a loss that fell too slowly or did not fall."""
+    before cross-entropy, a loss that ended above its start; `rung3` reads the curve itself (`curve_verdict`)."""
     st, n, losses = b.st, r.numbers, r.series['loss']
     first, last = losses[0], losses[-1]
     if b.step_fn is not None and not any(p.grad is not None and bool(p.grad.any()) for p in model.parameters() if p.requires_grad):
@@ -225,26 +260,61 @@ def _overfit_causes(b:Bench, r:RungResult, model, batch, idx, init:dict, grads:d
         if moved == 0 and lr != 0: r.note('no_update', '  the parameters did not change at all')
         if b.step_fn is not None and 'zero_grad' not in r.causes:
             r.note('step_fn', '  your step function: does it call loss.backward(), optimizer.step() and optimizer.zero_grad() every step?')
-    t = batch_targets(batch)
+    with torch.no_grad(): _, out, tgt = b.forward_loss(model, batch)
+    t = tgt  # the targets the loss sees (a custom forward picks them: a graph's batch holds more than inputs and targets)
     if torch.is_tensor(t):
         if b.is_ce and t.dtype.is_floating_point: r.note('target_dtype', f'  the targets are {describe(t)}: cross-entropy needs int64 class indices')
         if (b.is_mse or b.is_bce) and not t.dtype.is_floating_point: r.note('target_dtype', f'  the targets are {describe(t)}: this loss needs float targets')
-    with torch.no_grad(): _, out, tgt = b.forward_loss(model, batch)
     preds = b.prediction(out)
     d = class_dim(preds, tgt) if torch.is_tensor(tgt) else 1
     if b.is_ce and torch.is_tensor(preds) and bool((preds >= 0).all()) and preds.ndim > 1 and d is not None and bool(((preds.sum(d) - 1).abs() < 1e-3).all()):
         r.note('softmax', '  the outputs are probabilities: softmax applied before cross-entropy keeps the loss from reaching zero')
-    if len(r.causes) == 0:
-        if last < first:
-            r.note('slow', f'  the loss falls but too slowly: the learning rate {lr:.2g} may be too low, or the model too small or too '
-                   f'regularised; a longer try: overfit_steps={2 * st.overfit_steps}')
-        else:  # it rose, but less than lr_high's rules ask: never blame a low learning rate
-            r.note('not_falling', f'  the loss ended above where it started ({first:.4g} -> {last:.4g}, lowest {min(losses):.4g}): not a learning '
-                   f'rate too low; a learning rate too high for this model (lr {lr:.2g}: try the LR range test, lr_find=True), or a step that does not descend')
+    if len(r.causes) == 0 and last >= first:  # it rose, but less than lr_high's rules ask: never blame a low learning rate
+        r.note('not_falling', f'  the loss ended above where it started ({first:.4g} -> {last:.4g}, lowest {min(losses):.4g}): not a learning '
+               f'rate too low; a learning rate too high for this model (lr {lr:.2g}: try the LR range test, lr_find=True), or a step that does not descend')
+
+
+# %% ../../nbs/02_ladder/03d_overfit.ipynb
+SURE = ('zero_grad', 'lr_high', 'flat', 'lr_zero', 'lr_low', 'no_update', 'step_fn', 'not_falling', 'softmax', 'target_dtype')  # fail whatever the curve
+
+def _judge(b:Bench, r:RungResult, model, batch, idx, init:dict, grads:dict, words:Optional[str], kept, lr:float, moved:float):
+    "Rung 3's verdict on a finite curve that did not memorise its batch: pass (steep, or at a floor), warn (slow, stalled) or fail (stuck, or a sure cause), with the causes."
+    st, n, losses = b.st, r.numbers, r.series['loss']
+    cv = curve_verdict(losses, n['threshold'], st)
+    n.update(curve=cv['state'], drop=round(cv['drop'], 4), **({'floor': cv['floor'], 'progress': round(cv['progress'], 3)} if cv['progress'] is not None else {}))
+    found = RungResult(3, numbers=n, series=r.series)  # the causes, gathered apart: the verdict's line comes first
+    _overfit_causes(b, found, model, batch, idx, init, grads, words, kept, lr, moved)
+    sure = [c for c in found.causes if c in SURE]
+    def add(cs=None):
+        for c in found.causes:
+            if cs is None or c in cs:
+                if c not in r.causes: r.causes.append(c)
+        r.diagnosis += '\n' + found.diagnosis if found.diagnosis else ''
+    with torch.no_grad(): scale = target_scale(b, b.forward_loss(model, batch)[2])  # the targets the loss sees
+    if not sure and cv['state'] in ('steep', 'floor'):
+        r.note(None, cv['words'] + f' (lr {lr:.3g})')
+        if grads['frozen']: r.note('linear_probe', f'  a linear probe: {words}; the trainable part learns, so they are taken as frozen on purpose')
+        if (odd := [c for c in found.causes if c in ('detached', 'dead_grad')]):  # worth a warning on a pass
+            for c, line in zip(odd, [l for l in found.diagnosis.splitlines() if 'requires_grad=False' not in l]): r.warn(c, line)
+        return r
+    if sure or cv['state'] == 'stuck':
+        r.fail(None, f"could not overfit one batch of {len(idx)} samples: {cv['words']} (target {n['threshold']:.3g}). "
+               "The bug is in the model, loss, labels or optimizer, not the data size:")
+        add()
+        if scale: r.note('target_scale', '  ' + scale)
+        if not r.causes: r.note('stuck', f'  none of the parameters is frozen, detached or dead, and the learning rate {lr:.2g} is not 0: '
+                                'look at the loss (is it the one you mean to minimise?) and at the step')
+        return r
+    r.warn(cv['state'], f"one batch of {len(idx)} samples not memorised: {cv['words']}. Not sure enough to stop the ladder:")
+    add()
+    if scale: r.note('target_scale', '  ' + scale + ': the likely reason the loss falls slowly, before the learning rate')
+    else: r.note(None, f'  the learning rate {lr:.2g} may be too low, or the model too small or too regularised; a longer try: '
+                 f'overfit_steps={2 * len(losses)}')
+    return r
 
 # %% ../../nbs/02_ladder/03d_overfit.ipynb
 def rung3(b:Bench)->RungResult:
-    "Overfit one batch to near-zero loss; on failure, find out why. Its first steps run twice: their losses must be bit-equal."
+    "Overfit one batch to near-zero loss, or judge its curve (`curve_verdict`); when it is not a pass, find out why. Its first steps run twice: their losses must be bit-equal."
     r = b.rung_result(3)
     st, n = b.st, r.numbers
     model = b.model().train()
@@ -277,14 +347,14 @@ def rung3(b:Bench)->RungResult:
         words = f"{len(grads['frozen'])} of {len(list(model.parameters()))} parameter tensors are frozen (requires_grad=False): {names_list(grads['frozen'])}"
     if math.isfinite(last) and last <= target:
         r.note(None, f'loss {first:.4g} -> {last:.4g} in {len(losses)} steps (target {target:.3g})')
-        if grads['frozen']: r.warn('frozen', words + ' (intended, when fine-tuning?)')
+        if grads['frozen']: r.note('linear_probe', f'  a linear probe: {words}; the trainable part memorised the batch (frozen on purpose?)')
         if kept and kept > KEEPS: r.warn('zero_grad', '  ' + ZERO_GRAD)
         return done()
-    r.fail(None, f"could not overfit one batch of {len(idx)} samples: loss {first:.4g} -> {last:.4g} in {len(losses)} steps (target {target:.3g}). "
-           "The bug is in the model, loss, labels or optimizer, not the data size:")
     if not all(math.isfinite(l) for l in losses):
+        r.fail(None, f"could not overfit one batch of {len(idx)} samples: loss {first:.4g} -> {last:.4g} in {len(losses)} steps (target {target:.3g}). "
+               "The bug is in the model, loss, labels or optimizer, not the data size:")
         _nan_replay(b, r, snap, batch, idx, losses)
         if kept and kept > KEEPS: r.note('zero_grad', '  ' + ZERO_GRAD)
         return done()
-    _overfit_causes(b, r, model, batch, idx, init, grads, words if grads['frozen'] else None, kept, lr, moved)
+    _judge(b, r, model, batch, idx, init, grads, words if grads['frozen'] else None, kept, lr, moved)
     return done()

@@ -1,0 +1,414 @@
+"""Programs for measuring the ladder's verdicts (issue 32): healthy ones written as their authors write them (the PyTorch
+examples' style, ported to local data: sklearn digits and synthetic data, nothing downloaded), and broken variants.
+
+API (also used by issue 33's false-alarm counts):
+- `HEALTHY[name] = factory` and `BROKEN[name] = (factory, expect)`; `factory(seed) -> dict` of keyword arguments for
+  `ntrain.ladder(...)` (model, train, valid, loss, optimizer, step, forward, config keys such as batch_size, seed);
+  `expect = dict(rung=k, verdicts=('fail',), causes=(...))`: the rung that must catch it, its verdict, and one of the
+  cause keys it must name (empty: any).
+- `HALF[name]` is 'A' (written before the rules were frozen, the half they were tuned on) or 'B' (held out: written
+  after the frozen-rules commit and run once).
+- `run(name, seed, rungs='1-3')` runs one program's ladder and returns the LadderResult.
+"""
+from __future__ import annotations
+import math, tempfile
+import torch
+from torch import nn
+import torch.nn.functional as F
+from torch.utils.data import TensorDataset, DataLoader, Dataset
+
+HEALTHY, BROKEN, HALF = {}, {}, {}
+
+def healthy(half):
+    def reg(f): HEALTHY[f.__name__] = f; HALF[f.__name__] = half; return f
+    return reg
+
+def broken(half, name, rung, causes=(), verdicts=('fail',)):
+    def reg(f): BROKEN[name] = (f, dict(rung=rung, verdicts=tuple(verdicts), causes=tuple(causes))); HALF[name] = half; return f
+    return reg
+
+def _gen(seed): return torch.Generator().manual_seed(1000 + seed)
+
+def _digits(seed, n_valid=360):
+    from ntrain.examples import load_digits_arrays
+    x, y = load_digits_arrays()
+    p = torch.randperm(len(y), generator=_gen(seed))
+    x, y = x[p], y[p]
+    return (x[n_valid:], y[n_valid:]), (x[:n_valid], y[:n_valid])
+
+def _keys(seed, **kw): return dict(dict(seed=seed, clip_grad=None), **kw)  # authors rarely clip: ntrain's default 1.0 is off unless they do
+
+def run(name:str, seed:int, rungs:str='1-3', **over):
+    "One program's ladder, rungs `rungs`, in a temporary run directory."
+    from ntrain.ladder import ladder
+    f = HEALTHY[name] if name in HEALTHY else BROKEN[name][0]
+    kw = dict(f(seed), **over)
+    with tempfile.TemporaryDirectory() as d: return ladder(rungs=rungs, run_dir=d, write=False, **kw)
+
+# ---------------------------------------------------------------- half A: the programs the rules were tuned on
+class VAE(nn.Module):  # pytorch/examples vae, 64 pixels for 784
+    def __init__(self, h=128, z=8):
+        super().__init__()
+        self.fc1, self.fc21, self.fc22, self.fc3, self.fc4 = nn.Linear(64, h), nn.Linear(h, z), nn.Linear(h, z), nn.Linear(z, h), nn.Linear(h, 64)
+    def encode(self, x): h1 = F.relu(self.fc1(x)); return self.fc21(h1), self.fc22(h1)
+    def reparameterize(self, mu, logvar): std = torch.exp(0.5 * logvar); return mu + torch.randn_like(std) * std
+    def decode(self, z): return torch.sigmoid(self.fc4(F.relu(self.fc3(z))))
+    def forward(self, x):
+        mu, logvar = self.encode(x.view(-1, 64)); return self.decode(self.reparameterize(mu, logvar)), mu, logvar
+
+def vae_loss(output, x):
+    recon_x, mu, logvar = output
+    BCE = F.binary_cross_entropy(recon_x, x.view(-1, 64), reduction='sum')
+    KLD = -0.5 * torch.sum(1 + logvar - mu.pow(2) - logvar.exp())
+    return BCE + KLD
+
+@healthy('A')
+def vae(seed):
+    (x, _), (vx, _) = _digits(seed)
+    return dict(model=VAE, train=TensorDataset(x, x.view(-1, 64)), valid=TensorDataset(vx, vx.view(-1, 64)), loss=vae_loss,
+                optimizer=lambda p: torch.optim.Adam(p, lr=1e-3), **_keys(seed, batch_size=128))
+
+class RowRNN(nn.Module):  # an image read row by row
+    def __init__(self, h=64, softmax=False):
+        super().__init__(); self.rnn = nn.LSTM(8, h, batch_first=True); self.fc = nn.Linear(h, 10); self.softmax = softmax
+    def forward(self, x):
+        out, _ = self.rnn(x.view(-1, 8, 8)); o = self.fc(out[:, -1])
+        return F.softmax(o, dim=1) if self.softmax else o
+
+@healthy('A')
+def rnn_rows(seed):
+    (x, y), (vx, vy) = _digits(seed)
+    return dict(model=RowRNN, train=TensorDataset(x, y), valid=TensorDataset(vx, vy), num_classes=10,
+                optimizer=lambda p: torch.optim.Adam(p, lr=1e-3), **_keys(seed))
+
+def _citation_graph(seed, n=300, c=5, f=100):
+    "A citation-style graph: each node a bag of words drawn around its class's topic, edges mostly within a class."
+    g = _gen(seed)
+    y = torch.randint(0, c, (n,), generator=g)
+    topics = torch.rand(c, f, generator=g) ** 3
+    x = (torch.rand(n, f, generator=g) < 0.15 * topics[y] / topics.mean()).float()
+    x = x / x.sum(1, keepdim=True).clamp(min=1)
+    same = y[:, None] == y[None, :]
+    p = torch.where(same, torch.tensor(0.04), torch.tensor(0.004))
+    a = (torch.rand(n, n, generator=g) < p).float(); a = ((a + a.T) > 0).float() + torch.eye(n)
+    d = a.sum(1).rsqrt(); adj = d[:, None] * a * d[None, :]
+    perm = torch.randperm(n, generator=g)
+    tr, va = torch.zeros(n, dtype=torch.bool), torch.zeros(n, dtype=torch.bool)
+    tr[perm[:140]] = True; va[perm[140:240]] = True
+    return x, adj, y, tr, va
+
+class GCN(nn.Module):  # Kipf and Welling, two layers
+    def __init__(self, f=100, h=16, c=5, dropout=0.5, detach=False):
+        super().__init__(); self.w1, self.w2, self.dropout, self.detach = nn.Linear(f, h), nn.Linear(h, c), dropout, detach
+    def forward(self, x, adj):
+        x = F.dropout(x, self.dropout, self.training)
+        h = F.relu(adj @ self.w1(x))
+        if self.detach: h = h.detach()
+        return adj @ self.w2(F.dropout(h, self.dropout, self.training))
+
+class _Graph(Dataset):
+    def __init__(self, *t): self.t = t
+    def __len__(self): return 1
+    def __getitem__(self, i): return self.t
+
+def _gcn(seed, **mk):
+    x, adj, y, tr, va = _citation_graph(seed)
+    one = lambda items: items[0]
+    fwd = lambda model, b: (model(b[0], b[1])[b[3]], b[2][b[3]])
+    return dict(model=lambda: GCN(**mk), train=DataLoader(_Graph(x, adj, y, tr), collate_fn=one), valid=DataLoader(_Graph(x, adj, y, va), collate_fn=one),
+                forward=fwd, num_classes=5, optimizer=lambda p: torch.optim.Adam(p, lr=0.01, weight_decay=5e-4), **_keys(seed, batch_size=1))
+
+@healthy('A')
+def gcn(seed): return _gcn(seed)
+
+class Siamese(nn.Module):  # pytorch/examples siamese_network: two towers, their features joined, sigmoid, BCELoss
+    def __init__(self):
+        super().__init__()
+        self.tower = nn.Sequential(nn.Conv2d(1, 16, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2), nn.Conv2d(16, 32, 3, padding=1), nn.ReLU(), nn.Flatten(), nn.Linear(32 * 16, 64))
+        self.fc = nn.Sequential(nn.Linear(128, 64), nn.ReLU(), nn.Linear(64, 1))
+    def forward(self, pair):
+        a, b = self.tower(pair[:, 0]), self.tower(pair[:, 1])
+        return torch.sigmoid(self.fc(torch.cat([a, b], 1))).squeeze(1)
+
+def _pairs(x, y, n, g):
+    i = torch.randint(0, len(y), (n,), generator=g)
+    same = torch.rand(n, generator=g) < 0.5
+    j = torch.randint(0, len(y), (n,), generator=g)
+    for k in range(n):  # a partner of the same class for half the pairs
+        if same[k]:
+            c = (y == y[i[k]]).nonzero().flatten(); j[k] = c[torch.randint(0, len(c), (1,), generator=g)]
+    return TensorDataset(torch.stack([x[i], x[j]], 1), (y[i] == y[j]).float())
+
+@healthy('A')
+def siamese(seed):
+    (x, y), (vx, vy) = _digits(seed); g = _gen(seed)
+    return dict(model=Siamese, train=_pairs(x, y, 2048, g), valid=_pairs(vx, vy, 512, g), loss=nn.BCELoss(),
+                optimizer=lambda p: torch.optim.Adadelta(p, lr=1.0), **_keys(seed))
+
+def _corpus(seed, V=200, n=60000):
+    "A synthetic corpus: a sparse first-order Markov chain over V words (each word has a few likely successors)."
+    g = _gen(seed)
+    nxt = torch.randint(0, V, (V, 4), generator=g)
+    w = torch.zeros(n, dtype=torch.long); w[0] = 0
+    choice = torch.randint(0, 4, (n,), generator=g); noise = torch.rand(n, generator=g) < 0.1; rnd = torch.randint(0, V, (n,), generator=g)
+    for t in range(1, n): w[t] = rnd[t] if noise[t] else nxt[w[t - 1], choice[t]]
+    return w
+
+class WordLM(nn.Module):  # pytorch/examples word_language_model, LSTM
+    def __init__(self, V=200, e=64, h=64, layers=2, dropout=0.2):
+        super().__init__(); self.drop = nn.Dropout(dropout); self.encoder = nn.Embedding(V, e)
+        self.rnn = nn.LSTM(e, h, layers, dropout=dropout, batch_first=True); self.decoder = nn.Linear(h, V)
+        self.encoder.weight.data.uniform_(-0.1, 0.1); self.decoder.bias.data.zero_(); self.decoder.weight.data.uniform_(-0.1, 0.1)
+    def forward(self, x):
+        out, _ = self.rnn(self.drop(self.encoder(x))); return self.decoder(self.drop(out))
+
+def _lm_data(w, bptt=35):
+    n = (len(w) - 1) // bptt
+    return TensorDataset(w[:n * bptt].view(n, bptt), w[1:n * bptt + 1].view(n, bptt))
+
+@healthy('A')
+def word_lm(seed):
+    w = _corpus(seed); cut = int(0.9 * len(w))
+    fwd = lambda model, b: (model(b[0]).reshape(-1, 200), b[1].reshape(-1))
+    return dict(model=WordLM, train=_lm_data(w[:cut]), valid=_lm_data(w[cut:]), forward=fwd, num_classes=200,
+                optimizer=lambda p: torch.optim.SGD(p, lr=20), **_keys(seed, batch_size=20, clip_grad=0.25))
+
+def _waves(seed, n, T=21):
+    g = _gen(seed)
+    phase, freq = torch.rand(n, 1, generator=g) * 2 * math.pi, 0.5 + torch.rand(n, 1, generator=g)
+    s = torch.sin(torch.arange(T).float() * 0.3 * freq + phase) + 0.05 * torch.randn(n, T, generator=g)
+    return TensorDataset(s[:, :-1, None], s[:, -1:])
+
+class Sequence(nn.Module):  # pytorch/examples time_sequence_prediction's idea: an LSTM reads the past, a linear layer predicts the next value
+    def __init__(self, h=51):
+        super().__init__(); self.lstm = nn.LSTM(1, h, batch_first=True); self.linear = nn.Linear(h, 1)
+    def forward(self, x): out, _ = self.lstm(x); return self.linear(out[:, -1])
+
+@healthy('A')
+def ts_lstm(seed):  # leak-free: train and validation are different waves
+    return dict(model=Sequence, train=_waves(seed, 2000), valid=_waves(seed + 500, 400), loss=nn.MSELoss(),
+                optimizer=lambda p: torch.optim.Adam(p, lr=1e-2), **_keys(seed))
+
+def _poly(seed, n):
+    g = _gen(seed)
+    x = torch.rand(n, 1, generator=g) * 2 - 1
+    w, b = torch.tensor([[0.5], [3.0], [2.4], [-1.5]]), 0.9
+    X = torch.cat([x ** i for i in range(1, 5)], 1)
+    return TensorDataset(X, X @ w + b + 0.1 * torch.randn(n, 1, generator=g))
+
+@healthy('A')
+def poly_reg(seed):  # pytorch/examples regression: polynomial features, one linear layer, SGD lr 0.1, with noise
+    return dict(model=lambda: nn.Linear(4, 1), train=_poly(seed, 2048), valid=_poly(seed + 500, 512), loss=nn.MSELoss(),
+                optimizer=lambda p: torch.optim.SGD(p, lr=0.1), **_keys(seed))
+
+class MnistNet(nn.Module):  # pytorch/examples mnist, for 8x8: log_softmax and NLLLoss, dropout, Adadelta lr 1
+    def __init__(self, softmax_only=False, eval_dropout=False):
+        super().__init__()
+        self.conv1, self.conv2 = nn.Conv2d(1, 32, 3, 1), nn.Conv2d(32, 64, 3, 1)
+        self.dropout1, self.dropout2 = nn.Dropout(0.25), nn.Dropout(0.5)
+        self.fc1, self.fc2 = nn.Linear(64 * 2 * 2, 128), nn.Linear(128, 10)
+        self.softmax_only, self.eval_dropout = softmax_only, eval_dropout
+    def forward(self, x):
+        x = F.max_pool2d(F.relu(self.conv2(F.relu(self.conv1(x)))), 2)
+        x = self.dropout1(x).flatten(1)
+        x = F.relu(self.fc1(x))
+        x = F.dropout(x, 0.5, training=True) if self.eval_dropout else self.dropout2(x)
+        x = self.fc2(x)
+        return F.softmax(x, dim=1) if self.softmax_only else F.log_softmax(x, dim=1)
+
+@healthy('A')
+def mnist_nll(seed):
+    (x, y), (vx, vy) = _digits(seed)
+    return dict(model=MnistNet, train=TensorDataset(x, y), valid=TensorDataset(vx, vy), loss=F.nll_loss, num_classes=10,
+                optimizer=lambda p: torch.optim.Adadelta(p, lr=1.0), **_keys(seed))
+
+# broken variants of half A
+def _frozen_but_bias(m):
+    m.requires_grad_(False); m.fc.bias.requires_grad_(True); return m
+
+@broken('A', 'rnn_frozen_but_bias', 3, ('frozen',))
+def rnn_frozen_but_bias(seed): return dict(rnn_rows(seed), model=lambda: _frozen_but_bias(RowRNN()))
+
+@broken('A', 'rnn_frozen_whole', 1, ('frozen',))
+def rnn_frozen_whole(seed): return dict(rnn_rows(seed), model=lambda: RowRNN().requires_grad_(False))
+
+@broken('A', 'rnn_softmax_before_ce', 2, ('softmax',))
+def rnn_softmax_before_ce(seed): return dict(rnn_rows(seed), model=lambda: RowRNN(softmax=True))
+
+@broken('A', 'vae_lr_x100', 3, ('lr_high', 'nan', 'nan_params', 'nan_forward', 'nan_backward', 'stuck', 'flat'))
+def vae_lr_x100(seed): return dict(vae(seed), optimizer=lambda p: torch.optim.Adam(p, lr=0.1))
+
+def step_no_zero_grad(model, batch, opt):
+    x, y = batch
+    loss = F.cross_entropy(model(x), y); loss.backward(); opt.step(); return loss
+
+@broken('A', 'rnn_no_zero_grad', 3, ('zero_grad',), ('fail', 'warn'))
+def rnn_no_zero_grad(seed): return dict(rnn_rows(seed), step=step_no_zero_grad)
+
+@broken('A', 'mnist_eval_dropout', 1, ('eval_mode',), ('warn', 'fail'))
+def mnist_eval_dropout(seed): return dict(mnist_nll(seed), model=lambda: MnistNet(eval_dropout=True))
+
+@broken('A', 'poly_lr_zero', 3, ('lr_zero', 'flat'))
+def poly_lr_zero(seed): return dict(poly_reg(seed), optimizer=lambda p: torch.optim.SGD(p, lr=0.0))
+
+@broken('A', 'rnn_shuffled_labels', 4, ('labels',))
+def rnn_shuffled_labels(seed):
+    kw = rnn_rows(seed); x, y = kw['train'].tensors
+    kw['train'] = TensorDataset(x, y[torch.randperm(len(y), generator=_gen(seed + 7))]); return kw
+
+# ---------------------------------------------------------------- half B: held out, written after the frozen-rules commit 073b7e2
+class Probe(nn.Module):  # a frozen backbone and a new linear head: the torchvision fine-tuning tutorial's feature extractor
+    def __init__(self, head_weight_frozen=False):
+        super().__init__()
+        self.backbone = nn.Sequential(nn.Conv2d(1, 32, 3, padding=1), nn.ReLU(), nn.Conv2d(32, 64, 3, padding=1), nn.ReLU(), nn.AdaptiveAvgPool2d(2), nn.Flatten())
+        for p in self.backbone.parameters(): p.requires_grad = False
+        self.fc = nn.Linear(256, 10)
+        if head_weight_frozen: self.fc.weight.requires_grad = False
+    def forward(self, x): return self.fc(self.backbone(x))
+
+@healthy('B')
+def linear_probe(seed):
+    (x, y), (vx, vy) = _digits(seed)
+    return dict(model=Probe, train=TensorDataset(x, y), valid=TensorDataset(vx, vy), num_classes=10,
+                optimizer=lambda p: torch.optim.SGD(p, lr=0.001, momentum=0.9), **_keys(seed, batch_size=32))
+
+def _houses(seed, n):
+    g = _gen(seed)
+    x = torch.randn(n, 8, generator=g)
+    w = torch.tensor([0.6, -0.3, 0.5, 0.2, 0.0, -0.4, 0.3, 0.1])
+    y = 1.2e4 + 3e3 * (x @ w + 0.3 * torch.tanh(x[:, 0] * x[:, 1])) + 300 * torch.randn(n, generator=g)
+    return TensorDataset(x, y[:, None])
+
+@healthy('B')
+def tabular_raw(seed):  # a regression target in raw units (prices), as it comes from the table
+    mlp = lambda: nn.Sequential(nn.Linear(8, 64), nn.ReLU(), nn.Linear(64, 64), nn.ReLU(), nn.Linear(64, 1))
+    return dict(model=mlp, train=_houses(seed, 2000), valid=_houses(seed + 500, 400), loss=nn.MSELoss(),
+                optimizer=lambda p: torch.optim.Adam(p, lr=1e-3), **_keys(seed))
+
+def _mlp(i, o, h=64): return nn.Sequential(nn.Flatten(), nn.Linear(i, h), nn.ReLU(), nn.Linear(h, o))
+
+@healthy('B')
+def imbalanced_bce(seed):  # one digit against the rest: 10% positives, pos_weight = negatives / positives
+    (x, y), (vx, vy) = _digits(seed)
+    t, vt = (y == 0).float()[:, None], (vy == 0).float()[:, None]
+    pw = torch.tensor([float((1 - t).sum() / t.sum())])
+    return dict(model=lambda: _mlp(64, 1), train=TensorDataset(x, t), valid=TensorDataset(vx, vt), loss=nn.BCEWithLogitsLoss(pos_weight=pw),
+                optimizer=lambda p: torch.optim.Adam(p, lr=1e-3), **_keys(seed))
+
+def _labels4(y):  # even, five or more, has a loop, prime
+    return torch.stack([y % 2 == 0, y >= 5, (y == 0) | (y == 6) | (y == 8) | (y == 9), (y == 2) | (y == 3) | (y == 5) | (y == 7)], 1).float()
+
+@healthy('B')
+def multilabel(seed):
+    (x, y), (vx, vy) = _digits(seed)
+    return dict(model=lambda: _mlp(64, 4, 128), train=TensorDataset(x, _labels4(y)), valid=TensorDataset(vx, _labels4(vy)),
+                loss=nn.BCEWithLogitsLoss(), optimizer=lambda p: torch.optim.Adam(p, lr=1e-3), **_keys(seed))
+
+class CharTransformer(nn.Module):  # a tiny causal transformer over characters
+    def __init__(self, V=40, d=64, T=32):
+        super().__init__(); self.tok, self.pos = nn.Embedding(V, d), nn.Embedding(T, d)
+        self.blocks = nn.TransformerEncoder(nn.TransformerEncoderLayer(d, 4, 4 * d, dropout=0.1, batch_first=True, norm_first=True), 2)
+        self.ln, self.head = nn.LayerNorm(d), nn.Linear(d, V)
+    def forward(self, x):
+        T = x.shape[1]; mask = nn.Transformer.generate_square_subsequent_mask(T)
+        h = self.blocks(self.tok(x) + self.pos(torch.arange(T)), mask=mask, is_causal=True)
+        return self.head(self.ln(h))
+
+def _chars(seed, n=40000, V=40):
+    g = _gen(seed + 99)
+    words = [torch.randint(1, V, (int(torch.randint(2, 7, (1,), generator=g)),), generator=g) for _ in range(150)]
+    out = []
+    while sum(map(len, out)) < n: out += [words[int(torch.randint(0, 150, (1,), generator=g))], torch.zeros(1, dtype=torch.long)]
+    return torch.cat(out)[:n]
+
+@healthy('B')
+def char_transformer(seed):
+    c = _chars(seed); cut = int(0.9 * len(c))
+    fwd = lambda model, b: (model(b[0]).reshape(-1, 40), b[1].reshape(-1))
+    mk = lambda w: _lm_data(w, 32)
+    return dict(model=CharTransformer, train=mk(c[:cut]), valid=mk(c[cut:]), forward=fwd, num_classes=40,
+                optimizer=lambda p: torch.optim.AdamW(p, lr=3e-4), **_keys(seed, batch_size=32))
+
+class SegNet(nn.Module):  # a small fully convolutional net: a class per pixel
+    def __init__(self, softmax=False):
+        super().__init__(); self.softmax = softmax
+        self.net = nn.Sequential(nn.Conv2d(1, 16, 3, padding=1), nn.ReLU(), nn.Conv2d(16, 16, 3, padding=1), nn.ReLU(), nn.Conv2d(16, 3, 1))
+    def forward(self, x): o = self.net(x); return o.softmax(1) if self.softmax else o
+
+def _masks(x): return ((x > 0.3).long() + (x > 0.7).long()).squeeze(1)
+
+@healthy('B')
+def segmentation(seed):
+    (x, _), (vx, _) = _digits(seed)
+    return dict(model=SegNet, train=TensorDataset(x, _masks(x)), valid=TensorDataset(vx, _masks(vx)), num_classes=3,
+                optimizer=lambda p: torch.optim.Adam(p, lr=1e-3), **_keys(seed))
+
+class PairEmbed(nn.Module):  # a contrastive pair network: the distance of two embeddings
+    def __init__(self):
+        super().__init__(); self.tower = nn.Sequential(nn.Flatten(), nn.Linear(64, 128), nn.ReLU(), nn.Linear(128, 32))
+    def forward(self, pair): return F.pairwise_distance(self.tower(pair[:, 0]), self.tower(pair[:, 1]))
+
+def contrastive_loss(d, same, margin=2.0):  # Hadsell, Chopra and LeCun 2006
+    return torch.mean(same * d.pow(2) + (1 - same) * torch.clamp(margin - d, min=0).pow(2))
+
+@healthy('B')
+def contrastive(seed):
+    (x, y), (vx, vy) = _digits(seed); g = _gen(seed)
+    return dict(model=PairEmbed, train=_pairs(x, y, 2048, g), valid=_pairs(vx, vy, 512, g), loss=contrastive_loss,
+                optimizer=lambda p: torch.optim.SGD(p, lr=0.01, momentum=0.9), **_keys(seed))
+
+class CNN(nn.Module):
+    def __init__(self, sn=False):
+        super().__init__(); w = nn.utils.parametrizations.spectral_norm if sn else (lambda m: m)
+        self.net = nn.Sequential(w(nn.Conv2d(1, 32, 3, padding=1)), nn.ReLU(), w(nn.Conv2d(32, 64, 3, padding=1)), nn.ReLU(), nn.MaxPool2d(2), nn.Flatten(), w(nn.Linear(64 * 16, 10)))
+    def forward(self, x): return self.net(x)
+
+@healthy('B')
+def cnn_adam_1e4(seed):
+    (x, y), (vx, vy) = _digits(seed)
+    return dict(model=CNN, train=TensorDataset(x, y), valid=TensorDataset(vx, vy), num_classes=10,
+                optimizer=lambda p: torch.optim.Adam(p, lr=1e-4), **_keys(seed))
+
+@healthy('B')
+def cnn_spectral_norm(seed):
+    (x, y), (vx, vy) = _digits(seed)
+    return dict(model=lambda: CNN(sn=True), train=TensorDataset(x, y), valid=TensorDataset(vx, vy), num_classes=10,
+                optimizer=lambda p: torch.optim.SGD(p, lr=1e-3, momentum=0.9), **_keys(seed))
+
+# broken variants of half B
+@broken('B', 'probe_bias_only', 3, ('frozen',))
+def probe_bias_only(seed): return dict(linear_probe(seed), model=lambda: Probe(head_weight_frozen=True))
+
+@broken('B', 'multilabel_lr_x10000', 3, ('lr_high', 'nan', 'nan_params', 'nan_forward', 'nan_backward', 'stuck', 'flat'))
+def multilabel_lr_x10000(seed): return dict(multilabel(seed), optimizer=lambda p: torch.optim.Adam(p, lr=10.0))
+
+def _big_head(m):
+    with torch.no_grad(): m[-1].weight.mul_(100); m[-1].bias.mul_(100)
+    return m
+
+@broken('B', 'imbalanced_big_init', 2, ('init_scale',))
+def imbalanced_big_init(seed): return dict(imbalanced_bce(seed), model=lambda: _big_head(_mlp(64, 1)))
+
+@broken('B', 'seg_softmax_before_ce', 2, ('softmax',))
+def seg_softmax_before_ce(seed): return dict(segmentation(seed), model=lambda: SegNet(softmax=True))
+
+class NoLog(MnistNet):
+    def forward(self, x): return super().forward(x).exp()  # probabilities into NLLLoss: the log forgotten
+
+@broken('B', 'nll_without_log', 2, ())
+def nll_without_log(seed): return dict(mnist_nll(seed), model=NoLog)
+
+@broken('B', 'seg_lr_zero', 3, ('lr_zero', 'flat'))
+def seg_lr_zero(seed): return dict(segmentation(seed), optimizer=lambda p: torch.optim.Adam(p, lr=0.0))
+
+def step_contrastive_no_zero_grad(model, batch, opt):
+    x, y = batch
+    loss = contrastive_loss(model(x), y); loss.backward(); opt.step(); return loss
+
+@broken('B', 'contrastive_no_zero_grad', 3, ('zero_grad',), ('fail', 'warn'))
+def contrastive_no_zero_grad(seed): return dict(contrastive(seed), step=step_contrastive_no_zero_grad)
+
+@broken('B', 'char_shuffled_targets', 4, ('labels',))
+def char_shuffled_targets(seed):
+    kw = char_transformer(seed); x, y = kw['train'].tensors
+    kw['train'] = TensorDataset(x, y.flatten()[torch.randperm(y.numel(), generator=_gen(seed + 7))].view_as(y)); return kw

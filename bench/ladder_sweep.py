@@ -1,0 +1,132 @@
+"""The ladder's verdicts over seeds on the gallery (bench/ladder_gallery.py): false fails of healthy programs, false passes
+of broken ones (not caught at their rung with their cause), per row with Wilson 95% intervals, each half apart.
+
+    OMP_NUM_THREADS=1 nice -n 10 python bench/ladder_sweep.py --rungs 1-3 --seeds 10 --half A
+    OMP_NUM_THREADS=1 nice -n 10 python bench/ladder_sweep.py --cost BASE_CHECKOUT   # rungs 1-3 time against a base checkout
+
+Writes bench/results/ladder_sweep_<half>.json (or ladder_cost.json) and prints a markdown table.
+A healthy run is a false fail when any rung in `--rungs` fails (or is refused, or raises). A broken program whose
+expected rung is within `--rungs` is a false pass unless that rung's verdict is one it expects and names one of its
+causes; rows expected at a later rung (rung 4) are skipped under `--rungs 1-3`.
+"""
+from __future__ import annotations
+import argparse, json, math, os, statistics, subprocess, sys, time
+from pathlib import Path
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+def wilson(k:int, n:int, z:float=1.96)->tuple:
+    "Wilson score interval of k successes in n trials."
+    if n == 0: return (0.0, 1.0)
+    p = k / n; d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d; h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return (max(0.0, c - h), min(1.0, c + h))
+
+def rung_range(s:str)->list:
+    a, _, b = s.partition('-'); return list(range(int(a), int(b or a) + 1))
+
+def judge(name, seed, rungs):
+    import ladder_gallery as G
+    t = time.perf_counter()
+    try: res = G.run(name, seed, rungs=rungs)
+    except Exception as e: return dict(error=f'{type(e).__name__}: {e}'[:300], seconds=time.perf_counter() - t)
+    out = dict(seconds=time.perf_counter() - t, rungs={r.rung: dict(verdict=r.verdict, causes=r.causes, curve=r.numbers.get('curve'),
+               steps=r.numbers.get('steps'), diagnosis=r.diagnosis[:400]) for r in res.rungs})
+    return out
+
+def sweep(args):
+    import ladder_gallery as G
+    rs = rung_range(args.rungs)
+    rows = []
+    for kind, table in (('healthy', G.HEALTHY), ('broken', G.BROKEN)):
+        for name in table:
+            if args.half != 'all' and G.HALF[name] != args.half: continue
+            if args.only and name not in args.only: continue
+            exp = None if kind == 'healthy' else table[name][1]
+            if exp and exp['rung'] not in rs: continue
+            runs = []
+            for seed in range(args.seeds):
+                r = judge(name, seed, args.rungs)
+                if kind == 'healthy':
+                    bad = 'error' in r or any(v['verdict'] in ('fail', 'refused') for v in r['rungs'].values())
+                else:
+                    v = r.get('rungs', {}).get(exp['rung'])
+                    bad = v is None or v['verdict'] not in exp['verdicts'] or (exp['causes'] and not set(exp['causes']) & set(v['causes']))
+                r.update(seed=seed, wrong=bool(bad)); runs.append(r)
+                print(f"{name} seed {seed}: {'WRONG' if bad else 'ok'} {r.get('error') or [(k, v['verdict'], v['causes']) for k, v in r['rungs'].items()]} {r['seconds']:.1f}s", flush=True)
+            rows.append(dict(name=name, kind=kind, half=G.HALF[name], expect=exp, runs=runs, wrong=sum(x['wrong'] for x in runs), n=len(runs)))
+    return rows
+
+def table(rows, title)->str:
+    out = [f'#### {title}', '', '| program | kind | wrong / runs | rate | Wilson 95% | verdicts seen |', '|---|---|---|---|---|---|']
+    for kind in ('healthy', 'broken'):
+        ks = [r for r in rows if r['kind'] == kind]
+        for r in ks:
+            lo, hi = wilson(r['wrong'], r['n'])
+            seen = {}
+            for x in r['runs']:
+                key = 'error' if 'error' in x else ' '.join(f"{k}:{v['verdict']}" + (f"({','.join(v['causes'])})" if v['causes'] else '') for k, v in x['rungs'].items() if v['verdict'] != 'pass' or str(k) == '3' and v.get('curve'))
+                seen[key or 'all pass'] = seen.get(key or 'all pass', 0) + 1
+            out.append(f"| {r['name']} | {kind} | {r['wrong']} / {r['n']} | {r['wrong'] / max(r['n'], 1):.0%} | {lo:.0%}-{hi:.0%} | " +
+                       '; '.join(f'{k} x{v}' for k, v in seen.items()) + ' |')
+        k, n = sum(r['wrong'] for r in ks), sum(r['n'] for r in ks)
+        if n:
+            lo, hi = wilson(k, n)
+            out.append(f"| **all {kind}** | {'false fail' if kind == 'healthy' else 'false pass'} | {k} / {n} | {k / n:.1%} | {lo:.1%}-{hi:.1%} | |")
+    return '\n'.join(out)
+
+TIME_SCRIPT = r'''
+import json, sys, time
+sys.path.insert(0, sys.argv[1])
+import ladder_gallery as G
+from ntrain.ladder import ladder
+import tempfile
+out = {}
+for name in sys.argv[2].split(','):
+    t = time.perf_counter()
+    with tempfile.TemporaryDirectory() as d:
+        if name == 'digits': ladder('digits', rungs='1-3', run_dir=d, write=False)
+        else: G.run(name, 0)
+    out[name] = time.perf_counter() - t
+print('TIMES ' + json.dumps(out))
+'''
+
+def cost(args):
+    "Rungs 1-3 on digits and each healthy program, base checkout against this one, alternating, in fresh processes."
+    import ladder_gallery as G
+    names = ['digits'] + [n for n in G.HEALTHY if n not in (args.skip or [])]
+    trees = dict(base=str(Path(args.cost).resolve()), new=str(HERE.parent))
+    got = {k: {n: [] for n in names} for k in trees}
+    for rep in range(args.reps):
+        for k, tree in (trees.items() if rep % 2 == 0 else reversed(list(trees.items()))):
+            env = dict(os.environ, PYTHONPATH=tree)
+            p = subprocess.run([sys.executable, '-c', TIME_SCRIPT, str(HERE), ','.join(names)], env=env, capture_output=True, text=True, timeout=3600)
+            line = [l for l in p.stdout.splitlines() if l.startswith('TIMES ')]
+            if not line: print(p.stderr[-2000:]); raise SystemExit(f'{k} failed')
+            for n, s in json.loads(line[0][6:]).items(): got[k][n].append(s)
+            print(k, rep, {n: round(v[-1], 2) for n, v in got[k].items()}, flush=True)
+    med = {k: {n: statistics.median(v) for n, v in d.items()} for k, d in got.items()}
+    ratios = {n: med['new'][n] / med['base'][n] for n in names}
+    gal = [n for n in names if n != 'digits']
+    res = dict(base=args.cost, reps=args.reps, seconds=got, median=med, ratio=ratios, digits_ratio=ratios['digits'],
+               gallery_median_ratio=statistics.median(ratios[n] for n in gal),
+               gallery_median_program_seconds=dict(base=statistics.median(med['base'][n] for n in gal), new=statistics.median(med['new'][n] for n in gal)))
+    return res
+
+if __name__ == '__main__':
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--rungs', default='1-3'); ap.add_argument('--seeds', type=int, default=10)
+    ap.add_argument('--half', default='all', choices=['A', 'B', 'all']); ap.add_argument('--only', nargs='*')
+    ap.add_argument('--cost', help='a base checkout: time rungs 1-3 there and here'); ap.add_argument('--reps', type=int, default=2)
+    ap.add_argument('--skip', nargs='*', help='--cost: programs left out (the slowest, to save time)')
+    a = ap.parse_args()
+    (HERE/'results').mkdir(exist_ok=True)
+    if a.cost:
+        r = cost(a)
+        (HERE/'results'/'ladder_cost.json').write_text(json.dumps(r, indent=1))
+        print(json.dumps({k: r[k] for k in ('ratio', 'digits_ratio', 'gallery_median_ratio', 'gallery_median_program_seconds')}, indent=1))
+    else:
+        t = time.time(); rows = sweep(a)
+        out = dict(rungs=a.rungs, seeds=a.seeds, half=a.half, seconds=time.time() - t, rows=rows)
+        (HERE/'results'/f'ladder_sweep_{a.half}.json').write_text(json.dumps(out, indent=1))
+        print(table(rows, f'half {a.half}, rungs {a.rungs}, seeds 0-{a.seeds - 1}'))
