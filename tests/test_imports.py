@@ -18,7 +18,7 @@ FLOORS = [  # (floor, what it holds, its modules), lowest first: a module import
      ['console', 'plots', 'notebook.viewmodel', 'notebook.compare']),
     ('engine', 'data, the trainer and its parts, the card, the API, launching under torchrun and run handles',
      ['metrics', 'engine.optim', 'engine.device', 'engine.checkpoint', 'data', 'examples', 'ladder.gallery', 'ladder.user_tasks',
-      'engine.distributed', 'engine.sharded', 'engine.faults', 'engine.guards', 'engine.trainstate', 'engine.runfiles', 'card',
+      'engine.distributed', 'engine.sharded', 'engine.faults', 'engine.guards', 'engine.checks', 'engine.trainstate', 'engine.runfiles', 'card',
       'engine.trainer', 'engine.api', 'engine.resume_check', 'ladder.speed', 'launch', 'handle']),
     ('ladder', 'the sanity ladder: its kernel (results, thresholds, user-code errors), diagnoses, the rungs (one module each, the LR '
                'range test rungs 3 and 4 share, `RUNGS` by number) and the session',

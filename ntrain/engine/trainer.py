@@ -29,6 +29,7 @@ from ..loggers import resolve_loggers
 from .trainstate import TrainState, Checkpointer, check_identity, check_compatible, fast_forward, load_weights, read_config_dict
 from .sharded import load_sharded
 from .guards import GuardsMixin
+from .checks import Checks
 from . import checkpoint as ckpt
 from ..core import patch
 
@@ -297,6 +298,7 @@ def _build_model(self:_Build):
     "The model, its DDP/FSDP2 wrapping, the optimizer, the schedule, the scaler and the metrics."
     cfg, task = self.cfg, self.task
     model = task.run_model(activation_checkpointing=cfg.activation_checkpointing).to(self.device)  # the user's module, in place, or a fresh one
+    model.train()  # whatever mode it came in (`from_pretrained` returns eval), before the trainable parameters: a freeze in its own train() counts
     trainable_params(model)  # a model frozen whole is refused here, before DDP or FSDP2 refuse it in their own words
     if cfg.channels_last: model = model.to(memory_format=torch.channels_last)
     self.model = model                                   # the plain module: saved, loaded, validated
@@ -318,6 +320,7 @@ def _build_model(self:_Build):
     self.params = trainable_params(model)
     self.optimizer = build_optimizer(cfg.optim, self.params, self.lr)
     self.scheduler = build_scheduler(cfg.sched, self.optimizer, self.total_steps, self.lr)
+    self.checks.attach(model, self.optimizer, self.distributed, self.strategy, self.total_steps)  # the in-run checks (see the checks notebook)
     self.train_metrics, self.val_metrics = task.make_metrics(), task.make_metrics()
     for m in self.train_metrics + self.val_metrics: m.to(self.device)
     self._check_monitor()
@@ -415,6 +418,7 @@ class _Step:
 def train_window(self:_Step, window:list):
     "The optimizer step over the micro-batches of one accumulation window: a list of (batch, indices, real mask)."
     cfg, timer = self.cfg, self.timer
+    if not self.model.training: self.train_model.train()  # (a flag: the stepwise API, a callback that left it in eval)
     reals = [int(real.sum()) if not bool(real.all()) else len(real) for _, _, real in window]
     counts = [self._count_items(b, r) for b, _, r in window] if cfg.loss_norm == 'items' else reals
     total = self._global_count(sum(counts))
@@ -422,12 +426,14 @@ def train_window(self:_Step, window:list):
     with timer('optimizer'):
         self.scaler.unscale_(self.optimizer)
         gn = torch.nn.utils.clip_grad_norm_(self.params, cfg.clip_grad) if cfg.clip_grad else None
+        skipped = self.stats.skipped; self.checks.before_step()
         if gn is not None and hasattr(gn, 'full_tensor'): gn = gn.full_tensor()  # FSDP2: the norm is a DTensor
         if self.scaler.is_enabled():
             s0 = self.scaler.get_scale()  # fp16 only: GradScaler already syncs in step()
             self.scaler.step(self.optimizer); self.scaler.update()
             self.stats.skipped += int(self.scaler.get_scale() < s0)
         else: self.optimizer.step()
+        self.checks.after_step(self.step + 1, self.stats.skipped > skipped)
         self.optimizer.zero_grad(set_to_none=True)
         self.scheduler.step()
     if gn is not None: self.stats.add_grad_norm(gn.detach())
@@ -484,6 +490,7 @@ def _count_items(self:_Step, batch, real)->int:
 def flush(self:_Step):
     "Read the pending losses and gradient norms back in one transfer (`EpochStats.read_back`); raise NonFinite after too many in a row."
     worst, first = self.stats.read_back(self.step, self.distributed)
+    self.checks.read_back()  # the in-run checks' values, in the same pass (`ranks_diverged` raises)
     if first is None: return
     if worst >= self.cfg.nonfinite_patience or (self.step == 1 and not math.isfinite(first)): raise NonFinite(worst)
 
@@ -536,9 +543,9 @@ class _Records:
 def emit(self:_Records, rec:dict)->dict: return self.events.emit(rec)
 
 @patch
-def say(self:_Records, text:str, level:str='info'):
-    "A message record: a line on the console (rank 0), in log.txt and in every rank's log."
-    return self.events.emit(message(text, level, epoch=self.epoch, step=self.step))
+def say(self:_Records, text:str, level:str='info', **fields):
+    "A message record: a line on the console (rank 0), in log.txt and in every rank's log (`fields`: an in-run check's `check` and `tensors`)."
+    return self.events.emit(message(text, level, epoch=self.epoch, step=self.step, **fields))
 
 @patch
 def _warn_from_any_thread(self:_Records, text:str): self.say(text, 'warning')
@@ -700,6 +707,7 @@ def _done_before(self:_Loop):
 def end_epoch(self:_Loop, val:dict)->bool:
     "Log the epoch (`val`: what `validate` returned), update best and early stopping, save, redraw. Returns True when early stopping fires."
     cfg = self.cfg
+    self.checks.end_epoch(self.step)  # every rank's weights agree before the epoch is logged and saved
     rec = self.epoch_record(val)
     self.history.append(rec); self.emit(rec)
     v = rec.get(cfg.monitor)
@@ -1181,6 +1189,7 @@ class Trainer(_Build, _Step, _Records, _Loop, _Saving, _Opening, _Lifecycle, Gua
         self.checkpoints = Checkpointer(rd, cfg.ckpt_async, on_saved=self._on_saved, warn=self._warn_from_any_thread, is_main=self.is_main)
         self.stats = EpochStats()
         self.timer = timer if timer is not None else NoTimer()
+        self.checks = Checks(self.say)  # the in-run checks: not_updating, no_grad_params, ranks_diverged
         self._created = time.time()
         # built by setup(): the process group, device and precision, the data, the model and its optimizer
         self.device = self.prec = self.ctl_group = self.agree = None

@@ -315,9 +315,11 @@ def close(self:Bench):
 # %% ../../nbs/02_ladder/00_kernel.ipynb
 @patch
 def model(self:Bench)->nn.Module:
-    "A fresh model with the run's seed: every rung starts from the same initial weights."
+    "A fresh model with the run's seed, in train mode whatever mode its factory returns (its own `train()` runs): every rung starts from the same initial weights."
     seed_all(self.cfg.seed)
-    with user_code('model'): return self.task.make_model().to(self.device)
+    with user_code('model'):
+        m = self.task.make_model().to(self.device); m.train()  # (an override that forgets `return self` still works)
+        return m
 
 @patch
 def optimizer(self:Bench, model, lr:Optional[float]=None):
