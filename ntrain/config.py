@@ -204,7 +204,24 @@ def _from_dict(cls, d, prefix, source):
         else:
             kw[k] = _coerce(key, v, t, source)
             _check_choice(key, fs[k], kw[k], source, typing.get_origin(t) is Union)
-    return cls(**kw)
+    out = cls(**kw)
+    if cls is Config: _check_first_step(out, source)
+    return out
+
+# %% ../nbs/00_foundation/02_config.ipynb
+_ADAMS = ('adam', 'adamw', 'nadam', 'radam', 'adamax')  # the optimizers whose first step divides the learning rate by 1 - beta1
+
+def _check_first_step(cfg:Config, source:str='config'):
+    "Refuse an `optim.lr` whose largest step overflows float32: the schedule's largest factor, and Adam's first-step division by 1 - beta1."
+    lr, kw = cfg.optim.lr, cfg.optim.kwargs or {}
+    factors = [float(v) for k, v in (cfg.sched.kwargs or {}).items() if 'factor' in k and isinstance(v, (int, float)) and not isinstance(v, bool)]
+    peak = lr * max([1.0] + factors)
+    words = f'{lr:g}' + (f' x the schedule\'s factor {max(factors):g}' if peak > lr else '')
+    beta1 = (kw.get('betas') or (0.9, 0.999))[0] if cfg.optim.name.lower() in _ADAMS else None
+    if isinstance(beta1, (int, float)) and 0 <= beta1 < 1: peak, words = peak / (1 - beta1), f'{words} / (1 - beta1 {beta1:g})'
+    if peak > _F32_MAX:
+        raise ConfigError(f"{source}: key 'optim.lr': the first step is {words} = {peak:.3g}, beyond float32's largest value "
+                          f"({_F32_MAX:.4g}): the weights would be inf at step 1")
 
 # %% ../nbs/00_foundation/02_config.ipynb
 def all_keys(cls=None, prefix:str='')->list:

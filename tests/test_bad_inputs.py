@@ -158,6 +158,7 @@ CASES.update({
                            ['c.yaml', 'not a weights file ntrain will load', 'torch.save(model.state_dict(), path)'], 'absent',
                            _yaml(data=__import__('pickle').dumps({'model': {'w': [1.0]}}, protocol=4))),
     'init-from another model': (['fit', 'digits', *TINY, 'run_dir={rd}', '--init-from', '{digits}'], 2, ['last.pt', 'do not fit'], 'absent'),
+    "lr overflows at Adam's first step": (['fit', 'digits', *TINY, 'optim.lr=3e38', 'run_dir={rd}'], 2, ["'optim.lr'", '(1 - beta1 0.9)', 'inf at step 1'], 'absent'),
     # the speed check's own arguments
     'speed repeats 0': (['speed', 'digits', 'run_dir={rd}', '--repeats', '0'], 2, ['repeats=0 (--repeats)', 'at least once'], 'absent'),
     'speed budget nan': (['speed', 'digits', 'run_dir={rd}', '--budget', 'nan'], 2, ['budget=nan (--budget)', 'above 0'], 'absent'),
