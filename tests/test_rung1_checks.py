@@ -88,6 +88,10 @@ def test_string_labels_one_line_in_rung1_and_fit(tmp_path):
         ntrain.fit(model=mlp(), train=Noisy(256, 0, 'none', names), valid=Noisy(64, 1, 'none', names), num_classes=C,
                    epochs=1, num_workers=0, progress=False, quiet=True, run_dir=str(tmp_path/'fit'))
     assert 'targets are strings' in str(e.value) and '\n' not in str(e.value), str(e.value)
+    with pytest.raises(NtrainError) as e:  # a loss function of one's own and no num_classes: the first step names them too
+        ntrain.fit(model=mlp(), train=Noisy(256, 0, 'none', names), valid=Noisy(64, 1, 'none', names), loss=nn.functional.cross_entropy,
+                   epochs=1, num_workers=0, progress=False, quiet=True, run_dir=str(tmp_path/'fit2'))
+    assert 'targets are strings' in str(e.value) and '\n' not in str(e.value), str(e.value)
 
 def test_eval_output_that_needs_a_training_forward_is_named_and_batchnorm_is_quiet(tmp_path):
     sn = lambda: nn.Sequential(nn.Flatten(), nn.utils.spectral_norm(nn.Linear(64, 64)), nn.ReLU(), nn.utils.spectral_norm(nn.Linear(64, 10)))

@@ -15,6 +15,7 @@ from ..core import (EnvProbe, NtrainError, ConfigError, TaskError, CheckpointErr
                          env_record, atomic_write_text, first_line, need_run_dir)
 from ..config import Config, run_name
 from ..data import (Task, get_task, dataset_len, EpochSampler, make_loader, check_task_targets, check_batch_targets, select_rows, tensors_of,
+                         string_targets, batch_target,
                          LoaderWatch, LoaderError, kill_workers, close_loaders, worker_lost, task_record)
 from ..metrics import Mean, reduce_states, compute_all, reset_all, update_all, metric_names, metric_directions
 from ..events import Events, Stopper, StopWaiting, signals_stop, TextLog, ProgressLine, record, message, STOP_FILE
@@ -445,7 +446,7 @@ def _micro(self:_Step, j:int, n:int, batch, idx, real, n_real:int, count, total)
     "Forward and backward of micro-batch `j` of `n` in the window; its gradient is weighted by `count` of `total`."
     cfg, task, timer = self.cfg, self.task, self.timer
     last = j == n - 1
-    if self.epoch == self._check_epoch and self.is_ce and task.num_classes: self._check_batch_targets(batch, idx)
+    if self.epoch == self._check_epoch and (self.is_ce and task.num_classes or self.step == self._first_step): self._check_batch_targets(batch, idx)
     with timer('h2d'): batch = to_device(batch, self.device, cfg.non_blocking)
     if self.strategy == 'fsdp': self.model.set_requires_gradient_sync(last)  # FSDP2's no_sync
     sync = self.train_model.no_sync() if self.strategy == 'ddp' and not last else contextlib.nullcontext()
@@ -476,8 +477,9 @@ def _global_count(self:_Step, n):
 
 @patch
 def _check_batch_targets(self:_Step, batch, idx):
-    "Host-side check of a CPU batch's class targets, in the first epoch: names the first bad sample and value (the ladder's check too)."
-    check_batch_targets(batch, idx, self.task.num_classes, self.task.ignore_index)
+    "Host-side check of a CPU batch's class targets in the first epoch, naming the first bad sample and value (the ladder's check too); without a class count, labels that are strings, on the first step."
+    if self.is_ce and self.task.num_classes: return check_batch_targets(batch, idx, self.task.num_classes, self.task.ignore_index)
+    if (w := string_targets(batch_target(batch))): raise TaskError(f'{w} (sample {int(idx[0])})')
 
 @patch
 def _count_items(self:_Step, batch, real)->int:
