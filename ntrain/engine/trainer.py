@@ -446,7 +446,7 @@ def _micro(self:_Step, j:int, n:int, batch, idx, real, n_real:int, count, total)
     "Forward and backward of micro-batch `j` of `n` in the window; its gradient is weighted by `count` of `total`."
     cfg, task, timer = self.cfg, self.task, self.timer
     last = j == n - 1
-    if self.epoch == self._check_epoch and (self.is_ce and task.num_classes or self.step == self._first_step): self._check_batch_targets(batch, idx)
+    if self.epoch == self._check_epoch and ((ce := bool(self.is_ce and task.num_classes)) or self.step == self._first_step): self._check_batch_targets(batch, idx, ce)
     with timer('h2d'): batch = to_device(batch, self.device, cfg.non_blocking)
     if self.strategy == 'fsdp': self.model.set_requires_gradient_sync(last)  # FSDP2's no_sync
     sync = self.train_model.no_sync() if self.strategy == 'ddp' and not last else contextlib.nullcontext()
@@ -476,9 +476,9 @@ def _global_count(self:_Step, n):
     return t.item()
 
 @patch
-def _check_batch_targets(self:_Step, batch, idx):
-    "Host-side check of a CPU batch's class targets in the first epoch, naming the first bad sample and value (the ladder's check too); without a class count, labels that are strings, on the first step."
-    if self.is_ce and self.task.num_classes: return check_batch_targets(batch, idx, self.task.num_classes, self.task.ignore_index)
+def _check_batch_targets(self:_Step, batch, idx, classes:bool=True):
+    "Host-side check of a CPU batch's class targets in the first epoch, naming the first bad sample and value (the ladder's check too); `classes=False` (no class count, or not cross-entropy): only labels that are strings, on the first step."
+    if classes: return check_batch_targets(batch, idx, self.task.num_classes, self.task.ignore_index)
     if (w := string_targets(batch_target(batch))): raise TaskError(f'{w} (sample {int(idx[0])})')
 
 @patch
