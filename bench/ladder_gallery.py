@@ -7,7 +7,8 @@ API (also used by issue 33's false-alarm counts):
   `expect = dict(rung=k, verdicts=('fail',), causes=(...))`: the rung that must catch it, its verdict, and one of the
   cause keys it must name (empty: any).
 - `HALF[name]` is 'A' (written before the rules were frozen, the half they were tuned on) or 'B' (held out: written
-  after the frozen-rules commit and run once).
+  after the frozen-rules commit and run once) or 'C' (held out from the second round of rules, frozen at 86df774: written
+  after that commit and run once).
 - `run(name, seed, rungs='1-3')` runs one program's ladder and returns the LadderResult.
 """
 from __future__ import annotations
@@ -412,3 +413,134 @@ def contrastive_no_zero_grad(seed): return dict(contrastive(seed), step=step_con
 def char_shuffled_targets(seed):
     kw = char_transformer(seed); x, y = kw['train'].tensors
     kw['train'] = TensorDataset(x, y.flatten()[torch.randperm(y.numel(), generator=_gen(seed + 7))].view_as(y)); return kw
+
+# ---------------------------------------------------------------- half C: held out, written after the frozen-rules commit 86df774 (issue 32's second round)
+class GATLayer(nn.Module):  # Velickovic et al.: attention over each node's neighbours, dense adjacency, several heads
+    def __init__(self, fi, fo, heads=8, concat=True, dropout=0.6, alpha=0.2):
+        super().__init__(); self.heads, self.fo, self.concat, self.dropout = heads, fo, concat, dropout
+        self.W = nn.Linear(fi, heads * fo, bias=False)
+        self.a_src, self.a_dst = nn.Parameter(torch.empty(heads, fo)), nn.Parameter(torch.empty(heads, fo))
+        nn.init.xavier_uniform_(self.W.weight, gain=1.414); nn.init.xavier_uniform_(self.a_src, gain=1.414); nn.init.xavier_uniform_(self.a_dst, gain=1.414)
+        self.leaky = nn.LeakyReLU(alpha)
+    def forward(self, x, adj):
+        h = self.W(x).view(-1, self.heads, self.fo)                                    # N, H, F
+        e = self.leaky((h * self.a_src).sum(-1)[:, None, :] + (h * self.a_dst).sum(-1)[None, :, :])  # N, N, H
+        e = e.masked_fill(adj[:, :, None] == 0, float('-inf'))
+        att = F.dropout(torch.softmax(e, dim=1), self.dropout, self.training)
+        out = torch.einsum('ijh,jhf->ihf', att, h)
+        return out.reshape(-1, self.heads * self.fo) if self.concat else out.mean(1)
+
+class GAT(nn.Module):
+    def __init__(self, f=100, h=8, c=5, heads=8, dropout=0.6):
+        super().__init__(); self.dropout = dropout
+        self.l1, self.l2 = GATLayer(f, h, heads, True, dropout), GATLayer(h * heads, c, 1, False, dropout)
+    def forward(self, x, adj):
+        x = F.dropout(x, self.dropout, self.training)
+        x = F.elu(self.l1(x, adj))
+        x = F.dropout(x, self.dropout, self.training)
+        return F.log_softmax(self.l2(x, adj), dim=1)
+
+def _gat(seed, lr=0.005):
+    x, adj, y, tr, va = _citation_graph(seed)
+    one = lambda items: items[0]
+    fwd = lambda model, b: (model(b[0], b[1])[b[3]], b[2][b[3]])
+    return dict(model=GAT, train=DataLoader(_Graph(x, adj, y, tr), collate_fn=one), valid=DataLoader(_Graph(x, adj, y, va), collate_fn=one),
+                forward=fwd, loss=F.nll_loss, num_classes=5, optimizer=lambda p: torch.optim.Adam(p, lr=lr, weight_decay=5e-4), **_keys(seed, batch_size=1))
+
+@healthy('C')
+def gat(seed): return _gat(seed)
+
+class CosinePairs(nn.Module):  # a pair network trained with CosineEmbeddingLoss: +1 same digit, -1 different
+    def __init__(self):
+        super().__init__(); self.embed = nn.Sequential(nn.Flatten(), nn.Linear(64, 128), nn.ReLU(), nn.Linear(128, 64))
+    def forward(self, pair): return self.embed(pair[:, 0]), self.embed(pair[:, 1])
+
+def cosine_pair_loss(out, y): return F.cosine_embedding_loss(out[0], out[1], y * 2 - 1, margin=0.3)
+
+@healthy('C')
+def cosine_pairs(seed):
+    (x, y), (vx, vy) = _digits(seed); g = _gen(seed + 31)
+    return dict(model=CosinePairs, train=_pairs(x, y, 4096, g), valid=_pairs(vx, vy, 512, g), loss=cosine_pair_loss,
+                optimizer=lambda p: torch.optim.Adam(p, lr=1e-3), **_keys(seed, batch_size=128))
+
+class NoGradProbe(nn.Module):  # a probe written the other common way: features under torch.no_grad(), nothing marked frozen
+    def __init__(self, bias_only=False):
+        super().__init__()
+        self.features = nn.Sequential(nn.Flatten(), nn.Linear(64, 256), nn.ReLU(), nn.Linear(256, 128), nn.ReLU())
+        self.classifier = nn.Linear(128, 10)
+        if bias_only: self.classifier.weight.requires_grad_(False)
+    def forward(self, x):
+        with torch.no_grad(): f = self.features(x)
+        return self.classifier(f)
+
+@healthy('C')
+def probe_nograd(seed):
+    (x, y), (vx, vy) = _digits(seed)
+    return dict(model=NoGradProbe, train=TensorDataset(x, y), valid=TensorDataset(vx, vy), num_classes=10,
+                optimizer=lambda p: torch.optim.Adam(p, lr=1e-3), **_keys(seed, batch_size=64))
+
+def _sentences(seed, n, V=100, T=20, C=4, split=0):
+    "Token sequences whose class sets how often a few keywords appear (the rest is filler)."
+    g = _gen(seed * 7 + split)
+    y = torch.randint(0, C, (n,), generator=g)
+    x = torch.randint(C * 5, V, (n, T), generator=g)
+    k = torch.rand(n, T, generator=g) < 0.2  # a fifth of the words are keywords of the class
+    x = torch.where(k, y[:, None] * 5 + torch.randint(0, 5, (n, T), generator=g), x)
+    return x, y
+
+class TextCNN(nn.Module):  # Kim 2014: embeddings, convolutions of widths 3-5, max over time, dropout
+    def __init__(self, V=100, e=32, c=4, softmax=False):
+        super().__init__(); self.emb = nn.Embedding(V, e); self.softmax = softmax
+        self.convs = nn.ModuleList(nn.Conv1d(e, 16, k) for k in (3, 4, 5)); self.drop = nn.Dropout(0.5); self.fc = nn.Linear(48, c)
+    def forward(self, x):
+        h = self.emb(x).transpose(1, 2)
+        h = torch.cat([F.relu(cv(h)).max(2).values for cv in self.convs], 1)
+        o = self.fc(self.drop(h))
+        return F.softmax(o, 1) if self.softmax else o
+
+@healthy('C')
+def textcnn(seed):
+    (x, y), (vx, vy) = _sentences(seed, 3000), _sentences(seed, 600, split=1)
+    return dict(model=TextCNN, train=TensorDataset(x, y), valid=TensorDataset(vx, vy), num_classes=4,
+                optimizer=lambda p: torch.optim.SGD(p, lr=0.1, momentum=0.9), **_keys(seed, batch_size=50))
+
+class DAE(nn.Module):  # a denoising autoencoder: noise on the input in training, MSE to the clean image
+    def __init__(self):
+        super().__init__(); self.enc = nn.Sequential(nn.Flatten(), nn.Linear(64, 32), nn.ReLU()); self.dec = nn.Sequential(nn.Linear(32, 64), nn.Sigmoid())
+    def forward(self, x):
+        if self.training: x = x + 0.2 * torch.randn_like(x)
+        return self.dec(self.enc(x))
+
+@healthy('C')
+def dae(seed):
+    (x, _), (vx, _) = _digits(seed)
+    return dict(model=DAE, train=TensorDataset(x, x.flatten(1)), valid=TensorDataset(vx, vx.flatten(1)), loss=nn.MSELoss(),
+                optimizer=lambda p: torch.optim.Adam(p, lr=1e-3), **_keys(seed))
+
+# broken variants of half C
+@broken('C', 'textcnn_shuffled_labels', 4, ('labels',))
+def textcnn_shuffled_labels(seed):
+    kw = textcnn(seed); x, y = kw['train'].tensors
+    kw['train'] = TensorDataset(x, y[torch.randperm(len(y), generator=_gen(seed + 11))]); return kw
+
+@broken('C', 'textcnn_rolled_labels', 4, ('labels',))
+def textcnn_rolled_labels(seed):  # labels misaligned by one row, as after a merge that dropped a header
+    kw = textcnn(seed); x, y = kw['train'].tensors
+    kw['train'] = TensorDataset(x, y.roll(1)); return kw
+
+@broken('C', 'textcnn_leak', 4, ('leakage',))
+def textcnn_leak(seed):  # a validation set that re-uses a fifth of the train rows
+    kw = textcnn(seed); x, y = kw['train'].tensors; vx, vy = kw['valid'].tensors
+    kw['valid'] = TensorDataset(torch.cat([vx[:480], x[:120]]), torch.cat([vy[:480], y[:120]])); return kw
+
+@broken('C', 'textcnn_softmax_before_ce', 2, ('softmax',))
+def textcnn_softmax_before_ce(seed): return dict(textcnn(seed), model=lambda: TextCNN(softmax=True))
+
+@broken('C', 'gat_lr_x1000', 3, ('lr_high', 'nan', 'nan_params', 'nan_forward', 'nan_backward', 'stuck', 'flat', 'not_falling'))
+def gat_lr_x1000(seed): return _gat(seed, lr=5.0)
+
+@broken('C', 'probe_nograd_bias_only', 3, ('frozen', 'detached', 'stuck'))
+def probe_nograd_bias_only(seed): return dict(probe_nograd(seed), model=lambda: NoGradProbe(bias_only=True))
+
+@broken('C', 'cosine_pairs_lr_zero', 3, ('lr_zero', 'flat'))
+def cosine_pairs_lr_zero(seed): return dict(cosine_pairs(seed), optimizer=lambda p: torch.optim.Adam(p, lr=0.0))

@@ -1,7 +1,7 @@
 """The ladder's verdicts over seeds on the gallery (bench/ladder_gallery.py): false fails of healthy programs, false passes
 of broken ones (not caught at their rung with their cause), per row with Wilson 95% intervals, each half apart.
 
-    OMP_NUM_THREADS=1 nice -n 10 python bench/ladder_sweep.py --rungs 1-3 --seeds 10 --half A
+    OMP_NUM_THREADS=1 nice -n 10 python bench/ladder_sweep.py --rungs 1-4 --seeds 10 --half C
     OMP_NUM_THREADS=1 nice -n 10 python bench/ladder_sweep.py --cost BASE_CHECKOUT   # rungs 1-3 time against a base checkout
 
 Writes bench/results/ladder_sweep_<half>.json (or ladder_cost.json) and prints a markdown table.
@@ -34,27 +34,30 @@ def judge(name, seed, rungs):
                steps=r.numbers.get('steps'), diagnosis=r.diagnosis[:400]) for r in res.rungs})
     return out
 
-def sweep(args):
+def sweep(args, save=None):
+    "Every selected row over seeds 0..seeds-1, seed by seed (each seed's rows before the next seed), `save(rows)` after each seed: a sweep cut short keeps equal seeds per row."
     import ladder_gallery as G
     rs = rung_range(args.rungs)
     rows = []
     for kind, table in (('healthy', G.HEALTHY), ('broken', G.BROKEN)):
         for name in table:
-            if args.half != 'all' and G.HALF[name] != args.half: continue
+            if args.half != 'all' and G.HALF[name] not in args.half: continue
             if args.only and name not in args.only: continue
             exp = None if kind == 'healthy' else table[name][1]
             if exp and exp['rung'] not in rs: continue
-            runs = []
-            for seed in range(args.seeds):
-                r = judge(name, seed, args.rungs)
-                if kind == 'healthy':
-                    bad = 'error' in r or any(v['verdict'] in ('fail', 'refused') for v in r['rungs'].values())
-                else:
-                    v = r.get('rungs', {}).get(exp['rung'])
-                    bad = v is None or v['verdict'] not in exp['verdicts'] or (exp['causes'] and not set(exp['causes']) & set(v['causes']))
-                r.update(seed=seed, wrong=bool(bad)); runs.append(r)
-                print(f"{name} seed {seed}: {'WRONG' if bad else 'ok'} {r.get('error') or [(k, v['verdict'], v['causes']) for k, v in r['rungs'].items()]} {r['seconds']:.1f}s", flush=True)
-            rows.append(dict(name=name, kind=kind, half=G.HALF[name], expect=exp, runs=runs, wrong=sum(x['wrong'] for x in runs), n=len(runs)))
+            rows.append(dict(name=name, kind=kind, half=G.HALF[name], expect=exp, runs=[], wrong=0, n=0))
+    for seed in range(args.first_seed, args.first_seed + args.seeds):
+        for row in rows:
+            name, kind, exp = row['name'], row['kind'], row['expect']
+            r = judge(name, seed, args.rungs)
+            if kind == 'healthy':
+                bad = 'error' in r or any(v['verdict'] in ('fail', 'refused') for v in r['rungs'].values())
+            else:
+                v = r.get('rungs', {}).get(exp['rung'])
+                bad = v is None or v['verdict'] not in exp['verdicts'] or (exp['causes'] and not set(exp['causes']) & set(v['causes']))
+            r.update(seed=seed, wrong=bool(bad)); row['runs'].append(r); row['wrong'] += bool(bad); row['n'] += 1
+            print(f"{name} seed {seed}: {'WRONG' if bad else 'ok'} {r.get('error') or [(k, v['verdict'], v['causes']) for k, v in r['rungs'].items()]} {r['seconds']:.1f}s", flush=True)
+        if save: save(rows, seed + 1)
     return rows
 
 def table(rows, title)->str:
@@ -85,22 +88,22 @@ out = {}
 for name in sys.argv[2].split(','):
     t = time.perf_counter()
     with tempfile.TemporaryDirectory() as d:
-        if name == 'digits': ladder('digits', rungs='1-3', run_dir=d, write=False)
-        else: G.run(name, 0)
+        if name == 'digits': ladder('digits', rungs=sys.argv[3], run_dir=d, write=False)
+        else: G.run(name, 0, rungs=sys.argv[3])
     out[name] = time.perf_counter() - t
 print('TIMES ' + json.dumps(out))
 '''
 
 def cost(args):
-    "Rungs 1-3 on digits and each healthy program, base checkout against this one, alternating, in fresh processes."
+    "Rungs `--rungs` on digits and each healthy program (`--skip` some, or `--skip all`), base checkout against this one, alternating, in fresh processes."
     import ladder_gallery as G
-    names = ['digits'] + [n for n in G.HEALTHY if n not in (args.skip or [])]
+    names = ['digits'] + [n for n in G.HEALTHY if n not in (args.skip or []) and 'all' not in (args.skip or [])]
     trees = dict(base=str(Path(args.cost).resolve()), new=str(HERE.parent))
     got = {k: {n: [] for n in names} for k in trees}
     for rep in range(args.reps):
         for k, tree in (trees.items() if rep % 2 == 0 else reversed(list(trees.items()))):
             env = dict(os.environ, PYTHONPATH=tree)
-            p = subprocess.run([sys.executable, '-c', TIME_SCRIPT, str(HERE), ','.join(names)], env=env, capture_output=True, text=True, timeout=3600)
+            p = subprocess.run([sys.executable, '-c', TIME_SCRIPT, str(HERE), ','.join(names), args.rungs], env=env, capture_output=True, text=True, timeout=3600)
             line = [l for l in p.stdout.splitlines() if l.startswith('TIMES ')]
             if not line: print(p.stderr[-2000:]); raise SystemExit(f'{k} failed')
             for n, s in json.loads(line[0][6:]).items(): got[k][n].append(s)
@@ -108,25 +111,27 @@ def cost(args):
     med = {k: {n: statistics.median(v) for n, v in d.items()} for k, d in got.items()}
     ratios = {n: med['new'][n] / med['base'][n] for n in names}
     gal = [n for n in names if n != 'digits']
-    res = dict(base=args.cost, reps=args.reps, seconds=got, median=med, ratio=ratios, digits_ratio=ratios['digits'],
-               gallery_median_ratio=statistics.median(ratios[n] for n in gal),
-               gallery_median_program_seconds=dict(base=statistics.median(med['base'][n] for n in gal), new=statistics.median(med['new'][n] for n in gal)))
+    res = dict(base=args.cost, rungs=args.rungs, reps=args.reps, seconds=got, median=med, ratio=ratios, digits_ratio=ratios['digits'],
+               gallery_median_ratio=statistics.median(ratios[n] for n in gal) if gal else None,
+               gallery_median_program_seconds=dict(base=statistics.median(med['base'][n] for n in gal), new=statistics.median(med['new'][n] for n in gal)) if gal else None)
     return res
 
 if __name__ == '__main__':
     ap = argparse.ArgumentParser()
-    ap.add_argument('--rungs', default='1-3'); ap.add_argument('--seeds', type=int, default=10)
-    ap.add_argument('--half', default='all', choices=['A', 'B', 'all']); ap.add_argument('--only', nargs='*')
+    ap.add_argument('--rungs', default='1-4'); ap.add_argument('--seeds', type=int, default=10); ap.add_argument('--first-seed', type=int, default=0)
+    ap.add_argument('--half', default='all', choices=['A', 'B', 'C', 'AB', 'all']); ap.add_argument('--only', nargs='*'); ap.add_argument('--out', help='the JSON file name under bench/results/')
     ap.add_argument('--cost', help='a base checkout: time rungs 1-3 there and here'); ap.add_argument('--reps', type=int, default=2)
     ap.add_argument('--skip', nargs='*', help='--cost: programs left out (the slowest, to save time)')
     a = ap.parse_args()
     (HERE/'results').mkdir(exist_ok=True)
     if a.cost:
         r = cost(a)
-        (HERE/'results'/'ladder_cost.json').write_text(json.dumps(r, indent=1))
+        (HERE/'results'/(a.out or 'ladder_cost.json')).write_text(json.dumps(r, indent=1))
         print(json.dumps({k: r[k] for k in ('ratio', 'digits_ratio', 'gallery_median_ratio', 'gallery_median_program_seconds')}, indent=1))
     else:
-        t = time.time(); rows = sweep(a)
-        out = dict(rungs=a.rungs, seeds=a.seeds, half=a.half, seconds=time.time() - t, rows=rows)
-        (HERE/'results'/f'ladder_sweep_{a.half}.json').write_text(json.dumps(out, indent=1))
+        t = time.time()
+        def save(rows, done):
+            out = dict(rungs=a.rungs, seeds=a.seeds, seeds_done=done, half=a.half, seconds=time.time() - t, rows=rows)
+            (HERE/'results'/(a.out or f'ladder_sweep_{a.half}.json')).write_text(json.dumps(out, indent=1))
+        rows = sweep(a, save)
         print(table(rows, f'half {a.half}, rungs {a.rungs}, seeds 0-{a.seeds - 1}'))

@@ -10,12 +10,11 @@ from typing import Optional
 import yaml
 from .core import NtrainError, atomic_write_text, first_line
 from .config import Config
-from .loggers import read_metrics
 from .lifecycle import run_state
-from .events import best_epoch, direction, layout
+from .events import best_epoch, direction, layout, read_records
 
 # %% auto 0
-__all__ = ['config_key', 'ntrain_home', 'resume_check_for', 'speed_note', 'damage', 'run_card', 'write_card']
+__all__ = ['config_key', 'ntrain_home', 'resume_check_for', 'speed_note', 'damage', 'curves_line', 'run_card', 'write_card']
 
 # %% ../nbs/00_foundation/12_card.ipynb
 def _read_json(p)->dict:
@@ -85,24 +84,37 @@ def damage(run_dir)->list:
             with contextlib.suppress(OSError):
                 if p.stat().st_size: out.append(f'{p} is damaged (not a JSON mapping); the card leaves it out')
     p = rd/'metrics.jsonl'
-    try: lines = p.read_bytes().split(b'\n') if p.exists() else []
-    except OSError: lines = []
-    bad = []
-    for i, l in enumerate(lines[:-1] if lines and lines[-1] else lines, 1):  # a torn last line is a record being written
-        if not l.strip(): continue
-        try: ok = isinstance(json.loads(l), dict)
-        except ValueError: ok = False
-        if not ok: bad.append(i)
-    if bad: out.append(f"{p}: {len(bad)} damaged line(s) (the first is line {bad[0]}), left out of the card")
+    bad, first, i, rest = 0, None, 0, b''
+    try:
+        with open(p, 'rb') as f:  # a chunk at a time: a file of millions of records is never held whole
+            while chunk := f.read(1 << 20):
+                lines = (rest + chunk).split(b'\n'); rest = lines.pop()  # (a torn last line is a record being written)
+                for l in lines:
+                    i += 1
+                    if not l.strip(): continue
+                    try: ok = isinstance(json.loads(l), dict)
+                    except (ValueError, RecursionError): ok = False
+                    if not ok: bad, first = bad + 1, first or i
+    except OSError: pass
+    if bad: out.append(f"{p}: {bad} damaged line(s) (the first is line {first}), left out of the card")
     return out
 
 # %% ../nbs/00_foundation/12_card.ipynb
-def run_card(run_dir)->str:
+def curves_line(run_dir, draw:bool=True)->str:
+    "The card's Curves line: '' when curves.png is drawn (or not due); a pending one drawn first when `draw`, else said pending with how to draw it."
+    from ntrain.plots import curves_pending, ensure_curves
+    rd = Path(run_dir)
+    if (why := curves_pending(rd)) is None: return ''
+    if draw and (why := ensure_curves(rd, budget=30.0)) is None: return ''
+    return f"**Curves:** curves.png pending, not drawn yet ({why}): `ntrain report {rd}` draws it\n"
+
+# %% ../nbs/00_foundation/12_card.ipynb
+def run_card(run_dir, draw:bool=True)->str: # draw: a pending curves.png is drawn now (see `curves_line`)
     "The run card (markdown) of a run directory, in the Output-contract form of the training practice ntrain follows."
     rd = Path(run_dir)
     cfg = _config(rd)
     env = _read_json(rd/'env.json')
-    recs = read_metrics(rd)
+    recs = read_records(rd, ('start', 'resume', 'epoch'))  # streamed: the steps are not held
     epochs = [r for r in recs if r.get('kind') == 'epoch' and isinstance(r.get('epoch'), int)]
     if not cfg: return f'**Run:** {rd.name} | no config.yaml: not a run directory'
     # the layout the run recorded when it started (or last resumed): global batch, accumulation, scaled lr
@@ -140,7 +152,7 @@ def run_card(run_dir)->str:
     elif str(cfg.get('task', '')).startswith('in-memory:'):  # ntrain.data.IN_MEMORY: check-resume's child runs need module:function
         line4 = f"**Resume tested:** no: this run used an in-memory task; check-resume needs the task as `module:function` in the config"
     else: line4 = f"**Resume tested:** not for this config and code version: run `ntrain check-resume {rd}/config.yaml`"
-    return '\n'.join(l + '  ' for l in (run, line2, line3)) + '\n' + line4 + '\n'
+    return '\n'.join(l + '  ' for l in (run, line2, line3)) + '\n' + line4 + '\n' + curves_line(rd, draw)
 
 # %% ../nbs/00_foundation/12_card.ipynb
 def write_card(run_dir, card:Optional[str]=None)->str:

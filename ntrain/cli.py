@@ -12,8 +12,8 @@ from .config import load_config, describe_keys
 
 # %% auto 0
 __all__ = ['under_torchrun', 'cmd_fit', 'cmd_resume', 'cmd_report', 'cmd_env', 'cmd_keys', 'cmd_ladder', 'cmd_launch',
-           'cmd_check_resume', 'cmd_speed', 'cmd_runs', 'cmd_watch', 'cmd_stop', 'cmd_compare', 'parser', 'main',
-           'run_verb', 'rank_main']
+           'cmd_check_resume', 'cmd_speed', 'cmd_runs', 'cmd_watch', 'cmd_stop', 'cmd_compare', 'cmd_sync', 'parser',
+           'main', 'run_verb', 'rank_main']
 
 # %% ../nbs/05_front/00_cli.ipynb
 def under_torchrun()->bool:
@@ -48,7 +48,7 @@ def cmd_fit(a):
     from ntrain.engine.trainer import Trainer
     cfg = load_config(a.config, a.overrides)
     t = Trainer(cfg, resume='auto' if a.auto_resume else False, init_from=a.init_from)
-    if not under_torchrun(): t.signals_after = signal.SIG_IGN  # the run has ended when fit returns: a late signal must not change the exit status
+    if a.own and not under_torchrun(): t.signals_after = signal.SIG_IGN  # the run has ended when fit returns: a late signal must not change the exit status
     if int(os.environ.get('RANK', 0)) == 0: print(f'run directory: {t.name_run_dir()}', flush=True)
     res = t.fit()
     if t.is_main: print('\n' + res.card)
@@ -56,12 +56,12 @@ def cmd_fit(a):
 
 def cmd_resume(a):
     from ntrain.engine.trainer import Trainer
-    if a.nproc is not None: return cmd_launch(a, resume=True)
+    if a.nproc is not None or a.slurm: return cmd_launch(a, resume=True)  # under torchrun (or as a Slurm job)
     run_dir = Path(a.run_dir)
     need_run_dir(run_dir)
     cfg = load_config(run_dir/'config.yaml', a.overrides)
     t = Trainer(cfg, run_dir=run_dir, resume=True, force=a.force, reset_optimizer=a.reset_optimizer)
-    if not under_torchrun(): t.signals_after = signal.SIG_IGN  # (as for fit)
+    if a.own and not under_torchrun(): t.signals_after = signal.SIG_IGN  # (as for fit)
     res = t.fit()
     if t.is_main: print('\n' + res.card)
     return _exit_code(res)
@@ -130,7 +130,16 @@ def _launch_args(p, nproc:Optional[int]=2):
     p.add_argument('--rdzv-endpoint', default=None, help='HOST:PORT of the c10d rendezvous (multi-node)')
     p.add_argument('--rdzv-id', default=None, help='rendezvous id (default: from the run directory)')
     p.add_argument('--max-restarts', type=int, default=0, help='restart all workers up to K times; they resume from the newest checkpoint')
-    p.add_argument('--dry-run', action='store_true', help='print the torchrun command and an srun line instead of running')
+    p.add_argument('--dry-run', action='store_true', help='print the torchrun command and an srun line (with --slurm: the sbatch script) instead of running')
+    p.add_argument('--auto-resume', action='store_true', help='resume the run directory if it holds a run already (each job of a Slurm run)')
+    s = p.add_argument_group('Slurm', 'submit the run as one sbatch job (it survives requeues and time limits) and return at once')
+    s.add_argument('--slurm', action='store_true', help='submit with sbatch instead of running here')
+    for flag, kind, h in (('--time', str, 'time limit (Slurm forms: MM, HH:MM:SS, D-HH:MM)'), ('--partition', str, 'partition'),
+                          ('--account', str, 'account'), ('--gpus', int, 'GPUs per node (default 0)'), ('--cpus', int, 'CPUs per node (default --nproc)'),
+                          ('--slurm-warn', int, 'seconds of warning before the time limit (default 120, at most half of it)'),
+                          ('--max-requeues', int, 'requeues of a job warned of its time limit (default 3)')):
+        s.add_argument(flag, type=kind, default=None, help=h)
+    s.add_argument('--sbatch', action='append', default=[], metavar='OPTION', help="another #SBATCH option ('--qos=high'); repeatable")
 
 # %% ../nbs/05_front/00_cli.ipynb
 def cmd_launch(a, resume:bool=False)->int:
@@ -140,9 +149,11 @@ def cmd_launch(a, resume:bool=False)->int:
     kw = dict(nproc=a.nproc, nnodes=a.nnodes, node_rank=a.node_rank, rdzv_endpoint=a.rdzv_endpoint, rdzv_id=a.rdzv_id,
               max_restarts=a.max_restarts, resume=resume, force_resume=resume and bool(getattr(a, 'force', False)))
     what = a.run_dir if resume else a.config
+    if a.slurm: return _launch_slurm(a, what, kw, resume)
     if a.dry_run:
         c = launch_command(what, a.overrides, **kw); print(c['command']); print(c['srun']); return 0
-    h = launch(what, a.overrides, wait=False, force=bool(getattr(a, 'force', False)) and not resume, own_process=True, rank_main=rank_main, **kw)
+    h = launch(what, a.overrides, wait=False, force=bool(getattr(a, 'force', False)) and not resume, own_process=True, rank_main=rank_main,
+               auto_resume=a.auto_resume and not resume, **kw)
     p = h.preflight  # imported in this process (a fresh one, as each rank's is), which then forked torchrun's agent
     print(f"pre-flight: the task imports; {p.get('n_train')} train and {p.get('n_valid')} valid samples", flush=True)
     print(f'run directory: {h.run_dir}  (torchrun pid {h.pid}; log {h.log_path})', flush=True)
@@ -160,13 +171,31 @@ def cmd_launch(a, resume:bool=False)->int:
     try: res = h.wait()
     finally:
         tail.stop()
-        for s in before: signal.signal(s, signal.SIG_IGN)  # the run has ended: a late signal must not change the exit status
+        for s, h0 in before.items(): signal.signal(s, signal.SIG_IGN if a.own else h0)  # the run has ended: a late signal must not change the command's exit status (called in a process of one's own: its handlers back)
     if res.exit_code == 75:
         from ntrain.launch import resume_command
         print(f'ntrain: stopped; resume with `{resume_command(h.run_dir, a.nproc, a.nnodes, a.rdzv_endpoint)}`', file=sys.stderr)
     elif res.exit_code != 0:
         print(f'ntrain: error: the run ended {res.status} (torchrun exit {res.returncode})' + (f': {res.message}' if res.message else '') + f'; see {h.log_path} and {h.run_dir}/logs/', file=sys.stderr)
     return res.exit_code
+
+# %% ../nbs/05_front/00_cli.ipynb
+def _launch_slurm(a, what, kw:dict, resume:bool)->int:
+    "`ntrain launch --slurm`: the sbatch script (`--dry-run`), or the job submitted; exit 0 once sbatch took it."
+    from ntrain.launch import launch, launch_command
+    opts = {k: v for k, v in dict(time=a.time, partition=a.partition, account=a.account, gpus=a.gpus, cpus=a.cpus, warn=a.slurm_warn,
+                                  max_requeues=a.max_requeues, extra=tuple(a.sbatch)).items() if v not in (None, ())}
+    kw = {k: v for k, v in kw.items() if k not in ('node_rank', 'rdzv_endpoint', 'rdzv_id', 'max_restarts')}  # Slurm's to choose
+    force = bool(getattr(a, 'force', False)) and not resume
+    from ntrain.slurm import job_info, resubmit
+    if resume and not a.dry_run and job_info(what) and not (Path(what)/'config.yaml').exists():  # its run never began: the same script again
+        print(f"slurm job {resubmit(what)['job_id']}: run directory {what} (its sbatch script, submitted again)", flush=True); return 0
+    if kw['nproc'] is None: kw['nproc'] = (job_info(what) or {}).get('nproc') or 1  # `ntrain resume RUN_DIR --slurm`: as its last job
+    if a.dry_run: print(launch_command(what, a.overrides, slurm=opts or True, force=force, **kw)['sbatch'], end=''); return 0
+    h = launch(what, a.overrides, slurm=opts or True, force=force, wait=False, auto_resume=a.auto_resume and not resume, **kw)
+    print(f'slurm job {h.job}: run directory {h.run_dir}', flush=True)
+    print(f'  watch: ntrain watch {h.run_dir}   stop: ntrain stop {h.run_dir}   kill: scancel {h.job}   log: {h.log_path}', flush=True)
+    return 0
 
 # %% ../nbs/05_front/00_cli.ipynb
 def _check_resume_args(p):
@@ -212,14 +241,18 @@ def _runs_args(p):
     p.add_argument('--limit', type=int, default=20, help='show at most this many (default 20)')
 
 def cmd_runs(a)->int:
-    from ntrain.notebook.viewmodel import runs
+    from ntrain.notebook.viewmodel import runs, state_words
+    from ntrain.slurm import job_state, job_words, queued_runs, LIVE_JOB
     rl = runs(a.dir, limit=a.limit)
-    if not rl: print(f'no runs under {a.dir}'); return 0
-    w = max(len(r['path']) for r in rl)
+    queued = queued_runs(a.dir, [r['path'] for r in rl])  # Slurm jobs whose run has not begun yet
+    if not rl and not queued: print(f'no runs under {a.dir}'); return 0
+    w = max(len(r['path']) for r in [*rl, *queued])
+    for r in queued: print(f"{r['path']:<{w}}  {'queued' if r['job'] and r['job']['state'] in LIVE_JOB else 'not run':<8}  {'':>9}  {time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(r['updated']))}  {job_words(r['job'])}")
     for r in rl:
         step = f"{r['step']}/{r['total_steps']}" if r.get('total_steps') else str(r.get('step') or '')
-        why = [r['reason'][:60] + ('...' if len(r['reason']) > 60 else '')] if isinstance(r.get('reason'), str) and r['reason'] != 'epochs' else []
+        why = [by] if (by := state_words(r)[len(r['state'] or 'unknown'):].lstrip(' :')) else []  # who stopped or killed it, in words
         why += [f"no progress for {r['stale_for']} s"] if r.get('stale_for') else []
+        why += [job_words(st)] if (st := job_state(r['path'])) else []  # a Slurm run: its job's state beside the run's
         print(f"{r['path']:<{w}}  {r['state']:<8}  {step:>9}  {time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(r['updated']))}"
               + (f"  {'; '.join(why)}" if why else ''))
     return 0
@@ -234,11 +267,24 @@ def _watch_args(p):
 
 def _is_run(run_dir)->Path: return need_run_dir(Path(run_dir), RUN_FILES)
 
+_RUN_NAMES = {'config.yaml', 'env.json', 'ckpt', 'logs', 'log.txt', 'run.md', 'curves.png', 'speed.json', 'ladder', 'ladder.json',
+              'ladder.jsonl', 'launch.log', 'launch_config.yaml', 'mlflow.json', 'tb', 'profile', 'nan.pt', 'STOP', *RUN_FILES}
+
+def _not_a_run(rd:Path)->Optional[str]:
+    "Why an existing directory is not a run and is not becoming one (it holds things, none of them a run's), or None."
+    try: names = sorted(p.name for p in rd.iterdir()) if rd.is_dir() else []
+    except OSError: return None
+    if not names or any(n in _RUN_NAMES or n.startswith('.') for n in names): return None  # empty, or a run being made
+    runs = [n for n in names if any((rd/n/m).exists() for m in RUN_FILES)]
+    if runs: return f'{rd}: not a run directory but a folder of runs: watch one (ntrain watch {rd/runs[0]}) or list them (ntrain runs {rd})'
+    return f'{rd}: not a run directory (no status.json, launch.json or metrics.jsonl) and none is being made: it holds {names[0]}' + (f' and {len(names) - 1} more' if len(names) > 1 else '')
+
 def _await_run(run_dir, wait:float)->Path:
     "The run directory once it is one (see `_is_run`), waited for up to `wait` s; one line on stderr says it waits."
     rd, t0, said = Path(run_dir), time.monotonic(), False
     while True:
         if rd.exists() and not rd.is_dir(): raise NtrainError(f'{rd}: not a directory')
+        if (why := _not_a_run(rd)) is not None: raise NtrainError(why)  # at once: nothing will make it one
         if wait <= 0: return _is_run(rd)
         try: return _is_run(rd)
         except NtrainError: pass
@@ -248,13 +294,27 @@ def _await_run(run_dir, wait:float)->Path:
         time.sleep(0.2)
 
 # %% ../nbs/05_front/00_cli.ipynb
+def _await_job(rd:Path, every:float, timeout:Optional[float]):
+    "A Slurm run: say its job's state as it changes until the job runs and its run has begun, the job has ended, or `timeout` s."
+    from ntrain.slurm import job_state, job_words, LIVE_JOB
+    t0, said = time.monotonic(), None
+    while (st := job_state(rd)) is not None:
+        if job_words(st) != said: said = job_words(st); print(said, flush=True)
+        begun = st['state'] == 'RUNNING' and (rd/'status.json').exists()
+        if begun or st['state'] not in LIVE_JOB or (timeout is not None and time.monotonic() - t0 > timeout): return
+        time.sleep(min(every, 1.0))
+
 def cmd_watch(a)->int:
     from ntrain.notebook.viewmodel import console_watch, run_info
+    from ntrain.slurm import job_state, job_words
     t0 = time.monotonic()
-    rd = _await_run(a.run_dir, a.wait if a.timeout is None else min(a.wait, a.timeout))
+    slurm = (Path(a.run_dir)/'slurm.json').exists()  # a run handed to Slurm: its job may wait in the queue first
+    if slurm: _await_job(Path(a.run_dir), a.every, a.timeout)
+    rd = _await_run(a.run_dir, a.wait if a.timeout is None else min(a.wait, max(a.timeout - (time.monotonic() - t0), 0.0)))
     timeout = None if a.timeout is None else max(a.timeout - (time.monotonic() - t0), 0.0)
     try: state = console_watch(rd, every=a.every, timeout=timeout, stale_s=a.stale)
     except KeyboardInterrupt: print(f'\nstopped watching; the run goes on: ntrain watch {rd}', file=sys.stderr); return 0
+    if slurm: print(job_words(job_state(rd, max_age=0)), flush=True)
     from ntrain.lifecycle import exit_code
     code = exit_code(state, run_info(rd)['reason'] if state == 'failed' else None)  # (the reason tells a non-finite loss, exit 3)
     return 0 if code is None else code  # a live run: the watch ended at --timeout
@@ -275,7 +335,7 @@ def cmd_stop(a)->int:
     if info['state'] == 'stopping': print(f"{rd}: already stopping ({info['reason']})", flush=True)
     else:
         request_stop_file(rd, 'stop requested by ntrain stop')
-        print(f'{rd}: stop requested; every rank finishes its step and saves last.pt', flush=True)
+        print(f'{rd}: stop requested: the run (every process of it) finishes its step, saves last.pt and ends stopped', flush=True)
     if not a.wait: return 0
     t0 = time.monotonic()
     while (info := run_info(rd))['state'] in LIVE:
@@ -291,6 +351,22 @@ def _compare_args(p):
 def cmd_compare(a)->int:
     from ntrain.notebook.compare import compare
     print(compare(a.runs).text()); return 0
+
+# %% ../nbs/05_front/00_cli.ipynb
+def _sync_args(p):
+    p.add_argument('run_dir')
+    p.add_argument('--uri', default=None, help="the tracking URI (default: the one the run's mlflow.json names, else as the run's logger would)")
+    p.add_argument('--wait', type=float, default=60.0, help='seconds to wait for a logger still sending this run (default 60)')
+
+def cmd_sync(a)->int:
+    "`ntrain sync RUN`: send what the tracker lacks of an ended run; one line."
+    from ntrain.trackers import sync
+    if not a.wait >= 0: raise NtrainError(f'--wait {a.wait:g}: give seconds, 0 or more')
+    rd = _is_run(a.run_dir)
+    res = sync(rd, uri=a.uri, wait=a.wait)
+    for n in res['notes']: print(f'ntrain: warning: mlflow: {n}', file=sys.stderr)
+    print(f"{rd}: MLflow run {res['run_id']} at {res['uri']}: {res['points']} values sent; ended {res['state']}", flush=True)
+    return 0
 
 # %% ../nbs/05_front/00_cli.ipynb
 def parser(verb:Optional[str]=None):
@@ -326,6 +402,7 @@ def parser(verb:Optional[str]=None):
     ru = sub.add_parser('runs', help='list the runs under DIR (default runs), newest first, with their state'); _runs_args(ru); ru.set_defaults(fn=cmd_runs)
     wa = sub.add_parser('watch', help='follow a run live from its files: its records and a status line'); _watch_args(wa); wa.set_defaults(fn=cmd_watch)
     st = sub.add_parser('stop', help='ask a running run to stop gracefully (every rank saves)'); _stop_args(st); st.set_defaults(fn=cmd_stop)
+    sy = sub.add_parser('sync', help="send what MLflow lacks of an ended run (loggers=[mlflow]) from its metrics.jsonl"); _sync_args(sy); sy.set_defaults(fn=cmd_sync)
     cp = sub.add_parser('compare', help='runs side by side: the config keys that differ, state, epochs, best value, throughput'); _compare_args(cp); cp.set_defaults(fn=cmd_compare)
     return p
 
@@ -355,6 +432,7 @@ def run_verb(argv=None, own:bool=False)->int:
         bad = [x for x in extra if x.startswith('-') or '=' not in x or not hasattr(a, 'overrides')]
         if bad: p.error(f"unrecognized arguments: {' '.join(bad)}")
         if extra: a.overrides = list(a.overrides) + extra
+        a.own = own  # (a verb leaves the process's signal handlers as it found them unless the process is its own)
         try: code = a.fn(a)
         except NtrainError as e:
             print(f'ntrain: error: {e}', file=sys.stderr)

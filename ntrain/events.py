@@ -4,7 +4,7 @@
 
 # %% ../nbs/00_foundation/07_events.ipynb 2
 from __future__ import annotations
-import collections, copy, json, math, numbers, os, signal, threading, time
+import bisect, collections, copy, json, math, numbers, os, signal, threading, time
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, NamedTuple, Optional, Union
 from .core import first_line, patch
@@ -12,8 +12,9 @@ from .core import first_line, patch
 # %% auto 0
 __all__ = ['RUN_KINDS', 'LADDER_KINDS', 'KINDS', 'END_KINDS', 'MEASURED', 'SCHEMA', 'CHECK_RECORDS', 'STOP_FILE', 'STOP_SIGNALS',
            'WAKE_SIGNAL', 'record', 'message', 'Field', 'check_record', 'field', 'read', 'schema_table', 'layout',
-           'direction', 'best_epoch', 'Events', 'Stopper', 'request_stop_file', 'StopWaiting', 'signals_stop',
-           'apply_record', 'Watcher', 'watch', 'text_line', 'TextLog', 'ProgressLine']
+           'direction', 'best_epoch', 'Events', 'Stopper', 'request_stop_file', 'stop_request', 'StopWaiting',
+           'signals_stop', 'apply_record', 'Watcher', 'watch', 'read_records', 'Series', 'text_line', 'TextLog',
+           'ProgressLine']
 
 # %% ../nbs/00_foundation/07_events.ipynb
 RUN_KINDS = {
@@ -334,6 +335,12 @@ def request_stop_file(run_dir, reason:str='stop file'):
     from ntrain.core import atomic_write_text
     atomic_write_text(Path(run_dir)/STOP_FILE, reason + '\n')
 
+def stop_request(run_dir)->Optional[str]:
+    "The line of a run's stop file (who asked it to stop: `request_stop_file`'s `reason`), if it has one."
+    try:
+        with open(Path(run_dir)/STOP_FILE, 'rb') as f: return f.read(200).decode('utf-8', 'replace').strip() or None
+    except OSError: return None
+
 # %% ../nbs/00_foundation/07_events.ipynb
 STOP_SIGNALS = tuple(getattr(signal, n) for n in ('SIGINT', 'SIGTERM', 'SIGHUP', 'SIGUSR1') if hasattr(signal, n))
 WAKE_SIGNAL = getattr(signal, 'SIGUSR2', None)  # what the run's own watch thread sends its main thread to end a wait (never a stop)
@@ -345,6 +352,7 @@ class StopWaiting(BaseException):
 class signals_stop:
     "Context manager: on the main thread, the `STOP_SIGNALS` request a stop; only a second SIGINT falls back to the previous handler."
     received = None  # the name of the first stop signal this process took (a rank that torchrun's agent is shutting down, say)
+    pending = None  # a stop signal taken before any run's handlers existed (`ntrain`'s first handlers, see `ntrain.__main__`): the next block asks for it
     def __init__(self, stopper:Stopper, signals=STOP_SIGNALS, after=None):
         # after: the handler each signal gets when the block ends (None: the one it had before)
         self.stopper, self.signals, self.prev, self.after = stopper, signals, {}, after
@@ -354,6 +362,9 @@ class signals_stop:
         if threading.current_thread() is threading.main_thread():
             for s in self.signals: self.prev[s] = signal.signal(s, self._handler)
             if WAKE_SIGNAL is not None and WAKE_SIGNAL not in self.prev: self.prev[WAKE_SIGNAL] = signal.signal(WAKE_SIGNAL, self._wake)
+            if signals_stop.pending is not None:  # a Ctrl-C during the imports or the setup: honoured now, once
+                self.stopper.request(signals_stop.pending); signals_stop.received = signals_stop.received or signals_stop.pending
+                signals_stop.pending = None
         return self
     def __exit__(self, *exc):
         for s, h in self.prev.items(): signal.signal(s, self.after if self.after is not None else h if h is not None else signal.SIG_DFL)
@@ -404,11 +415,15 @@ class Watcher:
     """New records of a run's `metrics.jsonl` (or any JSONL file) at each `poll()`; follows a resume's rewrite, and a file cut or
     rewritten in place (a `rewind` record). Lines that are not records are skipped and counted in `bad`; nothing read raises."""
     HEAD = 4096  # at most this much of the file's first line (a run's start record, stamped with the time) is kept: see `_rewritten`
-    def __init__(self, path, name:str='metrics.jsonl'):
+    CHUNK = 1 << 20  # the readers' chunk: a few thousand records a poll, so their memory does not grow with the file
+    def __init__(self, path, name:str='metrics.jsonl', chunk:Optional[int]=None, # chunk: the most bytes a poll reads (None: all)
+                 skip:Iterable[str]=()): # kinds not parsed: a line that begins as ntrain writes one of them is a bare {'kind': k}
         p = Path(path)
         self.path = p if p.suffix == '.jsonl' else p/name
         self.end_kinds = ('ladder_end',) if self.path.name == 'ladder.jsonl' else END_KINDS
         self._f, self._ino, self.generation, self.bad, self._moved = None, None, 0, 0, False  # bad: lines skipped so far
+        self.chunk, self.behind, self._seeking, self._resumed = chunk, False, False, False  # more on disk than read; a new file's unseen resume sought; one seen
+        self._skip = {f'{{"kind": "{k}"'.encode(): {'kind': k} for k in skip}
         self._start()
     def __del__(self):
         try: self.close()
@@ -431,8 +446,8 @@ def _open(self:Watcher)->bool:
 # %% ../nbs/00_foundation/07_events.ipynb
 @patch
 def _read(self:Watcher)->list:
-    chunk = self._f.read()
-    self._pos += len(chunk)
+    chunk = self._f.read(self.chunk or -1)
+    self._pos += len(chunk); self.behind = bool(self.chunk) and len(chunk) == self.chunk
     if len(self._head) < self.HEAD and not self._head.endswith(b'\n'):
         take = chunk[:self.HEAD - len(self._head)]
         self._head += take[:take.find(b'\n') + 1] if b'\n' in take else take
@@ -441,6 +456,7 @@ def _read(self:Watcher)->list:
     out = []
     for line in lines:
         if not line.strip(): continue
+        if self._skip and (r := self._skip.get(line[:line.find(b'"', 10) + 1])) is not None: out.append(r); continue  # (the same dict each time)
         r = _parse(line)
         if r is None: self.bad += 1  # not a record (a torn line from a crash, garbage): skipped
         else: out.append(r)
@@ -467,29 +483,42 @@ def _rewritten(self:Watcher)->Optional[str]:
 # %% ../nbs/00_foundation/07_events.ipynb
 @patch
 def poll(self:Watcher)->list:
-    """The records appended since the last call (after a resume: from its first unseen `resume` record on; after the file was
-    cut or rewritten in place: a `rewind` record, then the whole file again)."""
+    """The records appended since the last call, at most `chunk` bytes of them (`behind`: more are there; after a resume: from
+    its first unseen `resume` record on; after the file was cut or rewritten in place: a `rewind` record, then the whole file again)."""
     if self._f is None:
         if not self._open(): return []
-        moved, self._moved = self._moved, False
-        return self._track(self._new_file(self._read()) if moved else self._read())
+        if self._moved: self._moved, self._seeking, self._resumed = False, True, False
+        return self._track(self._new_file(self._read()))
     out = []
     if (why := self._rewritten()) is not None:  # read again from the first line, as a new watcher would
-        self._f.seek(0); self._start(); self.generation = 0
+        self._f.seek(0); self._start(); self.generation, self._seeking = 0, False
         out.append(record('rewind', reason=why))
-    out += self._read()
-    if self._replaced():  # a resume rewrote the file: the rest of the old one, then the new one from its new resume record
-        out += self._read(); self._f.close(); self._f = None
+    out += self._new_file(self._read())
+    if not self.behind and self._replaced():  # a resume rewrote the file: the rest of the old one, then the new one from its new resume record
+        out += self._new_file(self._read())
+        if self.behind: return self._track(out)  # more of the old file first
+        self._f.close(); self._f = None
         if not self._open(): self._moved = True; return self._track(out)  # gone again: the next poll opens what comes
+        self._seeking, self._resumed = True, False
         out += self._new_file(self._read())
     return self._track(out)
 
 # %% ../nbs/00_foundation/07_events.ipynb
 @patch
 def _new_file(self:Watcher, new:list)->list:
-    "What to yield of a file that replaced the one read: from its first unseen resume record on; a file started afresh (a new ladder): all of it."
-    k = next((i for i, r in enumerate(new) if r.get('kind') == 'resume' and _generation(r) > self.generation), None)
-    return new[k or 0:] if k is not None or not any(r.get('kind') == 'resume' for r in new) else []
+    """Of records just read: all of them, or while a file that replaced the one read is `_seeking`, those from its first unseen
+    resume record on; a new file read to its end without one yields nothing (all resumes seen) or, when it holds no resume
+    at all (a file started afresh: a new ladder), all of it, read again from its start."""
+    if not self._seeking: return new
+    for i, r in enumerate(new):
+        if r.get('kind') == 'resume':
+            self._resumed = True
+            if _generation(r) > self.generation: self._seeking = False; return new[i:]
+    if self.behind: return []
+    self._seeking = False
+    if self._resumed: return []
+    self._f.seek(0); self._start()
+    return self._read()
 
 @patch
 def _track(self:Watcher, recs:list)->list:
@@ -508,7 +537,7 @@ def follow(self:Watcher, timeout:Optional[float]=None, interval:float=0.2, until
             if r.get('kind') in self.end_kinds: return
         if (until is not None and until()) or (timeout is not None and time.monotonic() - t0 > timeout):
             yield from self.poll(); return
-        time.sleep(interval)
+        if not self.behind: time.sleep(interval)  # (a file read in chunks: the next one at once)
 
 # %% ../nbs/00_foundation/07_events.ipynb
 @patch
@@ -519,6 +548,59 @@ def close(self:Watcher):
 def watch(run_dir, name:str='metrics.jsonl')->Watcher:
     "A `Watcher` on a run directory's `metrics.jsonl` (or `ladder.jsonl` with `name=`)."
     return Watcher(run_dir, name)
+
+# %% ../nbs/00_foundation/07_events.ipynb
+def _unparsed(keep)->tuple: return () if keep is None else tuple(k for k in ('step', 'message', 'checkpoint', 'val') if k not in keep)
+
+def read_records(path, # a run directory or a JSONL file
+                 kinds:Optional[Iterable[str]]=None)->list: # keep only records of these kinds (None: all)
+    """The records of a file as `apply_record` leaves them (a resume cuts what it rewound, a rewind empties), only those of
+    `kinds` kept: read a chunk at a time, so the memory it takes is what it keeps, not the file's size."""
+    keep = None if kinds is None else set(kinds)
+    w, out, at, n = Watcher(path, chunk=Watcher.CHUNK, skip=_unparsed(keep)), [], [], 0  # the records kept, each one's index among the file's records, records so far
+    try:
+        while True:
+            for r in w.poll():
+                k = r.get('kind')
+                if k in ('rewind', 'start', 'ladder_start'): out.clear(); at.clear(); n = 0
+                if k == 'rewind': continue
+                if k == 'resume' and (m := _count(r.get('records'))) is not None:
+                    n = min(n, m); j = bisect.bisect_left(at, n); del out[j:], at[j:]
+                if keep is None or k in keep: out.append(r); at.append(n)
+                n += 1
+            if not w.behind: return out
+    finally: w.close()
+
+# %% ../nbs/00_foundation/07_events.ipynb
+def _finite(y)->bool: return isinstance(y, (int, float)) and not isinstance(y, bool) and math.isfinite(y)
+
+class Series:
+    "A curve's points (x, y), at most about 2 x `limit` of them: the first, the last, and each stretch's lowest and highest y."
+    def __init__(self, limit:int=2000): self.limit, self.pts = limit, []  # pts: (at, x, y), in the order added
+    def add(self, x, y, at=None):
+        "Add a point; `at` (default `x`) orders it for `cut`."
+        self.pts.append((x if at is None else at, x, y))
+        if len(self.pts) >= 2 * self.limit: self._halve()
+    def cut(self, at):
+        "Drop the points added at `at` or later (what a resume rewound)."
+        del self.pts[bisect.bisect_left(self.pts, at, key=lambda p: p[0]):]
+    @property
+    def xs(self)->list: return [p[1] for p in self.pts]
+    @property
+    def ys(self)->list: return [p[2] for p in self.pts]
+    def __len__(self): return len(self.pts)
+
+# %% ../nbs/00_foundation/07_events.ipynb
+@patch
+def _halve(self:Series):
+    "Keep the first and last points, and of each four between them the lowest, the highest and the first without a value."
+    p, keep = self.pts, {0, len(self.pts) - 1}
+    for g in range(1, len(p) - 1, 4):
+        grp = range(g, min(g + 4, len(p) - 1))
+        fin = [i for i in grp if _finite(p[i][2])]
+        if fin: keep.update((min(fin, key=lambda i: p[i][2]), max(fin, key=lambda i: p[i][2])))
+        if len(fin) < len(grp): keep.add(next(i for i in grp if i not in fin))
+    self.pts = [p[i] for i in sorted(keep)]
 
 # %% ../nbs/00_foundation/07_events.ipynb
 def text_line(rec:dict, ctx:Optional[dict]=None)->Optional[str]:

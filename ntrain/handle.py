@@ -35,11 +35,14 @@ class RunHandle(Protocol):
     def kill(self)->bool: ...
     def resumed(self, nproc:Optional[int]=None)->'RunHandle': ...  # a new handle on the same run, resumed from its newest checkpoint
     def log(self, rank:Optional[int]=None)->str: ...
+    # (not required, so that a handle of one's own still conforms: `scheduler`, a Slurm run's job as the scheduler has it,
+    # `ntrain.slurm.job_state`, else None; views read it with getattr(handle, 'scheduler', None))
 
 # %% ../nbs/03_launch/01_handle.ipynb
 class ThreadRun:
     "A run of `fit` (or `resume`) on a thread of this kernel, with the calls of a `RunHandle`: for a task that torchrun's fresh processes cannot import."
     nproc = 1  # this process
+    scheduler = None  # no scheduler runs it
     cannot_kill = 'a run in this kernel can only be stopped: Stop ends it at its next step'
     def __init__(self, config=None, overrides=(), *, task=None, # a Task (or its factory); default: the config's task
                  run_dir=None, resume:bool=False, # continue the run in `run_dir` (or `config`, a run directory) instead
@@ -58,7 +61,7 @@ class ThreadRun:
             self.run_dir = Path(run_dir or self.cfg.run_dir or default_run_dir(run_name(self.cfg, self.task)))
         self.result = self.run_result = self.error = None
         self._stop, self._lock = threading.Event(), threading.Lock()
-        self._watcher, self._records, self._new = Watcher(self.run_dir/'metrics.jsonl'), [], []
+        self._watcher, self._new, self._all, self._records = Watcher(self.run_dir/'metrics.jsonl'), [], None, []  # as `Launch`'s
         self._thread = threading.Thread(target=self._work, args=(resume,), name='ntrain-run', daemon=True)
         self._thread.start()
     @property
@@ -94,16 +97,19 @@ def wait(self:ThreadRun, timeout:Optional[float]=None):
 
 # %% ../nbs/03_launch/01_handle.ipynb
 @patch
-def _why(self:ThreadRun)->Optional[str]: return 'ThreadRun.stop' if self._stop.is_set() else None  # the reason the run records
+def _why(self:ThreadRun)->Optional[str]: return (getattr(self, '_by', None) or 'stop()') if self._stop.is_set() else None  # the reason the run records
 @patch
-def stop(self:ThreadRun, timeout:Optional[float]=120):
-    "Set the run's stop token: it finishes its step, saves and ends `stopped`; waits up to `timeout` s (0: not at all) for the result."
+def stop(self:ThreadRun, timeout:Optional[float]=120, by:str='stop()'):
+    """Set the run's stop token: it finishes its step, saves and ends `stopped`; waits up to `timeout` s (0: not at all) for the result.
+    `by`: who asked, the reason the run records ('Stop button' from a panel; the views say it in words, `lifecycle.said`)."""
     if not self.running: return self.result
+    if not self._stop.is_set(): self._by = by
     self._stop.set()
     return None if timeout == 0 else self.wait(timeout)
 @patch
 def kill(self:ThreadRun)->bool:
     "A thread cannot be killed (see `cannot_kill`): this stops the run gracefully instead, and returns False."
+    if not self._stop.is_set(): self._by = 'kill()'
     self._stop.set(); return False
 @patch
 def resumed(self:ThreadRun, nproc:Optional[int]=None)->'ThreadRun':
@@ -119,13 +125,15 @@ def status(self:ThreadRun)->dict:
     from ntrain.rundir import read_status
     return read_status(self.run_dir)
 @patch
-def _pull(self:ThreadRun):
-    from ntrain.events import apply_record
-    for r in self._watcher.poll(): apply_record(self._records, r); self._new.append(r)
+def _pull(self:ThreadRun): self._new.extend(self._watcher.poll())
 @patch
 def records(self:ThreadRun, kind:Optional[str]=None)->list:
-    "Every record of the run so far (of `kind`, if given), from its metrics.jsonl."
-    with self._lock: self._pull(); return [r for r in self._records if kind is None or r.get('kind') == kind]
+    "Every record of the run so far (of `kind`, if given), from its metrics.jsonl; held from the first call on, as `Launch.records`."
+    from ntrain.events import Watcher, apply_record
+    with self._lock:
+        if self._all is None: self._all = Watcher(self.run_dir/'metrics.jsonl')
+        for r in self._all.poll(): apply_record(self._records, r)
+        return [r for r in self._records if kind is None or r.get('kind') == kind]
 @patch
 def new_records(self:ThreadRun)->list:
     "The records that came since the last call."
@@ -138,7 +146,7 @@ def log(self:ThreadRun, rank:Optional[int]=None)->str:
 
 # %% ../nbs/03_launch/01_handle.ipynb
 @patch
-def __repr__(self:ThreadRun): return f"ThreadRun({'running' if self.running else self.result.status}, {self.run_dir})"
+def __repr__(self:ThreadRun): return f"run in this kernel: {'running' if self.running else self.result.status}, {self.run_dir}"
 @patch
 def _ipython_display_(self:ThreadRun):
     "Shown in a notebook cell, a ThreadRun is its live dashboard, as a `Launch` is (see `display`)."

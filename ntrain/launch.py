@@ -12,6 +12,7 @@ from .core import NtrainError, ConfigError, TaskError, atomic_write_text, open_a
 from .config import Config, load_config, run_config
 from .events import END_KINDS, STOP_FILE, Watcher, apply_record, request_stop_file
 from .rundir import default_run_dir, read_status, write_status, process_alive, process_start_time, RunLock
+from .plots import ensure_curves
 from .lifecycle import EXIT_CODES, LIVE, ENDS, clean_status, written_state, result_status, run_state
 from .console import LogTail
 from . import display
@@ -99,13 +100,16 @@ def _save_config(run_dir:Path, cfg:Config):
 
 def launch_command(config:Union[str, Path, dict, Config, None]=None, overrides=(), *, nproc:int=2, nnodes:int=1, node_rank:int=0,
                    rdzv_endpoint:Optional[str]=None, rdzv_id:Optional[str]=None, max_restarts:int=0, run_dir=None,
-                   resume:bool=False, task=None, force_resume:bool=False)->dict:
-    "The dry run of `launch`: dict(command=the torchrun command line, srun=the same run as an srun line, argv=the command as a list)."
+                   resume:bool=False, task=None, force_resume:bool=False, slurm=None, force:bool=False)->dict:
+    """The dry run of `launch`: dict(command=the torchrun command line, srun=the same run as an srun line, argv=the command as a list);
+    with `slurm`, also sbatch=the sbatch script `launch(slurm=...)` would submit."""
     if task is not None: overrides = [*overrides, f'task={task_name(task)}']
     run_dir, argv, cmd, _, save = _plan(config, overrides, nproc, nnodes, node_rank, rdzv_endpoint, rdzv_id, max_restarts, run_dir, resume, force_resume,
                                         task is not None)
     if save is not None: _save_config(run_dir, save)
-    return dict(command=shlex.join(cmd), srun=srun_line(argv, nproc, nnodes), argv=cmd)
+    out = dict(command=shlex.join(cmd), srun=srun_line(argv, nproc, nnodes), argv=cmd)
+    if slurm: out['sbatch'] = _to_slurm(run_dir, argv, nproc, nnodes, slurm, None, force, dry_run=True)
+    return out
 
 # %% ../nbs/03_launch/00_launch.ipynb
 def _children(pid:int)->list:
@@ -141,10 +145,12 @@ class Launch:
         self.log_from = log_from            # the size of the torchrun log before this launch: what follows is this launch's
         self.result: Optional[LaunchResult] = None
         self.preflight: dict = {}  # what the pre-flight import found: n_train, n_valid, cpus, gpus
-        self._watcher, self._records, self._new = Watcher(self.run_dir/'metrics.jsonl'), [], []
+        self._watcher, self._new = Watcher(self.run_dir/'metrics.jsonl'), []  # what `new_records` gives: a view keeps what it needs of it
+        self._all, self._records = None, []  # `records()`'s own reader and what it holds: nothing until someone asks for every record
         self._lock = threading.Lock()  # a view may poll from a timer thread while a cell calls records()
         self._nproc, self.killed_by, self._killing = nproc, None, False
         self.env: Optional[dict] = None  # the `env` it was launched with (`launch` sets it; an attached handle's is unknown)
+        self.job: Optional[str] = None   # a run handed to Slurm (`launch(slurm=...)`): its job id; the scheduler says whether it runs
 
     @property
     def local(self)->bool:
@@ -162,11 +168,20 @@ class Launch:
         return f'its torchrun runs on {self.host}, not on this host: Kill works only there; Stop reaches every node'
     @property
     def running(self)->bool: return self.poll() is None
+    @property
+    def scheduler(self)->Optional[dict]:
+        "A Slurm run's job as the scheduler has it (`ntrain.slurm.job_state`: job_id, state, reason, source); None for another run."
+        if self.job is None: return None
+        from ntrain.slurm import job_state
+        return job_state(self.run_dir)
 
 # %% ../nbs/03_launch/00_launch.ipynb
 @patch
 def _alive(self:Launch)->bool:
     if self.proc is not None: return self.proc.poll() is None
+    if self.job is not None:  # a Slurm run: in the queue, running, or requeued, as the scheduler says
+        from ntrain.slurm import LIVE_JOB
+        return (self.scheduler or {}).get('state') in LIVE_JOB
     # attached: the pid is the run's only with the start time launch recorded (never signal a pid that may be reused)
     return self.local and self.pid_start is not None and process_alive(self.pid, self.pid_start)
 @patch
@@ -188,7 +203,7 @@ def _outcome(self:Launch, returncode)->LaunchResult:
     "How the run ended, from its files (`run_state`), once torchrun has; a run that nothing says ended is settled first."
     mine = read_status(self.run_dir).get('updated') != self.status_before  # else: left by an earlier launch (or none)
     s = run_state(self.run_dir)
-    if s['state'] in LIVE or s['state'] == 'lost': s = self._settle(s, returncode)
+    if self.job is None and (s['state'] in LIVE or s['state'] == 'lost'): s = self._settle(s, returncode)  # (Slurm's job: its own word)
     if mine: word, code = run_outcome(s)
     else: word, code = ('killed', EXIT_CODES['killed']) if self.killed_by else ('failed', EXIT_CODES['failed'])  # it never trained
     return LaunchResult(str(self.run_dir), self.command, code, word, returncode, (s.get('message') or s.get('reason')) if code == 1 else None)
@@ -226,7 +241,9 @@ def _why_ended(self:Launch, returncode, state:Optional[str])->str:
     how = f'torchrun ended with exit {returncode}' if returncode is not None else f'torchrun (pid {self.pid}) ended'
     cause = re.findall(r'Root Cause \(first observed failure\):.*?rank\s*:\s*(\d+).*?exitcode\s*:\s*(-?\d+)', text, re.S)
     if cause and self.max_restarts: how += f" after {self.max_restarts} restart{'s' * (self.max_restarts > 1)}"
-    out = [f'{how} while status.json said {state}' if state else f'{how} before the run wrote its status.json']
+    said = (lambda st: st.get('message') or st.get('reason'))(read_status(self.run_dir)) if state else None  # the reason it holds
+    out = [f'{how} while status.json said {state}' + (f' ({said[:200]})' if isinstance(said, str) and said else '') if state
+           else f'{how} before the run wrote its status.json']
     if cause:
         rank, code = int(cause[-1][0]), int(cause[-1][1])
         try: died = f'was killed by {signal.Signals(-code).name}' if code < 0 else f'exited with {code}'
@@ -254,13 +271,14 @@ def status(self:Launch)->dict:
     return read_status(self.run_dir)
 @patch
 def _pull(self:Launch):
-    for r in self._watcher.poll():
-        apply_record(self._records, r); self._new.append(r)
+    self._new.extend(self._watcher.poll())
 @patch
 def records(self:Launch, kind:Optional[str]=None)->list:
-    "Every record of the run so far (of `kind`, if given), with rewinds applied; reads only what was appended since the last call."
+    """Every record of the run so far (of `kind`, if given), with rewinds applied; reads only what was appended since the last
+    call. Held from the first call on: a handle that is only followed (`new_records`, a dashboard) holds no history."""
     with self._lock:
-        self._pull()
+        if self._all is None: self._all = Watcher(self.run_dir/'metrics.jsonl')
+        for r in self._all.poll(): apply_record(self._records, r)
         return [r for r in self._records if kind is None or r.get('kind') == kind]
 @patch
 def new_records(self:Launch)->list:
@@ -311,6 +329,7 @@ def stop(self:Launch, timeout:Optional[float]=120)->Optional[LaunchResult]:
     if not self.running:
         if self.local: self._refuse('signalled')
         return self.result
+    if self.job is not None and (self.scheduler or {}).get('state') == 'PENDING': return self.kill(by='Launch.stop of a job in the queue')
     request_stop_file(self.run_dir, 'stop requested by Launch.stop')
     if timeout == 0: return None
     return self.wait(timeout)
@@ -318,8 +337,12 @@ def stop(self:Launch, timeout:Optional[float]=120)->Optional[LaunchResult]:
 # %% ../nbs/03_launch/00_launch.ipynb
 @patch
 def kill(self:Launch, by:str='Launch.kill')->bool:
-    """SIGKILL torchrun and its workers on this node (nothing saved); False when there was nothing of this run to kill.
+    """SIGKILL torchrun and its workers on this node (nothing saved; a Slurm run: `scancel`); False when there was nothing of this run to kill.
     Once they are gone, `status.json` says `killed`, with `by` (who killed it) as its reason, if it still said the run goes on."""
+    if self.job is not None:  # a Slurm run: scancel (its ranks get SIGTERM and save; a job in the queue leaves it)
+        from ntrain.slurm import cancel
+        if (done := cancel(self.run_dir)): self.killed_by = by
+        return done
     if self._refuse('killed'): return False
     self._killing = True  # (a view polling on another thread waits for the state written below)
     try:
@@ -357,11 +380,16 @@ def _write_killed(self:Launch, by:str, procs:list, wait:float=10.0):
 def resumed(self:Launch, nproc:Optional[int]=None)->'Launch':
     """A new handle on this run, resumed from its newest checkpoint under torchrun on `nproc` processes (default: as launched),
     with the `env` and `max_restarts` it was launched with."""
+    if self.job is not None:  # a Slurm run: a new job, with the options of the last
+        return launch(self.run_dir, resume=True, nproc=nproc or self.nproc, nnodes=self.nnodes, slurm=(_read_json(self.run_dir/'slurm.json') or {}).get('options') or True)
     if self.nnodes > 1:
         raise NtrainError(f'{self.run_dir}: a run on {self.nnodes} nodes resumes on each node: {resume_command(self.run_dir, nproc or self.nproc, self.nnodes)}')
     return launch(self.run_dir, resume=True, nproc=nproc or self.nproc, max_restarts=self.max_restarts, env=self.env, wait=False)
 @patch
 def __repr__(self:Launch):
+    if self.job is not None:
+        from ntrain.slurm import job_words
+        return f"Launch({job_words(self.scheduler)}; run {run_state(self.run_dir)['state']}, {self.run_dir})"
     return f"Launch(pid {self.pid}, {'running' if self.running else self.result.status}, {self.run_dir})"
 @patch
 def _ipython_display_(self:Launch):
@@ -734,18 +762,16 @@ def _no_objects(**parts):
 def launch(config:Union[str, Path, dict, Config, None]=None, overrides=(), *, task=None, nproc:int=2, nnodes:int=1, node_rank:int=0,
            rdzv_endpoint:Optional[str]=None, rdzv_id:Optional[str]=None, max_restarts:int=0, run_dir=None,
            resume:bool=False, wait:bool=True, env:Optional[dict]=None, echo:bool=True, force:bool=False, force_resume:bool=False,
-           own_process:bool=False, rank_main:Optional[Callable]=None,
+           own_process:bool=False, rank_main:Optional[Callable]=None, slurm=None, auto_resume:bool=False,
            model=None, train=None, valid=None, loss=None, metrics=None, num_classes=None)->Launch:
     """Run `ntrain fit CONFIG` (or `ntrain resume RUN_DIR`) under torchrun in a new session; a `Launch` handle (ended, with `.result`, when `wait`).
     No `config`: the digits example, or `Config()` (the documented defaults) when `task` is given. The run directory, unless
-    given, is named after the task (see `run_name`).
-    `task`: 'module:function', or a function of an importable module. `force`: start more processes than CPUs or GPUs.
-    `force_resume`: the workers resume with `--force` (a change of state that `ntrain resume --force` accepts).
+    given, is named after the task (see `run_name`). `task`: 'module:function', or a function of an importable module. `force`:
+    start more processes than CPUs or GPUs. `force_resume`: the workers resume with `--force`. `auto_resume`: resume a run
+    directory that holds a run. `slurm`: True, a dict or a `ntrain.slurm.Slurm`: one sbatch job, a handle at once (`ntrain.slurm`).
     `own_process`: this process is a fresh one that runs nothing else (the `ntrain` command): the pre-flight imports the task here
-    (see `preflight`), and torchrun's agent is forked from it rather than started anew. `rank_main`: with `own_process`, the
-    command's entry for one rank (argv -> exit status; the CLI hands `cli.rank_main` in): the agent forks the ranks too, and
-    each runs it (see `fork_workers`); without it they start as fresh `python -m ntrain` processes.
-    `model`, `train`, ...: refused in one line: objects of this process cannot go to torchrun's (`fit` takes them here)."""
+    (see `preflight`), and torchrun's agent is forked from it. `rank_main`: with `own_process`, the command's entry for one rank
+    (argv -> exit status; the CLI hands `cli.rank_main` in): the agent forks the ranks too, each running it (see `fork_workers`)."""
     _no_objects(model=model, train=train, valid=valid, loss=loss, metrics=metrics, num_classes=num_classes)
     fn = task if task is not None and not isinstance(task, str) else None
     if task is not None: overrides = [*overrides, f'task={task_name(task)}']
@@ -753,12 +779,14 @@ def launch(config:Union[str, Path, dict, Config, None]=None, overrides=(), *, ta
                                    task is not None, name)
     named = run_dir is None and not resume  # (unless the config sets run_dir: then the plan keeps it)
     run_dir, argv, cmd, cfg, save = plan()
+    if auto_resume and not resume and (run_dir/'config.yaml').exists():  # it has begun: resume it (each job of a Slurm run)
+        config, overrides, resume, named = run_dir, (), True, False; run_dir, argv, cmd, cfg, save = plan(given=run_dir)
     host, info_path = socket.gethostname(), _launch_file(run_dir, nnodes, node_rank)
     busy = lambda: _refuse_busy(run_dir, host, nproc, resume, nnodes, node_rank, rdzv_endpoint)
     busy()
-    e = dict(os.environ, **(env or {}))
-    e.setdefault('OMP_NUM_THREADS', '1')
+    e = dict(os.environ, **(env or {})); e.setdefault('OMP_NUM_THREADS', '1')
     e['PYTHONPATH'] = os.pathsep.join(filter(None, [os.getcwd(), e.get('PYTHONPATH', '')]))  # tasks importable as from here
+    if slurm: return _to_slurm(run_dir, argv, nproc, nnodes, slurm, save, force, e)
     pre = preflight(cfg, env=e, here=own_process)  # the task imports as in each rank; the data set's size; this machine's CPUs and GPUs
     _check_layout(cfg, pre, nproc, nnodes, force)
     if named and not cfg.run_dir:  # named after the task's own Task.name, which only the pre-flight's import knows
@@ -814,8 +842,10 @@ def resume_command(run_dir, nproc:int, nnodes:int=1, rdzv_endpoint:Optional[str]
 
 # %% ../nbs/03_launch/00_launch.ipynb
 def attach(run_dir, node_rank:Optional[int]=None)->Launch:
-    "A handle on a run started by `launch`, from the `launch.json` (or `launch-node{K}.json`) in its run directory."
+    "A handle on a run started by `launch`, from the `launch.json` (or `launch-node{K}.json`; a Slurm run: `slurm.json`) in its run directory."
     rd = Path(run_dir)
+    ensure_curves(rd, budget=10.0)  # a curves.png its run gave up on is drawn by the next reader (an ended run only; never raises)
+    if node_rank is None and (job := _read_json(rd/'slurm.json')) and job.get('job_id'): return _attach_job(rd, job)
     found = [i for i in map(_read_json, [rd/'launch.json', *sorted(rd.glob('launch-node*.json'))])
              if i and 'pid' in i and (node_rank is None or i.get('node_rank', 0) == node_rank)]
     if not found:
@@ -827,3 +857,26 @@ def attach(run_dir, node_rank:Optional[int]=None)->Launch:
     return Launch(rd, info.get('command', []), pid=info['pid'], pid_start=info.get('pid_start'), host=info.get('host'),
                   log_path=rd/log, node_rank=k, nnodes=info.get('nnodes', 1), max_restarts=info.get('max_restarts', 0),
                   status_before=info.get('status_before'), log_from=info.get('log_from', 0), nproc=info.get('nproc'))
+
+# %% ../nbs/03_launch/00_launch.ipynb
+def _to_slurm(run_dir:Path, argv:list, nproc:int, nnodes:int, slurm, save, force:bool, env:Optional[dict]=None, dry_run:bool=False):
+    """Submit the run planned as `argv` (ntrain's command of a launch, see `_plan`) as one sbatch job: a `Launch` on it.
+    `dry_run`: its sbatch script, nothing written."""
+    from ntrain import slurm as sl
+    node = ['resume', *argv[1:]] if argv[0] == 'resume' else ['launch', *argv[1:]] + (['--force'] if force else [])
+    script = sl.sbatch_script(run_dir, node, nproc, nnodes, slurm)
+    if dry_run: return script
+    st = sl.job_state(run_dir, max_age=0)
+    if st and st['state'] in sl.LIVE_JOB:
+        raise NtrainError(f"{run_dir}: its Slurm job {st['job_id']} is {st['state']}: ntrain.attach({str(run_dir)!r}) gets a handle on it")
+    with _new_dirs(run_dir):
+        if save is not None: _save_config(run_dir, save)
+        sl.submit(run_dir, script, nproc, nnodes, slurm, env=env, status_before=read_status(run_dir).get('updated'))
+    return attach(run_dir)
+
+def _attach_job(rd:Path, info:dict)->Launch:
+    "A `Launch` on a run's Slurm job, from its `slurm.json`."
+    h = Launch(rd, ['sbatch', str(rd/info.get('script', 'slurm.sbatch'))], host=socket.gethostname(), log_path=rd/'slurm.log',
+               nnodes=info.get('nnodes', 1), status_before=info.get('status_before'), nproc=info.get('nproc'))
+    h.job = str(info['job_id'])
+    return h

@@ -12,8 +12,8 @@ from .rundir import read_status, process_alive
 
 # %% auto 0
 __all__ = ['STATES', 'LIVE', 'ENDS', 'TRANSITIONS', 'EXIT_CODES', 'LOST', 'end_state', 'result_status', 'exit_code',
-           'clean_status', 'written_state', 'final_state', 'state_of', 'final_record', 'last_step', 'writers_alive',
-           'run_state']
+           'clean_status', 'written_state', 'final_state', 'state_of', 'said', 'final_record', 'last_step',
+           'writers_alive', 'run_state']
 
 # %% ../nbs/00_foundation/08_lifecycle.ipynb
 STATES = {
@@ -110,6 +110,31 @@ def state_of(st:dict, final:Optional[dict]=None, alive:Optional[bool]=None, laun
     t, now = st.get('progress_time') or st.get('started'), now or time.time()
     stale = int(now - t) if state in ('running', 'stopping') and t and now - t > stale_s else None
     return dict(state=state, reason=reason, message=message, stale_for=stale)
+
+# %% ../nbs/00_foundation/08_lifecycle.ipynb
+_WHO = {'Stop button': 'you (Stop button)', 'Kill button': 'you (Kill button)', 'stop()': 'you (stop())', 'kill()': 'you (kill())',
+        'ThreadRun.stop': 'you (stop())', 'stop requested by Launch.stop': 'you (stop())', 'Launch.kill': 'you (kill())',
+        'stop requested by ntrain stop': 'you (ntrain stop)', 'stop token': 'you (the stop= token)', 'the run was stopped': 'you',
+        'KeyboardInterrupt': 'you (Ctrl-C or Interrupt kernel)', 'SIGINT': 'you (Ctrl-C or Interrupt kernel)',
+        'a second Ctrl-C of ntrain launch': 'you (a second Ctrl-C)', 'SIGTERM': 'SIGTERM (the scheduler)',
+        'SIGHUP': 'SIGHUP (its terminal closed)', 'SIGUSR1': 'SIGUSR1 (the scheduler: its time limit is near)',
+        'time budget': 'its time budget', 'closed': 'its program, which closed it before its end'}
+_ASKED = ('stop file', 'stop requested on another rank')  # a request whose author the stop file's line tells
+_ENDED = {'epochs': 'finished', 'early_stopped': 'finished early (early stopping)',
+          'max_steps': 'finished (max_steps reached)'}
+
+def said(state:Optional[str], reason:Optional[str]=None, request:Optional[str]=None)->str:
+    """A state and its reason as a person reads them: 'stopped by you (Stop button)', 'killed by you (kill())', 'finished',
+    'failed (ValueError: boom)'. The state is always the first word (scripts split on it). `request`: the line of the run's stop file, which says who asked when the reason is the file."""
+    s, r = state or 'unknown', reason if isinstance(reason, str) and reason else None
+    if r in _ASKED: r = (request or '').strip() or None
+    who = _WHO.get(r, r) if r is not None else None
+    if s in ('stopped', 'killed'): return f"{s} by {who or ('a stop request' if s == 'stopped' else 'someone')}"
+    if s == 'stopping': return f"stopping as asked by {who or 'a stop request'}"
+    if s == 'finished': return _ENDED.get(r, 'finished' if r is None else f'finished ({r})')
+    if s == 'failed': return 'failed (the loss was not finite)' if r == 'non_finite' else f'failed ({r})' if r else 'failed'
+    if s == 'lost': return f'lost ({r or LOST})'
+    return s
 
 # %% ../nbs/00_foundation/08_lifecycle.ipynb
 def _parse(line:bytes)->Optional[dict]:

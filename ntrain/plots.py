@@ -11,14 +11,17 @@ from .core import atomic_write, first_line, patch
 from .loggers import read_metrics
 
 # %% auto 0
-__all__ = ['LAYOUTS', 'HEADS', 'WAITING', 'draw_curves', 'Plotter', 'start_plotter', 'plotter', 'stop_plotter', 'CurvesNotDrawn',
-           'OneShot', 'draw_cost', 'plot_curves', 'RedrawClock', 'run_frame', 'ladder_frame', 'frame_of', 'x_limits',
-           'y_scale', 'y_limits', 'log_scale', 'encode_png', 'LivePlot', 'plot_rung']
+__all__ = ['PENDING', 'LAYOUTS', 'HEADS', 'WAITING', 'draw_curves', 'Plotter', 'start_plotter', 'plotter', 'stop_plotter',
+           'CurvesNotDrawn', 'OneShot', 'draw_cost', 'plot_curves', 'curves_pending', 'ensure_curves', 'RedrawClock',
+           'run_frame', 'ladder_frame', 'frame_of', 'x_limits', 'y_scale', 'y_limits', 'log_scale', 'encode_png',
+           'LivePlot', 'plot_rung']
 
 # %% ../nbs/00_foundation/11_plots.ipynb
 def _num(y)->bool: return isinstance(y, (int, float)) and not isinstance(y, bool) and math.isfinite(y)
 
 # %% ../nbs/00_foundation/11_plots.ipynb
+PENDING = 'curves.png.pending'  # in a run directory: its curves.png was given up on (the reason inside); the next reader draws it
+
 def draw_curves(run_dir, path=None)->Path:
     "Draw the run's loss and metric curves from metrics.jsonl into curves.png (atomically)."
     from matplotlib.figure import Figure
@@ -46,6 +49,8 @@ def draw_curves(run_dir, path=None)->Path:
     fig.suptitle(rd.name, fontsize=9); fig.tight_layout()
     out = Path(path or rd/'curves.png')
     atomic_write(out, lambda f: fig.savefig(f, format='png'))
+    if out == rd/'curves.png':
+        with contextlib.suppress(OSError): (rd/PENDING).unlink()  # drawn at last (see `curves_pending`)
     return out
 
 # %% ../nbs/00_foundation/11_plots.ipynb
@@ -305,6 +310,14 @@ def plot_curves(run_dir, path=None, wait:bool=True, budget:float=5.0)->Optional[
             if p.alive and (p.last is None or p.last.get('ok')) and p.send(run_dir, path): return None
             if p.last is not None and not p.last.get('ok'): err, p.last = p.last.get('error'), None; raise CurvesNotDrawn(err)
         return _draw_elsewhere(run_dir, path, None)
+    try: return _final_draw(run_dir, path, budget)
+    except CurvesNotDrawn as e:
+        if path is None: _mark_pending(run_dir, str(e))  # the next reader draws it
+        raise
+
+def _final_draw(run_dir, path, budget:float)->Path:
+    "`plot_curves`' final draw: done or given up (`CurvesNotDrawn`) within `budget` s."
+    p, target = _plotter, Path(path or Path(run_dir)/'curves.png')
     end, why = time.monotonic() + budget, None
     if p is not None and p.alive:
         if p.draw(run_dir, path, until=end - min(2.0, budget / 2)): return target  # (what is left, for a OneShot if it is gone or late)
@@ -314,13 +327,48 @@ def plot_curves(run_dir, path=None, wait:bool=True, budget:float=5.0)->Optional[
     except CurvesNotDrawn as e: raise CurvesNotDrawn(f'{why}, and then {e}' if why else str(e)) from None
 
 # %% ../nbs/00_foundation/11_plots.ipynb
+def _mark_pending(run_dir, why:str):
+    with contextlib.suppress(OSError):
+        atomic_write(Path(run_dir)/PENDING, lambda f: f.write(json.dumps(dict(why=why, pid=os.getpid(), time=time.time())).encode() + b'\n'))
+
+def _has_epoch(p:Path)->bool:
+    "Whether a metrics.jsonl holds an epoch record (read as a stream)."
+    with contextlib.suppress(OSError), open(p, 'rb') as f: return any(b'"kind": "epoch"' in line for line in f)
+    return False
+
+def curves_pending(run_dir)->Optional[str]:
+    "Why the run's curves.png is pending (given up on, or never drawn by a run that has ended); None when drawn or not due."
+    rd = Path(run_dir)
+    with contextlib.suppress(OSError, ValueError):
+        mark = json.loads((rd/PENDING).read_text())
+        return str(mark.get('why') or 'not drawn in time') if isinstance(mark, dict) else 'not drawn in time'
+    if (rd/PENDING).exists(): return 'not drawn in time'
+    if (rd/'curves.png').exists() or not _has_epoch(rd/'metrics.jsonl'): return None
+    from ntrain.lifecycle import run_state, LIVE
+    return None if run_state(rd)['state'] in LIVE else 'the run ended before drawing it'
+
+def ensure_curves(run_dir, budget:float=60.0)->Optional[str]:
+    """Draw a pending curves.png now (a reader's call: waits at most `budget` s); None once drawn (or not due), else why it
+    is still pending. Never raises. The process that gave up on it less than a minute ago leaves it to the next reader."""
+    rd = Path(run_dir)
+    if (why := curves_pending(rd)) is None: return None
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        mark = json.loads((rd/PENDING).read_text())
+        if mark.get('pid') == os.getpid() and time.time() - mark.get('time', 0) < 60: return why
+    from ntrain.lifecycle import run_state, LIVE
+    if run_state(rd)['state'] in LIVE: return curves_pending(rd)  # a live run draws its own
+    try: plot_curves(rd, budget=budget); return None
+    except Exception as e: return str(e) if isinstance(e, CurvesNotDrawn) else first_line(e)
+
+# %% ../nbs/00_foundation/11_plots.ipynb
 class RedrawClock:
     "When a live plot may redraw: at most every `every` s, and within `budget` of a core over time (a bucket of CPU credit)."
     def __init__(self, budget:float=0.05, # the share of one core that redraws may take, over time
                  every:float=0.25, # seconds between two redraws, at least
                  burst:float=0.1, # CPU seconds the bucket holds at most: what a quiet spell saves up (about one full redraw)
-                 guess:float=0.03): # a redraw's CPU seconds until one is measured
-        self.budget, self.every, self.burst, self.cost = budget, every, burst, guess
+                 guess:float=0.03, # a redraw's CPU seconds until one is measured
+                 longest:float=math.inf): # seconds a plot may lag at most: a redraw is due then whatever the credit (a live view stays live on a busy machine)
+        self.budget, self.every, self.burst, self.cost, self.longest = budget, every, burst, guess, longest
         self.credit, self.t, self.at, self.draws = burst, None, -math.inf, 0
     def _fill(self, now:float):
         if self.t is not None: self.credit = min(self.burst, self.credit + max(0.0, now - self.t) * self.budget)
@@ -328,7 +376,7 @@ class RedrawClock:
     def due(self, now:float)->bool:
         "Whether a redraw may start at `now` (`time.monotonic()` seconds)."
         self._fill(now)
-        return now - self.at >= self.every and self.credit >= self.cost
+        return now - self.at >= self.every and (self.credit >= self.cost or now - self.at >= self.longest)
     def drew(self, cost:float, now:float, full:bool=False):
         "Charge a redraw of `cost` CPU seconds. The first is not charged: it loads fonts and fills matplotlib's caches."
         self._fill(now)
@@ -417,11 +465,13 @@ def _decades(lo:float, hi:float)->tuple:
 
 # %% ../nbs/00_foundation/11_plots.ipynb
 def x_limits(rule:str, xs:list, known:Optional[float]=None)->tuple:
-    "An x axis's limits for points at `xs`: to `known` (total steps, epochs) if given, else doubling from 10 steps or 5 epochs; decades when `rule` is 'log'."
+    """An x axis's limits for points at `xs`: doubling from 10 steps or 5 epochs as the data grows, at most to `known` (the
+    run's total steps or epochs: a long run's first steps fill the axes, not its leftmost 6%); decades when `rule` is 'log'."""
     hi = max(xs, default=1)
     if rule == 'log': return _decades(min(xs), hi) if xs else (1e-7, 1.0)
     start = 5 if rule == 'epoch' else 10
-    n = known if known and known >= hi else start * 2 ** max(0, math.ceil(math.log2(max(hi, 1) / start)))
+    n = start * 2 ** max(0, math.ceil(math.log2(max(hi, 1) / start)))
+    if known and known >= hi: n = min(n, known)
     if rule == 'epoch': return (-0.5 if min(xs, default=1) < 0.5 else 0.5, n + 0.5)  # epoch 0: rung 4's measure before training
     return (0, n)
 
@@ -468,11 +518,13 @@ class LivePlot:
     def __init__(self, size:tuple=(720, 240), # pixels, as the panels show it
                  dpi:int=80, budget:float=0.05, # the clock's share of a core (`RedrawClock`)
                  every:float=0.25, # seconds between two redraws, at least
-                 charge:str='cpu'): # what the clock charges a redraw: its thread CPU ('cpu'), or its wall time ('wall': a plot in the training's own process)
+                 charge:str='cpu', # what the clock charges a redraw: its thread CPU ('cpu'), or its wall time ('wall': a plot in the training's own process)
+                 scale:float=2.0, # device pixels per CSS pixel: the PNG has `scale` x `size` pixels, shown at `size` (sharp on a HiDPI screen)
+                 longest:float=math.inf): # seconds the plot may lag at most (`RedrawClock`)
         from matplotlib.figure import Figure
         from matplotlib.backends.backend_agg import FigureCanvasAgg
-        self.fig = Figure(figsize=(size[0] / dpi, size[1] / dpi), dpi=dpi); FigureCanvasAgg(self.fig)
-        self.clock, self.charge, self._lock = RedrawClock(budget, every), charge, threading.RLock()
+        self.fig = Figure(figsize=(size[0] / dpi, size[1] / dpi), dpi=dpi * scale); FigureCanvasAgg(self.fig)
+        self.size, self.clock, self.charge, self._lock = size, RedrawClock(budget, every, longest=longest), charge, threading.RLock()
         self.head = self.fig.text(0.01, 0.975, '', va='top', fontsize=9, animated=True)  # the title: drawn at every redraw
         self.note = self.fig.text(0.5, 0.5, '', ha='center', va='center', fontsize=10, color='0.35')  # "waiting for the first step"
         self.what, self.key, self.png, self.axes = 'none', None, None, []
@@ -493,7 +545,7 @@ def _reset(self:LivePlot, what, key):
     self.axes = [self.fig.add_subplot(1, len(self.layout), i + 1) for i in range(len(self.layout))]
     self.lines, self.marks = [], []
     for ax, spec in zip(self.axes, self.layout):  # lines are `animated`: the background never holds them
-        self.lines.append([ax.plot([], [], label=lab, animated=True, **st)[0] for lab, st in spec['lines']])
+        self.lines.append([ax.plot([], [], label=lab, animated=True, clip_on=False, **st)[0] for lab, st in spec['lines']])  # (the axes hold every point: none cut at a spine)
         self.marks.append([(ax.axhline if hv == 'h' else ax.axvline)(1, label=lab, visible=False, **st) for lab, hv, st in spec.get('marks', [])])
         ax.set_xlabel(spec['xlabel'], fontsize=8); ax.set_ylabel(spec.get('ylabel') or '', fontsize=8)
         ax.tick_params(labelsize=7); ax.grid(alpha=.3)

@@ -10,8 +10,8 @@ from typing import Callable, Optional
 from .core import NtrainError, atomic_write_text, open_append, first_line, patch
 
 # %% auto 0
-__all__ = ['LOCK_FILE', 'default_run_dir', 'process_start_time', 'process_alive', 'process_tree', 'process_id', 'read_status',
-           'write_status', 'StatusFile', 'run_alive', 'RunLock', 'RunDirGone', 'check_run_dir']
+__all__ = ['LOCK_FILE', 'LINKLESS', 'default_run_dir', 'process_start_time', 'process_alive', 'process_tree', 'process_id',
+           'read_status', 'write_status', 'StatusFile', 'run_alive', 'RunLock', 'RunDirGone', 'check_run_dir']
 
 # %% ../nbs/00_foundation/10_rundir.ipynb
 def default_run_dir(name:str, root='runs')->Path:
@@ -144,6 +144,7 @@ def run_alive(run_dir)->Optional[bool]:
 
 # %% ../nbs/00_foundation/10_rundir.ipynb
 LOCK_FILE = '.lock'
+LINKLESS = ('ckpt', 'logs', LOCK_FILE)  # what a writer writes into or through: never a symbolic link (files are opened with O_NOFOLLOW)
 _held = {}  # real path of each run directory this process holds -> its RunLock
 os.register_at_fork(after_in_child=_held.clear)  # lockf locks are a process's own: a child forked while one is held holds none
 
@@ -179,6 +180,10 @@ def acquire(self:RunLock, warn:Optional[Callable]=None, wait:float=0.0)->'RunLoc
     if real in _held:
         raise NtrainError(f'run directory {self.run_dir} is being written by this process (pid {os.getpid()}, {_held[real].role}): '
                           'one run per directory at a time')
+    linked = [n for n in LINKLESS if os.path.islink(self.run_dir/n)]
+    if linked:  # (before the lock file is made: the directory is left as it was found)
+        p = self.run_dir/linked[0]
+        raise NtrainError(f'{p} is a symbolic link (to {os.readlink(p)}): ntrain does not write through links in a run directory; remove it')
     deadline = time.monotonic() + wait
     while True:
         fd = self._open()

@@ -4,7 +4,7 @@
 
 # %% ../nbs/00_foundation/13_trackers.ipynb 2
 from __future__ import annotations
-import contextlib, json, os, queue, re, socket, threading, time
+import contextlib, json, logging, os, queue, re, socket, threading, time
 from pathlib import Path
 from typing import Optional
 from .core import NtrainError, ConfigError, atomic_write_text, first_line
@@ -12,8 +12,8 @@ from .config import flat_keys
 from .events import END_KINDS, field
 
 # %% auto 0
-__all__ = ['TRACKED', 'TrackerError', 'tracking_uri', 'metrics_of', 'params_of', 'MLflowLogger', 'mlflow_factory',
-           'mlflow_with_best']
+__all__ = ['TRACKED', 'TrackerError', 'tracking_uri', 'metrics_of', 'params_of', 'build_store', 'MLflowLogger', 'mlflow_factory',
+           'mlflow_with_best', 'sync']
 
 # %% ../nbs/00_foundation/13_trackers.ipynb
 class TrackerError(NtrainError):
@@ -54,6 +54,8 @@ def params_of(config:dict, start:Optional[dict]=None)->dict:
         if start is not None and field(start, k) is not None: out[f'run.{k}'] = _clip(field(start, k))
     return out
 
+_ENDED = {'finished': 'FINISHED', 'failed': 'FAILED', 'stopped': 'KILLED', 'killed': 'KILLED', 'lost': 'KILLED'}  # a run's state -> MLflow's status
+
 def _state(kind:str)->tuple:
     "(MLflow status, ntrain state) of a run that ended with a record of `kind`."
     return {'finished': ('FINISHED', 'finished'), 'failed': ('FAILED', 'failed'), 'stopped': ('KILLED', 'stopped')}[kind]
@@ -90,12 +92,77 @@ def _probe(uri:str, timeout:float):
     except OSError as e: raise TrackerError(f'the tracker at {uri} cannot be reached ({e.strerror or e})') from None
 
 # %% ../nbs/00_foundation/13_trackers.ipynb
+def _store_file(uri:str)->Optional[Path]:
+    "The file of a SQLite tracking URI; None for a server (or SQLite in memory)."
+    if not uri.startswith('sqlite:///'): return None
+    p = uri[len('sqlite:///'):].split('?')[0]
+    return Path(p) if p and p != ':memory:' else None
+
+def _inspect(p:Path)->tuple:
+    """(schema revision, runs held) of an existing SQLite store, by reading it (opened read-write, never created: SQLite
+    rolls back the journal a process killed mid-write left, which a read-only connection cannot); None for what it lacks."""
+    import sqlite3
+    from urllib.parse import quote
+    con = sqlite3.connect(f'file:{quote(str(p.absolute()))}?mode=rw', uri=True, timeout=30)
+    try:
+        names = {r[0] for r in con.execute("select name from sqlite_master where type='table'")}
+        rev = con.execute('select version_num from alembic_version').fetchone() if 'alembic_version' in names else None
+        runs = con.execute('select count(*) from runs').fetchone()[0] if 'runs' in names else None
+    except sqlite3.OperationalError: raise  # locked for longer than 30 s: not a sign of damage
+    except sqlite3.DatabaseError: return None, None  # not a database at all
+    finally: con.close()
+    return (rev[0] if rev else None), runs
+
+def build_store(tmp:Path, artifacts:str):
+    "MLflow's tables in a new SQLite file `tmp` (MLflow's own code), its connections closed after."
+    from mlflow.store.tracking.sqlalchemy_store import SqlAlchemyStore
+    uri = f'sqlite:///{tmp}'
+    store = SqlAlchemyStore(uri, artifacts)
+    SqlAlchemyStore._engine_map.pop(uri, store.engine).dispose()
+
+def _fsync(p:Path):
+    with contextlib.suppress(OSError):
+        fd = os.open(p, os.O_RDONLY)
+        try: os.fsync(fd)
+        finally: os.close(fd)
+
+def _make_store(p:Path):
+    "A new store at `p`, whole or not at all: built in `p.tmp-<pid>`, synced, then published by a hard link (a store made meanwhile stands)."
+    for old in p.parent.glob(f'{p.name}.tmp-*'): old.unlink(missing_ok=True)  # a making killed mid-way (we hold the lock: no one else's)
+    tmp = p.with_name(f'{p.name}.tmp-{os.getpid()}')
+    try:
+        build_store(tmp, str(p.parent/'mlartifacts'))
+        _fsync(tmp)
+        try: os.link(tmp, p)
+        except FileExistsError: pass
+        except OSError:  # a file system without hard links: a rename, never over a store there
+            if not p.exists(): os.rename(tmp, p)
+        _fsync(p.parent)
+    finally:
+        for t in (tmp, tmp.with_name(tmp.name + '-journal')): t.unlink(missing_ok=True)
+
+# %% ../nbs/00_foundation/13_trackers.ipynb
+_quiet = threading.local()  # `on` on the threads that talk to MLflow for ntrain (a logger's, a sync's)
+_heard = {}  # thread name -> the last warning MLflow logged on it (for the run's one line)
+
+class _OffTerminal(logging.Filter):
+    "Keeps what MLflow, alembic and SQLAlchemy log on ntrain's tracker threads off the terminal (its last warning is kept); others' logs pass."
+    def filter(self, rec)->bool:
+        if not getattr(_quiet, 'on', False): return True
+        if rec.levelno >= logging.WARNING:
+            with contextlib.suppress(Exception): _heard[threading.current_thread().name] = first_line(rec.getMessage(), typed=False, width=200)
+        return False
+_OFF = _OffTerminal()
+
 def _quiet_mlflow():
-    "MLflow's and alembic's INFO lines about a database's tables stay off the run's console (the engine prints nothing); called once MLflow is imported (its import sets its loggers' levels)."
-    import logging
+    """MLflow's and alembic's INFO lines about a database's tables stay off the run's console (the engine prints nothing), and
+    whatever MLflow logs on ntrain's tracker threads stays off the terminal (a failure reaches the run as one line); called
+    once MLflow is imported (its import sets its loggers' levels and handlers)."""
     for n in ('mlflow.store.db.utils', 'alembic'):
         lg = logging.getLogger(n)
         if lg.level in (logging.NOTSET, logging.INFO, logging.DEBUG): lg.setLevel(logging.WARNING)
+    for h in [*logging.getLogger('mlflow').handlers, *logging.getLogger().handlers, logging.lastResort]:
+        if h is not None and _OFF not in h.filters: h.addFilter(_OFF)
 
 def _read_yaml(p:Path)->dict:
     import yaml
@@ -115,18 +182,23 @@ class MLflowLogger:
     DRAIN_S = 10.0   # what `close` waits at most for the thread to send what is queued, the artifacts and the end state
     PROBE_S = 3.0    # a server that does not answer within this is unreachable
     ARTIFACTS = ('config.yaml', 'run.md', 'curves.png')
+    SENDER = True       # what `close` could not send, a detached `ntrain sync` sends (False: the warning says `ntrain sync` only)
+    SENDER_WAIT_S = 600 # how long that sender waits for the run's end and its sender lock
     def __init__(self, run_dir, # the run directory (its config.yaml is read for `tracking_uri`)
                  uri:Optional[str]=None, # the tracking URI; None: the config's `tracking_uri`, else see `tracking_uri`
-                 best:bool=False): # also log ckpt/best.pt as an artifact at the end
+                 best:bool=False, # also log ckpt/best.pt as an artifact at the end
+                 thread:bool=True): # False: no thread (`sync` calls the parts itself)
         self.run_dir, self.best = Path(run_dir), best
         self.config = _read_yaml(self.run_dir/'config.yaml')
         self.uri = tracking_uri(self.run_dir, uri or self.config.get('tracking_uri'))
         self.experiment = os.environ.get('MLFLOW_EXPERIMENT_NAME') or 'ntrain'
         self.q, self.dropped, self.sent, self.taken = queue.Queue(self.QUEUE), 0, 0, 0  # taken: records the thread holds, not yet sent
         self.state, self.error, self.reported = 'connecting', None, False  # state: connecting, sending, done, failed
-        self.run_id, self.last, self.end, self.client = None, {}, None, None
+        self.run_id, self.last, self.end, self.client, self.notes, self.store = None, {}, None, None, [], None
+        self.points = 0  # metric values sent
         self._closing, self._abandon = threading.Event(), threading.Event()
-        self.thread = threading.Thread(target=self._work, name='ntrain-mlflow', daemon=True); self.thread.start()
+        self.thread = threading.Thread(target=self._work, name='ntrain-mlflow', daemon=True)
+        if thread: self.thread.start()
     def log(self, rec:dict):
         "Queue a record for the thread (never waits); once the tracker failed, raise its failure once (the run's one warning)."
         if self.state == 'failed' and not self.reported:
@@ -135,7 +207,9 @@ class MLflowLogger:
         try: self.q.put_nowait(rec)
         except queue.Full: self.dropped += 1
     def __call__(self, rec:dict): self.log(rec)
-    def _why(self)->str: return f'mlflow: {self.error}; nothing is sent to it'
+    def _why(self)->str:  # (the error cut so that the fix survives the run's one warning line, 200 characters)
+        e = self.error if len(self.error or '') <= 120 else self.error[:117] + '...'
+        return f'mlflow: {e}; `ntrain sync {self.run_dir}` sends the rest once fixed'
 
 # %% ../nbs/00_foundation/13_trackers.ipynb
 def _close(self:MLflowLogger):
@@ -148,25 +222,98 @@ def _close(self:MLflowLogger):
     if self.state == 'failed':
         if not self.reported: self.reported = True; raise TrackerError(self._why())
         return
-    if self.thread.is_alive():
-        raise TrackerError(f'mlflow: not done within {self.DRAIN_S:g} s of the run\'s end: {left} records, the artifacts and the end state not sent'
-                           + (f' (MLflow run {self.run_id} stays RUNNING)' if self.run_id else ''))
-    if self.dropped: raise TrackerError(f'mlflow: {self.dropped} records dropped: the tracker fell behind the run by more than {self.QUEUE} records')
+    if self.thread.is_alive() or self.dropped:
+        why = (f'not done within {self.DRAIN_S:g} s of the run\'s end: {left} records, the artifacts and the end state not sent yet' if self.thread.is_alive()
+               else f'{self.dropped} records not sent yet: the tracker fell behind the run by more than {self.QUEUE} records')
+        pid = self._send_later()
+        raise TrackerError(f'mlflow: {why}: ' + (f'a sender in the background (pid {pid}) sends them once the run has ended; if it cannot, ' if pid else '')
+                           + f'`ntrain sync {self.run_dir}` does')
+    if self.notes: raise TrackerError('mlflow: ' + '; '.join(self.notes))
 MLflowLogger.close = _close
+
+# %% ../nbs/00_foundation/13_trackers.ipynb
+def _send_later(self:MLflowLogger)->Optional[int]:
+    "Start `ntrain sync RUN` detached (its own session, no terminal): it waits for this run's end and its sender lock, then sends the rest. Its pid, or None."
+    if not self.SENDER: return None
+    import subprocess, sys, ntrain
+    here = str(Path(ntrain.__file__).resolve().parents[1])  # ntrain importable there as here, installed or not
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [here, os.environ.get('PYTHONPATH')])))
+    try:
+        p = subprocess.Popen([sys.executable, '-m', 'ntrain', 'sync', str(self.run_dir.absolute()), '--uri', self.uri, '--wait', str(self.SENDER_WAIT_S)],
+                             env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True, close_fds=True)
+    except OSError: return None
+    threading.Thread(target=p.wait, name='ntrain-mlflow-reap', daemon=True).start()  # reaped when it ends (a notebook's kernel lives on)
+    return p.pid
+MLflowLogger._send_later = _send_later
+
+# %% ../nbs/00_foundation/13_trackers.ipynb
+def _store_ready(self:MLflowLogger):
+    "A SQLite store whole before MLflow opens it (held under `_db_lock`): made when missing; half-made without runs, moved aside; with runs, refused in one line."
+    p = _store_file(self.uri)
+    if p is None: return
+    if p.exists():
+        from mlflow.store.db.utils import _get_latest_schema_revision
+        (rev, runs), head = _inspect(p), _get_latest_schema_revision()
+        if rev != head and runs:
+            raise TrackerError(f"the store {p} is at schema {rev}, not {head} as this MLflow writes (half-made, or another MLflow version's), and holds "
+                               f"{runs} runs: ntrain never changes a store's schema: back it up, run `mlflow db upgrade sqlite:///{p}`, then `ntrain sync {self.run_dir}`")
+        if rev != head:
+            aside = p.with_name(f"{p.name}.broken-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}")
+            for s in ('-journal', '-wal', '-shm', ''):  # the store last: its journal must not be left to a new one
+                if os.path.lexists(f'{p}{s}'): os.rename(f'{p}{s}', f'{aside}{s}')
+            self.notes.append(f'the store {p} was half-made and held no runs: moved aside to {aside.name}, and a new one made')
+    if not p.exists(): p.parent.mkdir(parents=True, exist_ok=True); _make_store(p)
+    st = p.stat(); self.store = (p, st.st_dev, st.st_ino)
+
+def _store_there(self:MLflowLogger):
+    "Raise TrackerError if the SQLite store was deleted or replaced since the logger opened it (what is sent would be lost)."
+    if self.store is None: return
+    p, dev, ino = self.store
+    try: st = p.stat()
+    except OSError: st = None
+    if st is None or (st.st_dev, st.st_ino) != (dev, ino):
+        raise TrackerError(f'the store {p.name} was deleted or replaced mid-run')
+
+@contextlib.contextmanager
+def _sender(self:MLflowLogger, wait:Optional[float]=None):
+    "Held while sending a run's records (a logger's thread, a sync): `mlflow.lock` in the run directory, so no step is sent twice."
+    import fcntl
+    p, end = self.run_dir/'mlflow.lock', None if wait is None else time.monotonic() + wait
+    with open(p, 'a') as f:
+        while True:
+            try: fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB); break
+            except BlockingIOError:
+                if self._abandon.is_set() or (end is not None and time.monotonic() > end):
+                    raise TrackerError(f'another sender of this run (a logger still sending, or `ntrain sync`) holds {p}') from None
+                time.sleep(0.1)
+        yield
+MLflowLogger._store_ready, MLflowLogger._store_there, MLflowLogger._sender = _store_ready, _store_there, _sender
 
 # %% ../nbs/00_foundation/13_trackers.ipynb
 def _work(self:MLflowLogger):
     "The thread: connect, send the queue in batches until `close`, then the artifacts and the end state. A failure ends it (`state` 'failed')."
+    _quiet.on = True
     try:
-        self._connect()
-        self.state = 'sending'
-        while not self._abandon.is_set():
-            batch = self._take()
-            if batch: self.taken = len(batch); self._send(batch); self.taken = 0
-            elif self._closing.is_set() and self.q.empty(): break
-        if not self._abandon.is_set(): self._finish(); self.state = 'done'
+        with self._sender():
+            self._connect()
+            self.state = 'sending'
+            self._backfill()
+            while not self._abandon.is_set():
+                batch = self._take()
+                if batch: self.taken = len(batch); self._send(batch); self.taken = 0
+                elif self._closing.is_set() and self.q.empty(): break
+            if not self._abandon.is_set(): self._finish(); self.state = 'done'
     except Exception as e:
-        self.error, self.state = first_line(e, typed=not isinstance(e, TrackerError), width=300), 'failed'
+        try: self._store_there()  # a store deleted mid-run: SQLite's own error ('a readonly database') would not say so
+        except TrackerError as gone: e = gone
+        self.error, self.state = _failure(e), 'failed'
+
+def _failure(e:BaseException)->str:
+    "A tracker failure in one line: ours as it is; MLflow's typed (the last warning MLflow logged on this thread, when the error says nothing)."
+    if isinstance(e, TrackerError): return first_line(e, typed=False, width=300)
+    heard = _heard.pop(threading.current_thread().name, None)
+    line = first_line(e, typed=True, width=300)
+    return line if not heard or line != type(e).__name__ else f'{line}: {heard}'
 
 def _take(self:MLflowLogger, most:int=500)->list:
     "The records queued now (at most `most`), waiting up to 0.2 s for the first."
@@ -179,13 +326,14 @@ def _take(self:MLflowLogger, most:int=500)->list:
 MLflowLogger._work, MLflowLogger._take = _work, _take
 
 # %% ../nbs/00_foundation/13_trackers.ipynb
-def _connect(self:MLflowLogger):
-    "Import MLflow, reach the tracker, and find this run's MLflow run (mlflow.json, else the `ntrain.run_id` tag) or make it."
+def _connect(self:MLflowLogger, sync:bool=False): # a `sync` of an ended run: an MLflow run found keeps its status
+    "Import MLflow, reach the tracker (a SQLite store made whole first: `_store_ready`), and find this run's MLflow run (mlflow.json, else the `ntrain.run_id` tag) or make it."
     _probe(self.uri, self.PROBE_S)
     try: from mlflow.tracking import MlflowClient
     except ImportError: raise TrackerError("the mlflow package is not installed: pip install 'ntrain[mlflow]'") from None
     _quiet_mlflow()
-    with _db_lock(self.uri):  # a new database's tables (made as the client opens it), and the experiment: one process at a time
+    with _db_lock(self.uri):  # a new database (made whole, or not at all), and the experiment: one process at a time
+        self._store_ready()
         c = self.client = _retry(MlflowClient, self.uri)
         exp = _retry(c.get_experiment_by_name, self.experiment)
         if exp is None:
@@ -200,7 +348,7 @@ def _connect(self:MLflowLogger):
         tags = {'ntrain.run_id': str(ours), 'ntrain.run_dir': str(self.run_dir.absolute()), 'ntrain.state': 'running', **self._env_tags()}
         self.run_id = _retry(c.create_run, self.experiment_id, run_name=self.run_dir.name, tags=tags).info.run_id
     else:
-        _retry(c.update_run, self.run_id, status='RUNNING'); _retry(c.set_tag, self.run_id, 'ntrain.state', 'running')
+        if not sync: _retry(c.update_run, self.run_id, status='RUNNING'); _retry(c.set_tag, self.run_id, 'ntrain.state', 'running')
         self.last = self._last_steps()
     atomic_write_text(self.run_dir/'mlflow.json', json.dumps(dict(tracking_uri=self.uri, experiment_id=self.experiment_id,
                                                                   run_id=self.run_id, ntrain_run_id=ours), indent=1))
@@ -234,15 +382,15 @@ MLflowLogger._artifact_root, MLflowLogger._find_run, MLflowLogger._last_steps, M
 
 # %% ../nbs/00_foundation/13_trackers.ipynb
 def _send(self:MLflowLogger, recs:list):
-    "Send a batch of records: params at a start, a back-fill at a resume, metrics above the last step logged per key; an end record is kept for `_finish`."
+    "Send a batch of records: params at a start or resume, metrics above the last step logged per key; an end record is kept for `_finish`."
     from mlflow.entities import Metric, Param
+    self._store_there()
     metrics, params = [], {}
     for r in recs:
         k = r.get('kind')
+        if k in ('start', 'resume'): self.end = None  # (a sync reads a stopped run's end, then its resume)
         if k == 'start': params.update(params_of(self.config, r))
-        elif k == 'resume':
-            params.update(params_of(self.config, r))
-            for old in self._kept(r): metrics += self._new_metrics(old)
+        elif k == 'resume': params.update(params_of(self.config, r))
         elif k in END_KINDS: self.end = r
         metrics += self._new_metrics(r)
     if params:
@@ -250,7 +398,7 @@ def _send(self:MLflowLogger, recs:list):
         ps = [Param(k, v) for k, v in params.items() if k not in have]
         for i in range(0, len(ps), 100): _retry(self.client.log_batch, self.run_id, params=ps[i:i + 100])
     ms = [Metric(k, v, t, s) for k, v, s, t in metrics]
-    for i in range(0, len(ms), 1000): _retry(self.client.log_batch, self.run_id, metrics=ms[i:i + 1000])
+    for i in range(0, len(ms), 1000): _retry(self.client.log_batch, self.run_id, metrics=ms[i:i + 1000]); self.points += len(ms[i:i + 1000])
     self.sent += len(recs)
 
 def _new_metrics(self:MLflowLogger, rec:dict)->list:
@@ -260,27 +408,34 @@ def _new_metrics(self:MLflowLogger, rec:dict)->list:
         if step > self.last.get(key, -1): out.append((key, v, step, ms)); self.last[key] = step
     return out
 
-def _kept(self:MLflowLogger, resume:dict)->list:
-    "The records of metrics.jsonl that a `resume` record keeps (its first `records` lines): what a killed process may not have sent."
-    n = field(resume, 'records')
-    try: lines = (self.run_dir/'metrics.jsonl').read_bytes().split(b'\n')[:n or 0]
-    except OSError: return []
+def _records(p:Path, chunk:int=1000):
+    "The records of a metrics.jsonl in lists of at most `chunk`, read as a stream (a torn or damaged line skipped)."
     out = []
-    for line in lines:
-        with contextlib.suppress(ValueError):
-            r = json.loads(line)
-            if isinstance(r, dict): out.append(r)
-    return out
-MLflowLogger._send, MLflowLogger._new_metrics, MLflowLogger._kept = _send, _new_metrics, _kept
+    with open(p, 'rb') as f:
+        for line in f:
+            with contextlib.suppress(ValueError):
+                r = json.loads(line)
+                if isinstance(r, dict): out.append(r)
+            if len(out) >= chunk: yield out; out = []
+    if out: yield out
+
+def _backfill(self:MLflowLogger):
+    "Send what metrics.jsonl holds above the tracker's last steps: a killed process's records, those logged before the thread connected; the file is the source of truth."
+    p = self.run_dir/'metrics.jsonl'
+    if not p.exists(): return
+    for recs in _records(p):
+        if self._abandon.is_set(): return
+        self._send(recs)
+MLflowLogger._send, MLflowLogger._new_metrics, MLflowLogger._backfill = _send, _new_metrics, _backfill
 
 # %% ../nbs/00_foundation/13_trackers.ipynb
-def _finish(self:MLflowLogger):
-    "The run has ended: its artifacts, then its end state (a run that sent no end record stays RUNNING, as a lost one does)."
+def _finish(self:MLflowLogger, ended:Optional[str]=None): # without an end record: the state the run's files say (a `sync` of a killed run)
+    "The run has ended: its artifacts, then its end state (a run that sent no end record stays RUNNING, as a lost one does, unless `ended` says)."
     for name in self.ARTIFACTS + (('ckpt/best.pt',) if self.best else ()):
         p = self.run_dir/name
         if p.is_file(): _retry(self.client.log_artifact, self.run_id, str(p), **({'artifact_path': 'ckpt'} if '/' in name else {}))
-    if self.end is None: return
-    status, state = _state(self.end['kind'])
+    if self.end is None and ended is None: return
+    status, state = _state(self.end['kind']) if self.end is not None else (_ENDED.get(ended, 'KILLED'), ended)
     _retry(self.client.set_tag, self.run_id, 'ntrain.state', state)
     _retry(self.client.set_terminated, self.run_id, status)
 MLflowLogger._finish = _finish
@@ -295,3 +450,26 @@ def mlflow_factory(best:bool=False):
 def mlflow_with_best(run_dir)->MLflowLogger:
     "`loggers=[ntrain.trackers:mlflow_with_best]`: `loggers=[mlflow]`, and ckpt/best.pt as an artifact at the end."
     return MLflowLogger(run_dir, best=True)
+
+# %% ../nbs/00_foundation/13_trackers.ipynb
+def sync(run_dir, # an ended run's directory
+         uri:Optional[str]=None, # the tracking URI; None: the one mlflow.json names, else as the run's logger would
+         wait:float=60.0)->dict: # seconds to wait for the run to end, and for another sender of it (a logger still sending) to finish
+    "Send what MLflow lacks of an ended run from its metrics.jsonl, then its artifacts and end state: dict(run_id, uri, points, state, notes)."
+    from ntrain.lifecycle import run_state, LIVE
+    from ntrain.core import need_run_dir
+    rd = Path(run_dir); need_run_dir(rd)
+    end = time.monotonic() + wait
+    while (state := run_state(rd)['state']) in LIVE and time.monotonic() < end: time.sleep(0.5)  # (a sender the run started: it is ending)
+    if state in LIVE: raise TrackerError(f'{rd} is {state}: its own logger sends its records; sync it once it has ended')
+    lg = MLflowLogger(rd, uri=uri or _read_json(rd/'mlflow.json').get('tracking_uri'), thread=False)
+    was, _quiet.on = getattr(_quiet, 'on', False), True
+    try:
+        with lg._sender(wait):
+            lg._connect(sync=True)
+            lg._backfill()
+            lg._finish(state if state in _ENDED else None)
+    except TrackerError as e: raise TrackerError(f'mlflow: {e}') from None
+    except Exception as e: raise TrackerError(f'mlflow: {_failure(e)}') from None
+    finally: _quiet.on = was
+    return dict(run_id=lg.run_id, uri=lg.uri, points=lg.points, state=state, notes=lg.notes)

@@ -100,12 +100,21 @@ def _garble_metrics(tmp):
     p = tmp/'run'/'metrics.jsonl'; lines = p.read_bytes().split(b'\n')
     p.write_bytes(b'\n'.join(lines[:1] + [b'\xff\xfe{"kind": "ep'] + lines[1:]))
 
+def _ckpt_link_in_run(tmp):  # a finished run (copied in by the case) whose ckpt/ is moved out and linked back
+    os.rename(tmp/'run'/'ckpt', tmp/'outside'); (tmp/'run'/'ckpt').symlink_to(tmp/'outside', target_is_directory=True)
+
 def _symlink_metrics(tmp):
     (tmp/'outside.txt').write_text('not yours\n')
     (tmp/'run').mkdir(); (tmp/'run'/'metrics.jsonl').symlink_to(tmp/'outside.txt')
 
 def _dangling_metrics(tmp):
     (tmp/'run').mkdir(); (tmp/'run'/'metrics.jsonl').symlink_to(tmp/'nowhere.txt')
+
+def _ckpt_link(tmp):
+    (tmp/'outside').mkdir(); (tmp/'run').mkdir(); (tmp/'run'/'ckpt').symlink_to(tmp/'outside', target_is_directory=True)
+
+def _not_a_run(tmp):
+    (tmp/'notrun').mkdir(); (tmp/'notrun'/'data.csv').write_text('a,b\n')
 
 RANGES = {  # key=value: the key named, refused at load
     'batch_size=-5': 'batch_size', 'batch_size=0': 'batch_size', 'epochs=0': 'epochs', 'epochs=-1': 'epochs',
@@ -164,7 +173,14 @@ CASES.update({
     'speed budget nan': (['speed', 'digits', 'run_dir={rd}', '--budget', 'nan'], 2, ['budget=nan (--budget)', 'above 0'], 'absent'),
     'speed budget 0': (['speed', 'digits', 'run_dir={rd}', '--budget', '0'], 2, ['budget=0.0 (--budget)'], 'absent'),
     'speed budget -5': (['speed', 'digits', 'run_dir={rd}', '--budget', '-5'], 2, ['budget=-5.0 (--budget)'], 'absent'),
+    'speed trial raises': (['speed', 'digits', 'task=tasks_for_tests:boom_at', 'task_args.k=0', 'num_workers=0', 'run_dir={rd}', '--budget', '30'], 2,
+                           ["a trial's step raised ValueError: boom at training forward 0", 'status.json: failed'], 'failedrun'),
+    # the readers
+    'watch a folder that is not a run': (['watch', '{tmp}/notrun'], 2, ['notrun: not a run directory', 'it holds data.csv'], 'absent', _not_a_run),
+    'watch a folder of runs': (['watch', '{tmp}'], 2, ['not a run directory but a folder of runs', 'ntrain watch', 'ntrain runs'], 'same'),
     # a directory that holds a run
+    'ckpt/ a link': (['fit', 'digits', *TINY, 'run_dir={rd}'], 2, ['ckpt is a symbolic link', 'ntrain does not write through links'], 'ckptlink', _ckpt_link),
+    'resume ckpt/ a link': (['resume', '{rd}', 'epochs=2'], 2, ['ckpt is a symbolic link'], 'ckptlink', _ckpt_link_in_run),
     'fit into a run': (['fit', 'digits', *TINY, 'run_dir={rd}'], 2, ['already holds a run', 'ntrain resume'], 'same'),
     'bad task into a run': (['fit', 'digits', 'task=no_such_mod_xyz:make', 'run_dir={rd}'], 2, ['no_such_mod_xyz'], 'same'),
     'metrics.jsonl a link': (['fit', 'digits', *TINY, 'run_dir={rd}'], 2, ['already holds a run'], 'link', _symlink_metrics),
@@ -243,8 +259,9 @@ def test_bad_input_is_one_line_and_loses_nothing(case, prior, digits_ckpt, tmp_p
     argv, code, needles, kind, *rest = CASES.get(case) or SUBPROC[case]
     prepare, env = (rest + [None, None])[:2]
     rd = tmp_path/'run'
-    if kind in ('same', 'report'): shutil.copytree(prior, rd)
+    if kind in ('same', 'report') or case == 'resume ckpt/ a link': shutil.copytree(prior, rd)
     if prepare: prepare(tmp_path)
+    inside = snapshot(tmp_path/'outside') if (tmp_path/'outside').is_dir() else None
     before = snapshot(rd) if rd.exists() else None
     outside = (tmp_path/'outside.txt').read_bytes() if (tmp_path/'outside.txt').exists() else None
     run = subproc if case in SUBPROC else inproc
@@ -261,8 +278,16 @@ def test_bad_input_is_one_line_and_loses_nothing(case, prior, digits_ckpt, tmp_p
     if kind == 'absent': assert not rd.exists(), sorted(p.name for p in rd.rglob('*'))
     if kind in ('same', 'report'):
         after = snapshot(rd)
-        if kind == 'report': before.pop('run.md', None); after.pop('run.md', None)  # report rewrites the card, nothing else
+        if kind == 'report':  # report rewrites the card, nothing else (and draws a curves.png the run gave up on: issue 34)
+            for f in ('run.md', 'curves.png', 'curves.png.pending'): before.pop(f, None); after.pop(f, None)
         assert after == before, 'the run directory was changed'
+    if kind == 'ckptlink':  # nothing written through the link, nothing added beside it
+        assert snapshot(tmp_path/'outside') == inside and (rd/'ckpt').is_symlink()
+        if case == 'ckpt/ a link': assert sorted(p.name for p in rd.iterdir()) == ['ckpt']
+        else: assert snapshot(rd) == before
+    if kind == 'failedrun':  # the run the check made says how it ended: failed, with that error
+        st = read_status(rd)
+        assert st['state'] == 'failed' and 'boom at training forward 0' in st['message'], st
     if kind == 'link':
         assert outside is None or (tmp_path/'outside.txt').read_bytes() == outside
         assert sorted(p.name for p in rd.iterdir()) == ['metrics.jsonl']
@@ -451,3 +476,64 @@ def test_a_full_disk_at_start_is_one_line_and_leaves_nothing(tmp_path):
     assert lines[-2:] == ['rc=2', 'fill'], r.stderr  # exit 2; only the filler file is on that filesystem
     line = _one_line('\n'.join(lines[:-2]))
     assert line.startswith('ntrain: error: ') and 'No space left on device' in line and 'run' in line, line
+
+
+# ------------------------------------------------------------------------------------------------------------------------
+# misuse of the API and of signals (issue 34): one line each, nothing trained or written
+def _stepwise(tmp_path, name='run'):
+    from ntrain.engine.trainer import Trainer
+    return Trainer(ntrain.load_config('digits', TINY[1:]), run_dir=tmp_path/name, quiet=True)
+
+@pytest.mark.parametrize('call', ['train_step', 'validate', 'train_epoch', 'train_batches'])
+def test_stepwise_calls_before_open_say_open_first(tmp_path, call):
+    t = _stepwise(tmp_path)
+    with pytest.raises(NtrainError) as e:
+        f = getattr(t, call); r = f([]) if call == 'train_step' else f()
+        if call == 'train_batches': next(r)
+    assert str(e.value) == f'{call}(): this Trainer is not open: call open() first' and not (tmp_path/'run').exists()
+
+def test_nothing_trains_after_close_and_status_is_not_rewritten(tmp_path):
+    t = _stepwise(tmp_path).open()
+    t.train_epoch(); res = t.close(report=False)
+    assert res.status == 'stopped' or res.status == 'finished'
+    before, step = snapshot(tmp_path/'run'), t.step
+    for call in ('train_epoch', 'train_step', 'validate', 'end_epoch'):
+        with pytest.raises(NtrainError, match=rf'^{call}\(\): this run has ended \(.*\): nothing trains after close\(\)'):
+            getattr(t, call)(*([[]] if call == 'train_step' else [{}] if call == 'end_epoch' else []))
+    assert t.step == step and snapshot(tmp_path/'run') == before
+
+def test_a_launch_ended_mid_run_says_the_reason_status_json_holds(tmp_path):
+    "torchrun gone while status.json still says stopping: the one line names the state and the reason it holds."
+    from ntrain.launch import attach
+    rd = tmp_path/'run'; rd.mkdir()
+    (rd/'launch.json').write_text(json.dumps(dict(pid=2 ** 22 - 3, pid_start=1.0, host='nowhere', command=['ntrain'], started=1.0)))
+    (rd/'status.json').write_text(json.dumps(dict(state='stopping', reason='SIGTERM', message=None, step=3)))
+    line = attach(rd)._why_ended(-9, 'stopping')
+    assert line.startswith('torchrun ended with exit -9 while status.json said stopping (SIGTERM)'), line
+
+def test_the_speed_budget_is_the_commands(tmp_path):
+    """`ntrain speed --budget 12`: the command, imports included, ends within a few seconds of its budget (it once ran 131 s
+    of a 30 s one); a budget spent before a trial could start is one line saying so."""
+    t0 = time.monotonic()
+    code, out, err = subproc(['speed', 'digits', 'num_workers=0', f'run_dir={tmp_path/"run"}', '--budget', '12'], timeout=120)
+    wall = time.monotonic() - t0
+    assert wall < 12 + 8, (wall, out[-1500:])  # (the end: speed.json, the card, the interpreter's exit; a loaded machine)
+    if code == 2: assert _one_line(err).endswith('ran out while a trial was starting (the command\'s own start counts); give a larger --budget'), err
+    else: assert code in (0, 75) and json.loads((tmp_path/'run'/'speed.json').read_text())['stopped'] in (None, 'time budget'), (code, err[-2000:])
+
+@pytest.mark.parametrize('sig,at', [(signal.SIGINT, 1.0), (signal.SIGTERM, 1.5), (signal.SIGINT, 5.0)])
+def test_a_stop_at_any_instant_from_the_start_counts(tmp_path, sig, at):
+    "A stop signal during the imports, the setup or the run: never lost (the run never trains to its end), never a traceback. The full sweep: bench/readers_stops.py."
+    rd = tmp_path/'run'
+    p = subprocess.Popen([sys.executable, '-m', 'ntrain', 'fit', 'digits', *TINY[:-2], 'epochs=5000', 'early_stop.patience=null', 'progress=false', f'run_dir={rd}'],
+                         env={**os.environ, **ENV}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         preexec_fn=lambda: [signal.signal(s, signal.SIG_DFL) for s in (signal.SIGINT, signal.SIGTERM)])  # (an in-process
+    try:  # `launch` case of this file leaves them ignored here, and a signal ignored at a process's start stays so: nohup, `&`)
+        time.sleep(at); p.send_signal(sig)
+        out, err = p.communicate(timeout=120)
+    finally:
+        if p.poll() is None: p.kill(); p.wait()
+    if p.returncode == -sig and 'ntrain/__main__.py' not in err: return  # (a loaded machine: ended by it before Python reached ntrain.__main__)
+    assert p.returncode in (75, 130), (p.returncode, out[-1500:], err[-1500:])  # stopped; or interrupted before a run began
+    assert 'Traceback' not in err and len(err.strip().splitlines()) <= 1, err
+    if (rd/'status.json').exists(): assert read_status(rd)['state'] == 'stopped', read_status(rd)

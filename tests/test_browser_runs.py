@@ -219,4 +219,4 @@ def test_states_in_the_browser_on_a_busy_machine(tmp_path):
     assert editor['disabled'] and max(editor['opacity']) < 1 and 'fix lr' in editor['title'], editor
     killed = [l.split() for l in cli.stdout.splitlines() if '/tiny-' in l]
     assert cli.returncode == 0 and len(killed) == 1 and killed[0][1] == 'killed' and killed[0][2] == f'{killed_at}/800', (killed_at, cli.stdout)
-    assert re.search(rf'tiny-[\d-]+\tkilled \(Launch.kill\)\t{killed_at}/800', figures['ntrain.runs']), figures['ntrain.runs']
+    assert re.search(rf'tiny-[\d-]+\tkilled by you \(Kill button\)\t{killed_at}/800', figures['ntrain.runs']), figures['ntrain.runs']

@@ -115,6 +115,8 @@ def test_freshness_and_the_saved_notebook(tmp_path):
             figures['its counter then (s)'] = seconds(page, 1)
             time.sleep(max(1.5, 11 - gone_s))  # (a part re-created after the line's last render is struck through up to 1 s later)
             struck = page.evaluate(f"() => getComputedStyle({js_cell(1)}.querySelector('.ntrain-state-badge')).textDecorationLine")
+            figures['Stop, Kill once the kernel is gone (pointer-events)'] = dead = page.evaluate(
+                f"() => ['.ntrain-stop', '.ntrain-kill'].map(s => getComputedStyle({js_cell(1)}.querySelector('.ntrain-dashboard ' + s)).pointerEvents)")
             c1.locator('.ntrain-dashboard').screenshot(path=str(ARTIFACTS/'dashboard_kernel_gone.png'))
             ended_warns = warns(page, 0)
             # the long run, which does not need the kernel, is stopped from a shell and ends (the tab stays open)
@@ -178,6 +180,7 @@ def test_freshness_and_the_saved_notebook(tmp_path):
     assert 'widgets' in saved['metadata'], 'save widget state was on: the notebook should hold it'
     assert gone_s <= 10 + 2.5 and figures['its counter then (s)'] >= 9, figures  # 10 s after the last update, seen polling
     assert struck == 'line-through' and not ended_warns, (struck, ended_warns)
+    assert dead == ['none', 'none'], dead  # a view whose kernel is gone: its live buttons take no click
     assert bare_figs['img_width'] > 100 and 'Best val' in bare_figs['card'] and re.match(AS_OF.format('finished'), bare_figs['card']), bare_figs
     assert re.fullmatch(AS_OF.format('running') + r' \(run .*long\)', bare_figs['long_line']), bare_figs
     assert live_beside == 2, live_beside  # (what the copy was opened beside: the live tab's two dashboards)

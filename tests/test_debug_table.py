@@ -61,7 +61,8 @@ def test_rung_3_a_healthy_noisy_run_at_lr_0_1_is_not_flagged(tmp_path):
 
 def test_rung_3_lr_1e_5_is_slow_a_warning(tmp_path):
     r = ladder('digits', ['optim.lr=1e-5'], rungs='3', force=True, run_dir=tmp_path, write=False).rung(3)
-    assert r.verdict == 'warn' and r.causes == ['slow'] and 'may be too low' in r.diagnosis, r.diagnosis
+    assert r.verdict == 'warn' and r.causes == ['lr_low', 'slow'] and 'may be too low' in r.diagnosis, r.diagnosis
+    assert r.numbers['higher_lr']['lr'] == 1e-4 and 'at lr 0.0001' in r.diagnosis  # the same steps at 10x the lr fall steeply: the evidence
     assert r.numbers['steps'] == 900 and r.numbers['curve'] == 'slow', r.numbers  # extended to 3 x 300 before the verdict
 
 def test_rung_3_lr_0_as_today(tmp_path):

@@ -16,10 +16,10 @@ FLOORS = [  # (floor, what it holds, its modules), lowest first: a module import
      ['__init__', '_modidx', 'core', 'config', 'display', 'events', 'lifecycle', 'loggers', 'rundir', 'engine', 'notebook', 'trackers']),
     ('readers', "torch-free renderers of a run's records and files: the console's lines, the plots, the view-model, the comparison of runs",
      ['console', 'plots', 'notebook.viewmodel', 'notebook.compare']),
-    ('engine', 'data, the trainer and its parts, the card, the API, launching under torchrun and run handles',
+    ('engine', 'data, the trainer and its parts, the card, the API, launching under torchrun (and Slurm) and run handles',
      ['metrics', 'engine.optim', 'engine.device', 'engine.checkpoint', 'data', 'examples', 'ladder.gallery', 'ladder.user_tasks',
       'engine.distributed', 'engine.sharded', 'engine.faults', 'engine.guards', 'engine.checks', 'engine.trainstate', 'engine.runfiles', 'card',
-      'engine.trainer', 'engine.api', 'engine.resume_check', 'ladder.speed', 'launch', 'handle']),
+      'engine.trainer', 'engine.api', 'engine.resume_check', 'ladder.speed', 'slurm', 'launch', 'handle']),
     ('ladder', 'the sanity ladder: its kernel (results, thresholds, user-code errors), diagnoses, the rungs (one module each, the LR '
                'range test rungs 3 and 4 share, `RUNGS` by number) and the session',
      ['ladder.kernel', 'ladder.diagnose', 'ladder.one_step', 'ladder.init_loss', 'ladder.range_test', 'ladder.overfit',

@@ -165,7 +165,7 @@ def test_cli_and_panel_write_the_same_ladder_json(tmp_path):
     shutil.rmtree(rd)
     lad = Ladder('digits', [f'run_dir={rd}'])
     lad.show()
-    lad.w['lr'].value = 0.005
+    lad.w['lr'].value = '0.005'
     lad.w['run14'].click()
     lad.wait(300)
     panel = (rd/'ladder.json').read_bytes()

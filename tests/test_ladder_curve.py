@@ -55,6 +55,18 @@ def test_linear_probe_passes_rung_3_and_says_so():  # the gallery's probe with A
     r = gallery('linear_probe', rungs='3', optimizer=lambda p: torch.optim.Adam(p, lr=1e-2)).rung(3)
     assert r.verdict == 'pass' and 'linear_probe' in r.causes and 'a linear probe' in r.diagnosis and 'frozen' not in r.causes, r.diagnosis
 
+def test_linear_probe_as_written_passes_rung_3_and_a_bias_only_head_does_not():
+    "The gallery's probe as written (SGD 1e-3 on small random features: slow) passes once its head learns at 10-100x the lr; a head whose weight is frozen too fails `frozen`."
+    r = gallery('linear_probe', 1, rungs='3').rung(3)
+    assert r.verdict == 'pass' and 'linear_probe' in r.causes and r.numbers['higher_lr']['lr'] > 1e-3, r.diagnosis
+    r = gallery('probe_bias_only', 1, rungs='3').rung(3)
+    assert r.verdict == 'fail' and 'frozen' in r.causes and 'cannot reduce the loss' in r.diagnosis, r.diagnosis
+
+def test_raw_unit_target_names_the_scale_in_rung_4():
+    r = gallery('tabular_raw', rungs='1-4').rung(4)
+    assert r.verdict == 'warn' and 'target_scale' in r.causes and 'labels' not in r.causes, r.diagnosis
+    assert "the target's scale" in r.diagnosis and 'standardise the target' in r.diagnosis, r.diagnosis
+
 SMOKE_HEALTHY = ['gcn', 'poly_reg', 'siamese']
 SMOKE_BROKEN = ['rnn_frozen_but_bias', 'poly_lr_zero']
 

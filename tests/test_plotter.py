@@ -1,6 +1,6 @@
 """The plotter process (see nbs/00_foundation/11_plots.ipynb): `ntrain fit` draws curves.png in a forked child, the training process
 never imports matplotlib, a gone or failing plotter falls back to drawing in-process, and no plotter outlives its command."""
-import os, re, signal, subprocess, sys, time
+import json, os, re, shutil, signal, subprocess, sys, time
 from pathlib import Path
 import pytest
 from conftest import run_cli, logs
@@ -120,6 +120,23 @@ def test_a_broken_or_slow_matplotlib_never_fails_or_holds_up_a_finished_run(tmp_
         final = [json.loads(l) for l in (rd/'metrics.jsonl').read_text().splitlines() if '"finished"' in l][-1]
         assert json.loads((rd/'status.json').read_text())['state'] == 'finished'
         assert end - final['time'] < 5 + 2.5, (plotter, end - final['time'])  # 5 s and the process's own exit
+
+def test_a_picture_given_up_on_is_late_never_lost(tmp_path):
+    """Issue 34: the plotter stopped (`stall`) and a one-shot child's matplotlib too slow, so the run gives curves.png up;
+    its card says pending, not missing; the next reader (`ntrain report`) draws it, and the card no longer says so."""
+    rd = tmp_path/'run'
+    slow = _fake_matplotlib(tmp_path, "import time; time.sleep(120)\n")
+    r = run_cli(*FIT, f'run_dir={rd}', env={'NTRAIN_TEST_PLOTTER': 'stall', 'PYTHONPATH': os.pathsep.join([slow, os.environ.get('PYTHONPATH', '')])}, timeout=300)
+    assert r.returncode == 0 and not (rd/'curves.png').exists() and (rd/'curves.png.pending').exists(), r.stdout[-2000:] + r.stderr[-2000:]
+    card = (rd/'run.md').read_text()
+    assert '**Curves:** curves.png pending' in card and f'ntrain report {rd}' in card, card
+    rd2 = tmp_path/'copy'; shutil.copytree(rd, rd2)  # another reader: a handle made by `attach` draws it too
+    (rd2/'launch.json').write_text(json.dumps(dict(pid=2**22 + 7, command=[])))
+    from ntrain.launch import attach
+    attach(rd2); assert_png(rd2/'curves.png'); assert not (rd2/'curves.png.pending').exists()
+    rep = run_cli('report', rd, timeout=120, check=0)
+    assert_png(rd/'curves.png')
+    assert not (rd/'curves.png.pending').exists() and 'pending' not in rep.stdout and 'pending' not in (rd/'run.md').read_text(), rep.stdout
 
 def test_the_plotter_is_detached_ignores_ctrl_c_and_dies_with_its_parent(tmp_path):
     "While a run goes on: the child holds /dev/null and its two pipes only (no caller's pipe, no run-directory lock), ignores SIGINT, has matplotlib loaded; SIGKILL of the parent takes it along."

@@ -202,3 +202,57 @@ def test_the_end_record_says_how_a_run_ended_when_status_is_damaged(tmp_path, en
     assert run_info(tmp_path)['state'] == state
     (tmp_path/'metrics.jsonl').write_bytes(b''.join(map(line, stream(end, status)[:-1])))
     assert run_info(tmp_path)['state'] == 'lost'
+
+
+# ---------------------------------------------------------------- bounded memory (issue 34): the readers stream the file
+def _big_run(rd:Path, steps:int)->tuple:
+    "A run directory whose metrics.jsonl holds `steps` step records (a val and an epoch record every 1000), a spike, a gap and a best point."
+    rd.mkdir(parents=True)
+    lines = [json.dumps(record('start', epochs=steps // 1000, total_steps=steps, steps_per_epoch=1000, monitor='val_loss', mode='min',
+                               step=0, generation=0, time=1000.0))]
+    best = (steps * 3 // 5 + 7, 0.001)
+    for s in range(1, steps + 1):
+        loss = 'NaN' if s == steps // 2 + 3 else repr(best[1] if s == best[0] else 2.0 / (1 + s / 5000) + 0.05 * ((s * 7919) % 11) / 11 + (3.0 if s == steps // 3 else 0.0))
+        lines.append(f'{{"kind": "step", "epoch": {(s - 1) // 1000}, "step": {s}, "loss": {loss}, "lr": 0.001, "grad_norm": 0.5, '
+                     f'"samples_per_s": 9999.5, "data_wait": 0.01, "time": {1000.0 + s}}}')
+        if s % 1000 == 0:
+            e = s // 1000 - 1
+            lines.append(json.dumps(dict(kind='val', epoch=e, step=s, val_loss=1.0 / (e + 1), time=1000.0 + s)))
+            lines.append(json.dumps(dict(kind='epoch', epoch=e, step=s, train_loss=1.1 / (e + 1), val_loss=1.0 / (e + 1), lr=1e-3, samples_per_s=9999.5,
+                                         data_wait=0.01, epoch_time=1.0, peak_mem={'0': 1.0}, time=1000.0 + s)))
+    lines.append(json.dumps(record('finished', epoch=steps // 1000 - 1, step=steps, reason='epochs', status='finished', time=1000.0 + steps + 1)))
+    (rd/'metrics.jsonl').write_text('\n'.join(lines) + '\n')
+    return best
+
+def test_readers_hold_bounded_memory_and_the_decimated_curve_keeps_first_last_best(tmp_path):
+    """80,162 records (13 MB; some 140 MB as dicts): `read_records` and a `RunView` fed a chunk at a time (what `ntrain watch`,
+    `report` and `compare` do) stay within a few MB; the step curve keeps its first, last and best points, a spike and a gap."""
+    import tracemalloc
+    from ntrain.events import read_records
+    rd = tmp_path/'run'; best = _big_run(rd, 80_000)
+    assert (rd/"metrics.jsonl").stat().st_size > 13e6
+    tracemalloc.start()
+    try:
+        kept = read_records(rd, ('start', 'resume', 'epoch'))
+        _, peak = tracemalloc.get_traced_memory(); tracemalloc.reset_peak()
+        assert len(kept) == 81 and kept[-1]['epoch'] == 79 and peak < 8e6, (len(kept), peak)
+        v, w = RunView(launched=False), Watcher(rd, chunk=Watcher.CHUNK)
+        while True:
+            for r in w.poll(): v.apply(r)
+            if not w.behind: break
+        w.close()
+        _, peak = tracemalloc.get_traced_memory()
+    finally: tracemalloc.stop()
+    assert peak < 12e6, peak
+    c = v.curves
+    assert len(c['step']) <= 2 * RunView.POINTS and len(c['step']) == len(c['loss'])
+    assert c['step'][0] == 1 and c['step'][-1] == 80_000  # the first and the last point
+    assert best in set(zip(c['step'], c['loss']))  # the best loss
+    assert 80_000 // 3 in c['step'] and c['loss'][c['step'].index(40_003)] is None  # the spike; the gap (a non-finite loss)
+    assert c['epoch'] == list(range(1, 81)) and len(c['val_loss']) == 80  # every epoch
+    assert v.to_dict()['end']['state'] == 'finished' and v.step() == 80_000
+    assert [r['kind'] for r in v.records].count('epoch') == 80 and len(v.records) <= 80 * 2 + RunView.TAIL + 2
+    # a resume that cuts back into the decimated past: the points after its `records` go, the curve goes on from there
+    n = 1 + 30_000 + 2 * 30  # the records up to step 30,000 (its val and epoch records included)
+    v.apply(record('resume', records=n, step=30_000, epoch=30, generation=1, time=9e4))
+    assert max(v.curves['step']) <= 30_000 and len(v.curves['epoch']) == 30 and v.restarts == 1

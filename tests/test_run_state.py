@@ -146,11 +146,11 @@ def test_a_launched_run_killed_by_launch_kill_reads_killed(tmp_path):
     assert_everywhere(rd, 'killed')
     from ntrain.ladder.full_run import run_verdict  # as rung 5 of a ladder: its badge reads KILLED, not FAIL
     r5 = run_verdict(h, load_config(rd/'config.yaml'), time.time() - 5)
-    assert r5.verdict == 'killed' and not r5.ok and 'killed by Launch.kill' in r5.diagnosis, r5.diagnosis
+    assert r5.verdict == 'killed' and not r5.ok and 'killed by you (kill())' in r5.diagnosis and 'Launch.kill' not in r5.diagnosis, r5.diagnosis
     db = dashboard(attach(rd)); db.wait(timeout=30)  # the dashboard's state dict: killed, said in its colour, not as a failure
     d = db.state
     assert (d['state'], d['reason'], d['error_lines']) == ('killed', 'Launch.kill', []), d
-    assert 'ntrain-failure' not in db.w['stats'].value and 'killed by Launch.kill' in db.w['stats'].value
+    assert 'ntrain-failure' not in db.w['stats'].value and 'by you (kill())' in db.w['title'].value and 'Launch.kill' not in db.w['title'].value
     assert "data-state='killed'" in db.w['title'].value and not db.w['resume'].disabled  # (its ckpt/ was made when it opened its files)
 
 
@@ -188,7 +188,7 @@ def test_a_run_stopped_by_ntrain_stop_reads_stopping_then_stopped_and_its_resume
         assert (st['state'], st['reason']) == ('stopping', 'stop file'), st
         assert ntrain_cli('runs', rd.parent).stdout.split()[1] == 'stopping'
         out, err = stop.communicate(timeout=150)
-        assert stop.returncode == 0 and out.strip().endswith(f'{rd}: stopped (stop file)'), (out, err)
+        assert stop.returncode == 0 and out.strip().endswith(f'{rd}: stopped by you (ntrain stop)'), (out, err)
         assert p.wait(timeout=60) == 75
     finally:
         for q in (p,):

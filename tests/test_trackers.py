@@ -1,11 +1,13 @@
 """`loggers=[mlflow]` as a user meets it: `ntrain fit` in subprocesses logging into a SQLite database beside the
 run directories, with no server, read back with MLflow's own client; two runs started at once into one database; a run
 killed with SIGKILL and resumed into the same MLflow run; a stopped run and a failed one (their MLflow status); a tracking
-URI where nothing listens.
+URI where nothing listens. Issue 34: a kill while the store is being made leaves no store (and `ntrain sync` then
+sends every record once); a half-made store is moved aside, one holding runs is named and left as it is; a store
+deleted mid-run is one warning, with nothing of MLflow's log on the terminal.
 
 The runs are the tiny task with a train set that takes 10 ms a sample (tests/integrity_tasks.py `slow`): 16 steps an
 epoch, long enough for the logger's thread to import MLflow and connect while the run trains."""
-import json, os, signal, socket, subprocess, sys
+import json, os, signal, socket, subprocess, sys, time
 from pathlib import Path
 import pytest
 from conftest import run_cli, ROOT
@@ -129,3 +131,95 @@ def test_stopped_is_killed_and_failed_is_failed(root):
         run = c.get_run(json.loads((root/name/'mlflow.json').read_text())['run_id'])
         assert (run.info.status, run.data.tags['ntrain.state']) == (status, state), name
         assert warnings_of(root/name) == []
+
+
+def test_a_kill_while_the_store_is_made_leaves_none_and_sync_sends_everything_once(tmp_path):
+    "SIGKILL 300 ms into making a new store (NTRAIN_FAULT=store:300): no store, nothing half-made; `ntrain sync` makes it, sends every point, once."
+    root = tmp_path/'runs'; rd = root/'r'
+    r = run_cli('fit', 'digits', f'run_dir={rd}', *OPTS, env={**ENV, 'NTRAIN_FAULT': 'store:300'}, timeout=180)
+    assert r.returncode == -signal.SIGKILL, r.stderr[-2000:]
+    assert not (root/'mlflow.db').exists() and not list(root.glob('mlflow.db.broken-*'))  # nothing published: whole, or not at all
+    s = run_cli('sync', rd, env=ENV, timeout=120, check=0)
+    assert not list(root.glob('mlflow.db.tmp-*')) and not list(root.glob('mlflow.db.broken-*'))  # the killed maker's file removed
+    c, ours = MlflowClient(f'sqlite:///{root}/mlflow.db'), json.loads((rd/'mlflow.json').read_text())
+    want, got = expected(rd), logged(c, ours['run_id'])
+    assert got == want and sum(map(len, want.values())) > 0, (sorted(got), sorted(want))  # every key, every step once, the same values
+    assert f"{sum(map(len, want.values()))} values sent" in s.stdout, s.stdout
+    assert c.get_run(ours['run_id']).info.status == 'KILLED'  # as the run's files say it ended (lost: an outside SIGKILL)
+    again = run_cli('sync', rd, env=ENV, timeout=120, check=0)
+    assert ' 0 values sent' in again.stdout and logged(c, ours['run_id']) == want, again.stdout
+
+def _ended_run(rd, steps=4):
+    "A run directory of an ended run, written by hand: config.yaml (its run_id) and metrics.jsonl."
+    rd.mkdir(parents=True)
+    (rd/'config.yaml').write_text(f'run_id: {rd.name}\n')
+    recs = [dict(kind='start', step=0, time=1.0), *[dict(kind='step', step=s, loss=1.0 / s, time=1.0 + s) for s in range(1, steps + 1)],
+            dict(kind='finished', step=steps, reason='epochs', time=9.0)]
+    (rd/'metrics.jsonl').write_text(''.join(json.dumps(r) + '\n' for r in recs))
+    return rd
+
+def test_a_half_made_store_is_moved_aside_and_one_with_runs_is_named(tmp_path):
+    """A store with MLflow's first tables and no migrations (a kill inside MLflow's own making): moved aside, a new one
+    made. A store holding runs at another schema: one line naming it and the fix, the file left byte for byte."""
+    import sqlalchemy, sqlite3
+    from mlflow.store.tracking.dbmodels.initial_models import Base  # what MLflow makes first, before its migrations
+    from ntrain.trackers import sync, TrackerError
+    root = tmp_path/'runs'; root.mkdir()
+    eng = sqlalchemy.create_engine(f'sqlite:///{root}/mlflow.db'); Base.metadata.create_all(eng); eng.dispose()  # half-made, no runs
+    res = sync(_ended_run(root/'a'))
+    aside = list(root.glob('mlflow.db.broken-*'))
+    assert len(aside) == 1 and 'moved aside' in res['notes'][0] and aside[0].name in res['notes'][0], res
+    c = MlflowClient(f'sqlite:///{root}/mlflow.db')
+    assert [m.step for m in c.get_metric_history(res['run_id'], 'step/loss')] == [1, 2, 3, 4]
+    con = sqlite3.connect(root/'mlflow.db'); con.execute("update alembic_version set version_num = '0a8213491aaa'"); con.commit(); con.close()
+    before = (root/'mlflow.db').read_bytes()
+    with pytest.raises(TrackerError) as e: sync(_ended_run(root/'b'))
+    line = str(e.value)
+    assert '\n' not in line and 'holds 1 runs' in line and 'mlflow db upgrade' in line and str(root/'mlflow.db') in line, line
+    assert (root/'mlflow.db').read_bytes() == before and len(list(root.glob('mlflow.db.broken-*'))) == 1  # never changed, never moved
+
+def test_a_store_deleted_mid_run_is_one_warning_and_nothing_on_the_terminal(tmp_path):
+    "The store deleted while the run sends (its MLflow log was 82 lines on stderr): one warning record naming it; `ntrain sync` sends all to a new one."
+    root = tmp_path/'runs'; rd = root/'r'; root.mkdir()
+    from ntrain.trackers import _make_store
+    _make_store(root/'mlflow.db')  # a store there before the run (made as ntrain makes one: no connection of this process stays open on it)
+    p = subprocess.Popen(cmd('fit', 'digits', f'run_dir={rd}', *OPTS, 'epochs=2', 'log_every=1'), cwd=tmp_path, env=env(),
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        t0 = time.monotonic()
+        while not (rd/'mlflow.json').exists() and p.poll() is None and time.monotonic() - t0 < 120: time.sleep(0.05)
+        (root/'mlflow.db').unlink()
+        out, err = p.communicate(timeout=180)
+    finally:
+        if p.poll() is None: p.kill(); p.wait()
+    assert p.returncode == 0, err[-2000:]
+    assert err.strip() == '', err[-3000:]  # nothing of MLflow's (nor SQLAlchemy's) log
+    w = warnings_of(rd)
+    assert len(w) == 1 and 'deleted or replaced' in w[0] and f'ntrain sync {rd}' in w[0], w
+    run_cli('sync', rd, env=ENV, timeout=120, check=0)
+    c, ours = MlflowClient(f'sqlite:///{root}/mlflow.db'), json.loads((rd/'mlflow.json').read_text())
+    assert logged(c, ours['run_id']) == expected(rd) and c.get_run(ours['run_id']).info.status == 'FINISHED'
+
+def _alive(pid:int)->bool:
+    "Whether process `pid` is there and not a zombie."
+    try: return Path(f'/proc/{pid}/stat').read_text().rsplit(')', 1)[1].split()[0] != 'Z'
+    except (OSError, IndexError): return False
+
+def test_what_the_drain_could_not_send_a_sender_in_the_background_sends(tmp_path, monkeypatch):
+    "A drain that runs out of time (here 0.05 s): the warning names a detached `ntrain sync`; it sends the rest once the run has ended."
+    import re, ntrain, torch
+    from ntrain.trackers import MLflowLogger, _make_store
+    root = tmp_path/'runs'; rd = root/'r'; root.mkdir()
+    _make_store(root/'mlflow.db')
+    monkeypatch.setattr(MLflowLogger, 'DRAIN_S', 0.05)
+    n = torch.get_num_threads(); torch.set_num_threads(1)
+    try: res = ntrain.fit('digits', [*OPTS, 'task_args.delay=0'], run_dir=rd, quiet=True)
+    finally: torch.set_num_threads(n)
+    w = warnings_of(rd)
+    assert res.status == 'finished' and len(w) == 1 and 'a sender in the background (pid' in w[0] and f'ntrain sync {rd}' in w[0], w
+    pid, t0 = int(re.search(r'pid (\d+)', w[0]).group(1)), time.monotonic()
+    while _alive(pid):
+        assert time.monotonic() - t0 < 120, 'the sender is still there after 120 s'
+        time.sleep(0.1)
+    c, ours = MlflowClient(f'sqlite:///{root}/mlflow.db'), json.loads((rd/'mlflow.json').read_text())
+    assert logged(c, ours['run_id']) == expected(rd) and c.get_run(ours['run_id']).info.status == 'FINISHED'

@@ -25,3 +25,27 @@ def test_rung4_verdicts_on_three_seeds(name, tmp_path):
         assert ('labels' in r.causes) == (r.verdict == 'fail'), (seed, res.table())  # a fail blames the labels, nothing else does
         assert 'no_control' not in r.causes, (seed, res.table())
     assert sum(v in right for v in got) >= 2, got
+
+
+def test_shuffled_labels_fail_rung_4_on_every_seed():
+    "A gallery program not in RUNG4_ROWS (an RNN over image rows, bench/ladder_gallery.py) with shuffled train labels: rung 4 fails and blames the labels on each of 3 seeds."
+    import sys; from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]/'bench'))
+    import ladder_gallery as G
+    for seed in range(3):
+        r = G.run('rnn_shuffled_labels', seed, rungs='1-4', settings=dict(leak_max=0)).rung(4)
+        assert r.verdict == 'fail' and 'labels' in r.causes, (seed, r.diagnosis)
+
+def test_a_diverging_control_is_rerun_and_named(monkeypatch):
+    "A control whose training loss rises is no baseline: `sound_control` runs it again at a tenth of the lr and says so; twice: no control, and why."
+    from ntrain.ladder import small_data as S
+    calls = []
+    def fake(b, sub, init, vl, within, value, bs, drop_last, metric='', keep=None, epochs=None, lr_scale=1.0):
+        calls.append(lr_scale); keep['lr'] = 0.5 * lr_scale
+        rise = lr_scale == 1.0 or len(calls) > 2
+        return [dict(loss=2.3, train_loss=2.3 * (40 ** k if rise else 0.9 ** k)) for k in range(1, 4)], None
+    monkeypatch.setattr(S, 'control_fit', fake)
+    hist, why, note = S.sound_control(None, None, None, None, None, None, 8, False, 'val_acc', 2.3, {})
+    assert calls == [1.0, 0.1] and hist is not None and why is None and 'diverged at lr 0.5' in note and 'at lr 0.05' in note, note
+    hist, why, note = S.sound_control(None, None, None, None, None, None, 8, False, 'val_acc', 2.3, {})
+    assert hist is None and note is None and 'again at lr 0.05' in why and 'no baseline' in why, why

@@ -66,3 +66,12 @@ def test_runs_reads_files_only(tmp_path):
     rl = runs(tmp_path)
     assert [r['state'] for r in rl] == ['finished'] and not (tmp_path/'PWNED').exists()
     assert 'evil' in rl._repr_markdown_()
+
+def test_runs_leaves_out_a_speed_checks_own_runs(tmp_path):
+    # the panel's Speed check and `ntrain speed` train trials in a run directory of their own: not a run of the user's
+    for d, st in (('lad', dict(state='finished', reason='epochs')), ('lad/speed-20261203-101010', dict(state='finished', reason='max_steps')),
+                  ('digits-speed', dict(state='running')), ('other', dict(state='stopped', reason='SIGTERM'))):
+        (tmp_path/d).mkdir(parents=True); (tmp_path/d/'status.json').write_text(json.dumps(dict(st, updated=1.0)))
+    (tmp_path/'other'/'speed.json').write_text('{}')  # a speed check named by the user, known by its speed.json
+    (tmp_path/'lad'/'ladder.json').write_text('{}')
+    assert [r['name'] for r in runs(tmp_path)] == ['lad']

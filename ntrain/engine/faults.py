@@ -46,6 +46,7 @@ def install(t):
             return out
         t._micro = _micro
     _ckpt_faults(t, f)
+    if 'store' in f: _store_fault(f['store'])
     full = set(filter(None, os.environ.get('NTRAIN_TEST_ENOSPC', '').split(',')))
     if full: _full_disk(full)
     plot = set(filter(None, os.environ.get('NTRAIN_TEST_PLOTTER', '').split(',')))
@@ -100,6 +101,17 @@ def _ckpt_faults(t, f:dict):
             at = lambda point: kill_self() if points.get(point) == state.get('step') else None
             return submit2(state, *[dict(tg, at=at) if 'rotate_to' in tg else tg for tg in targets])
         t.saver.submit = _submit2
+
+# %% ../../nbs/01_engine/05_faults.ipynb
+def _store_fault(ms:int):
+    "`store:K` of `install`: SIGKILL K ms into building a new MLflow store, or once it is built, before it is published."
+    import threading
+    from ntrain import trackers
+    build = trackers.build_store
+    def _build(*a, **k):
+        threading.Timer(ms / 1000, kill_self).start()
+        build(*a, **k); kill_self()
+    trackers.build_store = _build
 
 # %% ../../nbs/01_engine/05_faults.ipynb
 def _full_disk(which:set):

@@ -18,13 +18,13 @@ from ..data import (Task, get_task, dataset_len, EpochSampler, make_loader, chec
                          string_targets, batch_target,
                          LoaderWatch, LoaderError, kill_workers, close_loaders, worker_lost, task_record)
 from ..metrics import Mean, reduce_states, compute_all, reset_all, update_all, metric_names, metric_directions
-from ..events import Events, Stopper, StopWaiting, signals_stop, TextLog, ProgressLine, record, message, STOP_FILE
+from ..events import Events, Stopper, StopWaiting, signals_stop, stop_request, TextLog, ProgressLine, record, message, STOP_FILE
 from ..events import field as record_field  # (`field` here is dataclasses')
 from .device import resolve_device, Precision, enable_tf32, deterministic_mode, peak_memory_mib
 from .optim import build_optimizer, build_scheduler, monitor_mode, metric_direction, scaled_lr, trainable_params
 from ..rundir import default_run_dir, read_status, process_id, check_run_dir
 from .runfiles import RunFiles
-from ..lifecycle import EXIT_CODES, end_state, result_status, run_state
+from ..lifecycle import EXIT_CODES, end_state, result_status, run_state, said
 from .distributed import init_distributed, Agreement, wrap_ddp, shard_model, gather_floats, collective_error, full_model_state_dict
 from ..loggers import resolve_loggers
 from .trainstate import TrainState, Checkpointer, check_identity, check_compatible, fast_forward, load_weights, read_config_dict
@@ -400,6 +400,12 @@ def _new_epoch(self:_Build):
     reset_all(self.train_metrics)
 
 # %% ../../nbs/01_engine/09_trainer.ipynb
+def _need_open(tr, what:str, built:bool=False): # built: a Trainer that was only set up (`setup()`) is enough
+    "One line instead of a deep error: a stepwise call (`what`) before `open()`, or after the run ended (`close()`, `fit`)."
+    if tr.ended: raise NtrainError(f'{what}: this run has ended ({tr.run_dir}): nothing trains after close(); make a new Trainer, or resume its run directory')
+    if not (tr._opened or (built and tr.model is not None)): raise NtrainError(f'{what}: this Trainer is not open: call open() first')
+
+# %% ../../nbs/01_engine/09_trainer.ipynb
 class _Step:
     "One optimizer step (`Trainer.train_step`), reading values back (`Trainer.flush`), and validation (`Trainer.validate`)."
     def train_step(self, batch)->int:
@@ -407,6 +413,7 @@ class _Step:
         real mask)` triple) or a list of `accum` of them (one accumulation window). Forward, backward and the optimizer
         step (`train_window`), then the position moves on; nothing is read back from the device but the first step's
         loss (see `flush`). Returns the number of optimizer steps taken."""
+        _need_open(self, 'train_step()')
         window = batch if isinstance(batch, list) else [batch]
         self.train_window(window)
         if self.step == 1 and not self.resume: self.flush()  # a loss that is NaN at the first step says so now
@@ -509,6 +516,7 @@ def params_finite(self:_Step)->bool:
 @patch
 def validate(self:_Step)->Optional[dict]:
     "Loss and metrics over the whole validation set, exact over any number of processes; None when a stop cut it short."
+    _need_open(self, 'validate()', built=True)
     model, task, cfg = self.eval_model, self.task, self.cfg
     was_training = self.model.training
     self.model.eval(); self._phase('validate')
@@ -644,6 +652,7 @@ class _Loop:
 def train_epoch(self:_Loop)->Optional[str]:
     """Run the rest of the current epoch (`train_step` on each window of batches; a new epoch starts its `stats` afresh).
     Returns 'stopped', 'max_steps' or None (the epoch ended)."""
+    _need_open(self, 'train_epoch()')
     cfg, timer = self.cfg, self.timer
     if self.batch_in_epoch == 0: self._new_epoch()
     s = self.stats
@@ -708,6 +717,7 @@ def _done_before(self:_Loop):
 @patch
 def end_epoch(self:_Loop, val:dict)->bool:
     "Log the epoch (`val`: what `validate` returned), update best and early stopping, save, redraw. Returns True when early stopping fires."
+    _need_open(self, 'end_epoch()')
     cfg = self.cfg
     self.checks.end_epoch(self.step)  # every rank's weights agree before the epoch is logged and saved
     rec = self.epoch_record(val)
@@ -757,7 +767,8 @@ def _run(self:_Loop)->str:
         self._phase('save')
         if self.params_finite(): self.save('last'); self.saver.wait()
         left = {'validate': f'; the validation of epoch {self.epoch + 1} is pending', 'val': f'; the validation at step {self.step} is pending'}.get(self._pending(), '')
-        self.say(f'stopped at step {self.step} ({self.stopper.reason}); checkpoint saved{left}: resume with `{self._resume_command()}`')
+        by = said('stopped', self.stopper.reason, stop_request(self.run_dir))[len('stopped '):]  # who asked, in words (`lifecycle.said`)
+        self.say(f'stopped at step {self.step} {by}; checkpoint saved{left}: resume with `{self._resume_command()}`')
     self.agree.drain()
     return status or 'finished'
 
@@ -1129,13 +1140,15 @@ def result(self:_Lifecycle, status:str, report:bool=True)->RunResult:
 
 # %% ../../nbs/01_engine/09_trainer.ipynb
 @patch
-def close(self:_Lifecycle, report:bool=True)->RunResult:
+def close(self:_Lifecycle, report:bool=True, error:Optional[BaseException]=None)->RunResult: # error: what ended the run, raised again
     """End a run opened with `open`: one whose epochs are not all done is stopped (resumable: `last.pt` is saved, as a
     stop saves it), else it finished; the save in flight lands, and the end record and status.json say how it ended
-    (as `fit` ends), then curves.png and the run card unless `report=False`. Returns the RunResult."""
+    (as `fit` ends), then curves.png and the run card unless `report=False`. Returns the RunResult. With `error` (a driver's
+    step raised it) the run failed: the `failed` record and status.json say so, and `error` is raised again."""
     if self._exit is None: raise NtrainError('this Trainer is not open: call open() first')
     try:
         try:
+            if error is not None: raise error
             status = 'finished' if self.epoch >= self.cfg.epochs else 'max_steps' if self._max_steps_hit() else 'stopped'
             if status == 'stopped':
                 if self.stopper.reason is None: self.stopper.request('closed')
@@ -1156,6 +1169,7 @@ def train_batches(self:_Lifecycle):
     """The rest of the current epoch's training batches, one accumulation window (a list of `accum` loader items) at a
     time: what `train_step` takes. A new epoch starts its `stats` afresh, as `train_epoch` does, and its time and data
     wait are counted as `train_epoch` counts them (a window's time runs from its fetch to the next one's)."""
+    _need_open(self, 'train_batches()')
     if self.batch_in_epoch == 0: self._new_epoch()
     self.train_sampler.set_epoch(self.epoch, skip=self.batch_in_epoch)
     it, b = self._iter_loader(self.train_loader), self.batch_in_epoch

@@ -4,11 +4,13 @@
 
 # %% ../../nbs/02_ladder/03f_full_run.ipynb 2
 from __future__ import annotations
-import time
+import math, time
+from pathlib import Path
 from typing import Callable, Optional
 import torch
 from ..core import NtrainError
-from ..events import best_epoch, direction
+from ..events import END_KINDS, best_epoch, direction, read_records, stop_request
+from ..lifecycle import said
 from .kernel import RUNG_NAMES, RungResult, Bench, fmt_short
 
 # %% auto 0
@@ -25,7 +27,8 @@ def _run_numbers(cfg, records:list)->dict:
         m = cfg.monitor
         mode = direction(records, cfg.mode, metric_direction(m))
         if (b := best_epoch(ep, m, mode)) is not None: out.update(best=b[m], best_metric=m, best_mode=mode)
-        out.update(samples_per_s=sorted(h.get('samples_per_s') or 0 for h in ep)[len(ep) // 2])
+    sps = sorted(v for h in ep if isinstance(v := h.get('samples_per_s'), (int, float)) and math.isfinite(v) and v > 0)
+    if sps: out.update(samples_per_s=sps[len(sps) // 2])  # the card's figure (its median over the epochs), and the dashboard's
     return out
 
 # %% ../../nbs/02_ladder/03f_full_run.ipynb
@@ -83,7 +86,7 @@ def follow_run(h, emit:Callable, stop_requested:Callable, every:float=0.1):
 def run_verdict(h, cfg, started:float, where:str='', custom:bool=False, reason:Optional[str]=None)->RungResult:
     """Rung 5's result once its run `h` has ended: the verdict from how it ended, its numbers and curves from its records, its
     wall time since `started` (a `time.time()`); `where`: where it ran and why; `reason`: why it was stopped, if it was."""
-    res, records = h.result, h.records()
+    res, records = h.result, read_records(h.run_dir, kinds=('start', 'resume', 'epoch', *END_KINDS))  # (what it reads of the run: not its every step)
     r = RungResult(5, RUNG_NAMES[5])
     end = h.status().get('finished')
     r.seconds = max(0.0, (end if isinstance(end, (int, float)) else time.time()) - started)
@@ -91,9 +94,11 @@ def run_verdict(h, cfg, started:float, where:str='', custom:bool=False, reason:O
     n = r.numbers
     n.update(status=res.status, **_run_numbers(cfg, records), run_dir=str(h.run_dir))
     r.series.update(train_loss=[x.get('train_loss') for x in ep], val_loss=[x.get('val_loss') for x in ep])
-    if res.status == 'stopped':
-        r.stop(reason or 'the run was stopped').note(None, f'the run saved last.pt: continue it with ntrain resume {h.run_dir}')
-    elif res.status == 'killed': r.kill(h.status().get('reason') or 'Kill')
+    st, asked = h.status(), stop_request(h.run_dir)
+    if res.status == 'stopped':  # who stopped it, in words (`lifecycle.said`): the run's own reason, else the ladder's
+        r.verdict = 'stopped'
+        r.note(None, f"{said('stopped', st.get('reason') or reason, asked or reason)}: it saved last.pt; Resume (or ntrain resume {h.run_dir}) continues it")
+    elif res.status == 'killed': r.kill(said('killed', st.get('reason'), asked)[len('killed by '):])
     elif res.exit_code:
         why = getattr(res, 'message', None)
         r.fail(res.status, f'the run ended {res.status}' + (f': {why}' if why else '') + f'; see {h.run_dir}/log.txt')

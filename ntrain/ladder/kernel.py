@@ -178,6 +178,7 @@ class LadderSettings:
     small_frac: float = field(default=0.01, metadata=dict(help='rung 4: fraction of the train set'))
     small_min: int = field(default=512, metadata=dict(help='rung 4: but at least this many samples (so 1% of a small set is still a test)'))
     small_epochs: int = field(default=5, metadata=dict(help='rung 4: epochs over that subset'))
+    small_max: int = field(default=3, metadata=dict(help='rung 4: a result that is not a pass extends the fit and its control, small_epochs at a time, to at most this many times small_epochs'))
     val_max: int = field(default=2000, metadata=dict(help='rung 4: validation samples used, at most'))
     noise_se: float = field(default=3.0, metadata=dict(help='rung 4 without a control fit: the metric must move by more than this many standard errors'))
     leak_max: int = field(default=50000, metadata=dict(help='rung 4: samples per split hashed for the leakage check, at most'))

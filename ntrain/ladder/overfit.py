@@ -17,8 +17,8 @@ from .init_loss import target_scale
 from ..metrics import class_dim
 
 # %% auto 0
-__all__ = ['KEEPS', 'ZERO_GRAD', 'NONDETERMINISTIC', 'SURE', 'loss_rose', 'curve_verdict', 'keeps_gradients',
-           'deterministic_steps', 'repeat_check', 'rung3']
+__all__ = ['KEEPS', 'ZERO_GRAD', 'NONDETERMINISTIC', 'HIGHER_LR', 'SURE', 'loss_rose', 'curve_verdict', 'keeps_gradients',
+           'deterministic_steps', 'repeat_check', 'higher_lr', 'rung3']
 
 # %% ../../nbs/02_ladder/03d_overfit.ipynb
 def loss_rose(losses:list)->Optional[str]:
@@ -26,7 +26,7 @@ def loss_rose(losses:list)->Optional[str]:
     if len(losses) < 2 or not all(map(math.isfinite, losses)) or min(losses) <= 0: return None
     first, last, hi, lo = losses[0], losses[-1], max(losses), min(losses)
     if last > 1.5 * first: return f'from {first:.4g} to {last:.4g}' + (f', peak {hi:.4g}' if hi > last else '')
-    if hi > 10 * first: return f'to a peak of {hi:.4g}, {hi / first:.0f} x its first value {first:.4g}'
+    if hi > 10 * first: return f'from {first:.4g} to a peak of {hi:.4g} (' + (f'{hi / first:.0f} times as high)' if hi < 1000 * first else 'over a thousand times as high)')
     if last > 5 * lo: return f'back from its lowest {lo:.4g} to {last:.4g}'
     return None
 
@@ -275,6 +275,33 @@ def _overfit_causes(b:Bench, r:RungResult, model, batch, idx, init:dict, grads:d
 
 
 # %% ../../nbs/02_ladder/03d_overfit.ipynb
+HIGHER_LR = (10, 100)  # the factors of the learning rate at which a slow curve's steps run again
+
+def higher_lr(b:Bench, init:dict, batch, lr:float, target:float)->Optional[dict]:
+    """Rung 3's steps again from the weights `init` at each factor of HIGHER_LR times `lr` (`overfit_steps` each): the first
+    curve that memorises, falls steeply, or is still falling and fell 2 x `overfit_moved`, and does not rise, as dict(lr, drop, state, words, learns=True); else the one
+    that fell most (learns=False); None for lr 0 or a step that raises."""
+    if not lr > 0: return None
+    best = None
+    with _rng_kept():
+        for f in HIGHER_LR:
+            m = b.model().train(); m.load_state_dict(init); o = b.optimizer(m, lr=lr * f)
+            pend = []
+            try:
+                for s in range(b.st.overfit_steps):
+                    b.check_stop(); pend.append(b.train_step(m, o, batch))
+                    if (s + 1) % 50 == 0 and not float(pend[-1]) > target: break  # memorised (or non-finite: read below)
+            except UserCodeError: return best
+            ls = torch.stack([l.float() for l in pend]).cpu().tolist()
+            if not all(map(math.isfinite, ls)): continue
+            cv = curve_verdict(ls, target, b.st)
+            got = dict(lr=lr * f, drop=cv['drop'], state=cv['state'], words=cv['words'], learns=False)
+            learns = cv['state'] in ('memorised', 'steep') or cv['state'] == 'slow' and cv['drop'] >= 2 * b.st.overfit_moved
+            if learns and loss_rose(ls) is None: return dict(got, learns=True)
+            if best is None or got['drop'] > best['drop']: best = got
+    return best
+
+# %% ../../nbs/02_ladder/03d_overfit.ipynb
 SURE = ('zero_grad', 'lr_high', 'flat', 'lr_zero', 'lr_low', 'no_update', 'step_fn', 'not_falling', 'softmax', 'target_dtype')  # fail whatever the curve
 
 def _judge(b:Bench, r:RungResult, model, batch, idx, init:dict, grads:dict, words:Optional[str], kept, lr:float, moved:float):
@@ -291,20 +318,29 @@ def _judge(b:Bench, r:RungResult, model, batch, idx, init:dict, grads:dict, word
                 if c not in r.causes: r.causes.append(c)
         r.diagnosis += '\n' + found.diagnosis if found.diagnosis else ''
     with torch.no_grad(): scale = target_scale(b, b.forward_loss(model, batch)[2])  # the targets the loss sees
+    hl = higher_lr(b, init, batch, lr, n['threshold']) if not sure and cv['state'] in ('slow', 'stuck', 'stalled') else None
+    if hl is not None: n['higher_lr'] = {k: hl[k] for k in ('lr', 'drop', 'state')}
+    if hl is not None and hl['learns'] and grads['frozen']:  # a linear probe whose head learns, slowly at this lr
+        r.note(None, f"the trainable part learns: at lr {hl['lr']:.3g} {hl['words']}; at lr {lr:.3g} {cv['words']}")
+        r.note('linear_probe', f'  a linear probe: {words}; the trainable part learns, so they are taken as frozen on purpose; '
+               f"at lr {lr:.3g} it learns slowly (features this small want a larger lr for the head: try {hl['lr']:.3g})")
+        return r
     if not sure and cv['state'] in ('steep', 'floor'):
         r.note(None, cv['words'] + f' (lr {lr:.3g})')
         if grads['frozen']: r.note('linear_probe', f'  a linear probe: {words}; the trainable part learns, so they are taken as frozen on purpose')
         if (odd := [c for c in found.causes if c in ('detached', 'dead_grad')]):  # worth a warning on a pass
             for c, line in zip(odd, [l for l in found.diagnosis.splitlines() if 'requires_grad=False' not in l]): r.warn(c, line)
         return r
-    if sure or cv['state'] == 'stuck':
+    if sure or (cv['state'] == 'stuck' and not (hl and hl['learns'])) or (grads['frozen'] and hl and not hl['learns']):
         r.fail(None, f"could not overfit one batch of {len(idx)} samples: {cv['words']} (target {n['threshold']:.3g}). "
                "The bug is in the model, loss, labels or optimizer, not the data size:")
         add()
         if scale: r.note('target_scale', '  ' + scale)
+        if hl and grads['frozen']: r.note(None, f"  the trainable part cannot reduce the loss: at lr up to {lr * HIGHER_LR[-1]:.3g} the best {hl['words']}")
         if not r.causes: r.note('stuck', f'  none of the parameters is frozen, detached or dead, and the learning rate {lr:.2g} is not 0: '
                                 'look at the loss (is it the one you mean to minimise?) and at the step')
         return r
+    if hl and hl['learns']: r.warn('lr_low', f"the learning rate {lr:.3g} is low for this model: at lr {hl['lr']:.3g} {hl['words']}")
     r.warn(cv['state'], f"one batch of {len(idx)} samples not memorised: {cv['words']}. Not sure enough to stop the ladder:")
     add()
     if scale: r.note('target_scale', '  ' + scale + ': the likely reason the loss falls slowly, before the learning rate')

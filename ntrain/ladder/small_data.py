@@ -16,11 +16,13 @@ from ..data import hf_forward, default_forward, mix_seed
 from .kernel import RungResult, LadderStopped, UserCodeError, user_code, Bench, same_tree
 from .diagnose import batch_inputs
 from .range_test import lr_find
+from .init_loss import target_scale
+from .overfit import loss_rose
 from ..metrics import class_dim
 
 # %% auto 0
 __all__ = ['LEAK_CHUNK', 'AUROC_MAX', 'PERMUTED_CACHE', 'digest', 'leak_check', 'auroc', 'train_prior', 'control_seed',
-           'target_slot', 'Permuted', 'rng_kept', 'control_fit', 'swing', 'judge', 'rung4']
+           'target_slot', 'Permuted', 'rng_kept', 'control_fit', 'sound_control', 'swing', 'judge', 'rung4']
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def digest(x)->str:
@@ -142,7 +144,7 @@ def _evaluate(b:Bench, model, loader, within=None, prior=None)->dict:
     if ts and sum(map(len, ts)):
         out['acc'] = acc.compute()['acc']
         t = torch.cat(ts).long()
-        out['chance'] = max(1 / C, float(torch.bincount(t - t.min()).max()) / len(t))
+        out['chance'] = max(1 / C, float(torch.bincount(t - t.min()).max()) / len(t)); out['items'] = len(t)
     if scores:
         p, y = torch.cat(scores), torch.cat(labels)
         a = [v for v in (auroc(p[:, j], y[:, j]) for j in range(p.shape[1])) if math.isfinite(v)]
@@ -210,26 +212,35 @@ def _sees_permutation(b:Bench, model, sub, ds:Permuted, n:int)->Optional[str]:
             "from the inputs?), so they cannot be permuted")
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
-def control_fit(b:Bench, sub, init:dict, vl, within, value:Callable, bs:int, drop_last:bool, metric:str='')->tuple:
+def control_fit(b:Bench, sub, init:dict, vl, within, value:Callable, bs:int, drop_last:bool, metric:str='',
+                keep:Optional[dict]=None, # carries the control between calls: a second call with it trains `epochs` more
+                epochs:Optional[int]=None, # epochs this call (default: small_epochs)
+                lr_scale:float=1.0, # the learning rate times this (a control that diverged runs again at a tenth)
+               )->tuple:
     """The null of rung 4: the samples of `sub` with their targets permuted, trained from the weights `init` over the rung's
     epochs and batches and evaluated after each epoch: (evaluations, None), or (None, why there is no control)."""
-    seed = control_seed(b.cfg.seed)
+    seed, keep = control_seed(b.cfg.seed), {} if keep is None else keep
+    E = b.st.small_epochs if epochs is None else epochs
     try:
-        with user_code('data'): first = sub[0]
-        slot = target_slot(b.task, first)
-        if slot is None:
-            return None, (f"a train sample is a {type(first).__name__} with no target of its own to permute (the second item of a tuple, or "
-                          "the target key of a dict: 'labels', or functools.partial(hf_forward, target_key=...) as Task.forward)")
-        g = torch.Generator(); g.manual_seed(seed)
-        ds = Permuted(sub, torch.randperm(len(sub), generator=g).tolist(), slot)
         with rng_kept():
-            model = b.model()
-            with user_code('model'): model.load_state_dict(init)
-            seed_all(seed)
-            opt = b.optimizer(model)
-            if (why := _sees_permutation(b, model, sub, ds, min(bs, len(sub)))): return None, why
-            hist = []
-            for ep in range(b.st.small_epochs):
+            if 'model' in keep: model, opt, ds, hist = keep['model'], keep['opt'], keep['ds'], keep['hist']; seed_all(seed + len(hist))
+            else:
+                with user_code('data'): first = sub[0]
+                slot = target_slot(b.task, first)
+                if slot is None:
+                    return None, (f"a train sample is a {type(first).__name__} with no target of its own to permute (the second item of a tuple, or "
+                                  "the target key of a dict: 'labels', or functools.partial(hf_forward, target_key=...) as Task.forward)")
+                g = torch.Generator(); g.manual_seed(seed)
+                ds = Permuted(sub, torch.randperm(len(sub), generator=g).tolist(), slot)
+                model = b.model()
+                with user_code('model'): model.load_state_dict(init)
+                seed_all(seed)
+                opt = b.optimizer(model)
+                for gr in opt.param_groups: gr['lr'] = gr['lr'] * lr_scale
+                if (why := _sees_permutation(b, model, sub, ds, min(bs, len(sub)))): return None, why
+                hist = []
+            keep.update(model=model, opt=opt, ds=ds, hist=hist, lr=opt.param_groups[0]['lr'])
+            for ep in range(len(hist), len(hist) + E):
                 model.train(); pend = []
                 for batch, idx, real in b.batches(b.loader(ds, bs, epoch=ep, drop_last=drop_last)):
                     b.check_stop()
@@ -241,6 +252,24 @@ def control_fit(b:Bench, sub, init:dict, vl, within, value:Callable, bs:int, dro
     if not all(math.isfinite(x) for e in hist for x in (e['loss'], e['train_loss'], value(e))):
         return None, 'the control fit on permuted targets gave non-finite values'
     return hist, None
+
+# %% ../../nbs/02_ladder/03e_small_data.ipynb
+def _diverged(hist:Optional[list], why:Optional[str], start:float)->Optional[str]:
+    "How a control fit failed as a baseline (non-finite, or a training loss that rose from `start`), in words; None when it did not."
+    if hist is None: return why if why and 'non-finite' in why else None
+    rose = loss_rose([start] + [e['train_loss'] for e in hist])
+    return f'its training loss rose ({rose})' if rose else None
+
+def sound_control(b:Bench, sub, init:dict, vl, within, value:Callable, bs:int, drop_last:bool, metric:str, start:float, keep:dict)->tuple:
+    """`control_fit`, and once more at a tenth of the learning rate when it diverged (`_diverged`): (evaluations or None, why there
+    is none, a note on the rerun or None); `keep` holds the control that counts."""
+    hist, why = control_fit(b, sub, init, vl, within, value, bs, drop_last, metric, keep)
+    if (bad := _diverged(hist, why, start)) is None: return hist, why, None
+    lr = keep.get('lr', math.nan); keep.clear()
+    hist, why = control_fit(b, sub, init, vl, within, value, bs, drop_last, metric, keep, lr_scale=0.1)
+    if (bad2 := _diverged(hist, why, start)) is None:
+        return hist, why, f'the control diverged at lr {lr:.3g} ({bad}), so it ran again at lr {lr / 10:.3g}: that run is the baseline'
+    return None, f'the control diverged at lr {lr:.3g} ({bad}) and again at lr {lr / 10:.3g} ({bad2}): no baseline', None
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def _noise_threshold(st, e0:dict, nv:int, metric:str)->tuple:
@@ -265,14 +294,19 @@ def swing(xs:list, lower_is_better:bool=True)->float:
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def judge(val_loss:float, control_loss:list, final:Optional[float]=None, control_metric:Optional[list]=None,
-          constant:Optional[float]=None, chance:Optional[float]=None)->dict:
+          constant:Optional[float]=None, chance:Optional[float]=None,
+          start:Optional[float]=None, # the validation loss before training: a gain under 2% of the control's own is no credit
+          items:Optional[int]=None, # the validation items an accuracy counts: its binomial noise is part of the metric's margin
+         )->dict:
     """Where the final validation loss (and the final metric, higher is better) stand against the control's epochs: each
     'beats', 'overlaps' or 'within'. A loss not below the `constant` predictor's is 'within'; the metric is held to at
-    least `chance` (the control's best is never below it)."""
+    least `chance` (the control's best is never below it). With `start`, the loss must also beat the control's best by 2% of the control's own gain from `start`: what the targets' marginal gives is the control's, not the model's. With `items`, an accuracy must beat it by 2 binomial standard errors too: one control's epochs show its swing, not how far another permutation would go."""
     def zone(x, xs, sign):  # sign 1: lower is better
         best = min(xs) if sign > 0 else max(xs + ([chance] if chance is not None else []))
         if not sign * x < sign * best: return 'within'
-        return 'beats' if sign * x < sign * best - swing(xs, sign > 0) else 'overlaps'
+        m = max(swing(xs, sign > 0), 0.02 * abs(start - best) if sign > 0 and start is not None else 0.0,
+                2 * math.sqrt(best * (1 - best) / items) if sign < 0 and items and 0 < best < 1 else 0.0)
+        return 'beats' if sign * x < sign * best - m else 'overlaps'
     out = dict(val_loss=zone(val_loss, control_loss, 1))
     if constant is not None and not val_loss < constant: out['val_loss'] = 'within'  # no better than predicting the prior
     if control_metric is not None: out['metric'] = zone(final, control_metric, -1)
@@ -326,13 +360,17 @@ def _control_threshold(b:Bench, r:RungResult, ctrl:list, e0:dict, value:Callable
     return cl, cv, chance, cmin, cmax, ls, vs, thr, rule
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
-def _small_fit(b:Bench, r:RungResult, model, sub, vl, within, bs:int, drop:bool, E:int, metric:str, value:Callable, e0:dict, start:float)->tuple:
+def _small_fit(b:Bench, r:RungResult, model, sub, vl, within, bs:int, drop:bool, E:int, metric:str, value:Callable, e0:dict, start:float,
+               keep:Optional[dict]=None, # carries the fit between calls: a second call with it trains `E` more epochs
+              )->tuple:
     """Rung 4's own fit: `E` epochs on `sub`, each evaluated on `vl` (a `rung_eval` record, and the curves in `r.series`):
     (the evaluations, `e0` first; every train loss; the last epoch's train losses)."""
-    opt = b.optimizer(model)
-    hist, train_losses, last_epoch = [e0], [], []
-    r.series.update(train_loss=train_losses, **{metric: [start]}, val_loss_epochs=[e0['loss']])
-    for ep in range(E):
+    keep = {} if keep is None else keep
+    if 'opt' not in keep:
+        keep.update(opt=b.optimizer(model), hist=[e0], train_losses=[], last=[])
+        r.series.update(train_loss=keep['train_losses'], **{metric: [start]}, val_loss_epochs=[e0['loss']])
+    opt, hist, train_losses = keep['opt'], keep['hist'], keep['train_losses']
+    for ep in range(len(hist) - 1, len(hist) - 1 + E):
         model.train(); pend = []
         for batch, idx, real in b.batches(b.loader(sub, bs, epoch=ep, drop_last=drop)):
             if b.stop_requested() and pend: train_losses += torch.stack([l.float() for l in pend]).cpu().tolist(); pend = []
@@ -340,11 +378,11 @@ def _small_fit(b:Bench, r:RungResult, model, sub, vl, within, bs:int, drop:bool,
             b.check_batch(batch, idx, 'train', sub.indices)
             pend.append(b.train_step(model, opt, to_device(batch, b.device)))
         ls_ = torch.stack([l.float() for l in pend]).cpu().tolist()
-        train_losses += ls_; last_epoch = ls_
-        e = _evaluate(b, model, vl, within); hist.append(e)
+        train_losses += ls_; keep['last'] = ls_
+        e = _evaluate(b, model, vl, within); e['train_loss'] = sum(ls_) / len(ls_); hist.append(e)
         r.series[metric].append(value(e)); r.series['val_loss_epochs'].append(e['loss'])
-        b.emit('rung_eval', rung=4, epoch=ep, train_loss=sum(ls_) / len(ls_), val_loss=e['loss'], metric=metric, value=value(e))
-    return hist, train_losses, last_epoch
+        b.emit('rung_eval', rung=4, epoch=ep, train_loss=e['train_loss'], val_loss=e['loss'], metric=metric, value=value(e))
+    return hist, train_losses, keep['last']
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def _leak(b:Bench, n:dict, task)->dict:
@@ -386,7 +424,7 @@ def _small_fail_causes(b:Bench, r:RungResult, model, vl, ctrl:Optional[list], tr
                'misaligned with the inputs); if they are right, raise small_epochs')
     else:
         r.note('no_learning', f'  the training loss hardly fell either ({tl0:.3g} -> {tl1:.3g}{tc}): too few steps, too low a learning rate '
-               f'(lr {b.lr:.3g}; raise small_epochs or small_min), or labels that do not follow from the inputs')
+               f'(' + (f'lr {b.lr:.3g}; ' if math.isfinite(b.lr) else '') + 'raise small_epochs or small_min), or labels that do not follow from the inputs')
     model.eval()
     vb = next(b.batches(vl))[0]; vb = to_device(vb, b.device)
     with torch.no_grad(): o1, o2 = b.prediction(b.forward(model, vb)[0]), b.prediction(b.forward(model, vb)[0])
@@ -405,12 +443,93 @@ def _small_notes(r:RungResult, key:str, fl:float, leak:dict):
         words = (f"  {leak['overlap']} of {leak['checked_valid']} validation samples also appear in the train set ({leak['how']}; "
                  f"(valid, train) index pairs {leak['examples']}): leakage; the validation metric measures memory, and "
                  "augmentation only hides the copies")
-        if leak['overlap'] >= 0.01 * leak['checked_valid']: r.fail('leakage', words.strip())
+        if leak['checked_valid'] == leak['checked_train'] == 1:  # one item per split: a full-batch graph, split by masks in the forward
+            r.warn('leakage', f"  the train and validation sets are one item each, and the same ({leak['how']}): a full-batch split "
+                   "(node masks in the forward) cannot be checked by hashing; check that the masks do not overlap")
+        elif leak['overlap'] >= 0.01 * leak['checked_valid']: r.fail('leakage', words.strip())
         else: r.warn('leakage', words.strip())
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
+def _thresholds(b:Bench, r:RungResult, ctrl, why, e0:dict, value:Callable, key:str, metric:str, start:float, const)->dict:
+    """Rung 4's thresholds (a `rung_threshold` record): from the control's epochs (`_control_threshold`), or without one
+    the formula (`_noise_threshold`); what `_settle` and the words need."""
+    st, n, up = b.st, r.numbers, key != 'loss'
+    if ctrl is None:
+        thr, se, mode, rule = _noise_threshold(st, e0, n['val_samples'], metric)
+        if const is not None: rule += f', and below the constant predictor at the training prior {const:.4g}'
+        n.update(threshold=thr, no_control=why)
+        b.emit('rung_threshold', rung=4, metric=metric, start=start, threshold=thr, mode=mode, se=se, control=False, rule=rule)
+        return dict(thr=thr, rule=rule, up=up, control=False)
+    cl, cv, chance, cmin, cmax, ls, vs, thr, rule = _control_threshold(b, r, ctrl, e0, value, key, metric, start, const)
+    return dict(thr=thr, rule=rule, up=up, control=True, l0=e0['loss'], items=e0.get('items') if key == 'acc' else None, cl=cl, cv=cv, chance=chance, cmin=cmin, cmax=cmax, ls=ls, vs=vs)
+
+def _settle(r:RungResult, t:dict, final:float, fl:float, start:float, const)->str:
+    "Rung 4's verdict on the fit so far against the thresholds `t`: 'pass', 'fail' or 'warn' (zones into `r.numbers['judged']`)."
+    up = t['up']
+    if not t['control']: return 'pass' if (final > t['thr'] if up else (final < t['thr'] and final < start)) and (const is None or fl < const) else 'fail'
+    r.numbers['judged'] = zones = judge(fl, t['cl'], final if up else None, t['cv'] if up else None, const, t['chance'] if up else None, t['l0'], t['items'])
+    beats = [z == 'beats' for z in zones.values()]
+    t['settled'] = settled = not all(y < x for x, y in zip(t['cl'], t['cl'][1:]))  # a control whose val_loss fell every epoch has not shown its best
+    return 'pass' if all(beats) else 'fail' if zones['val_loss'] == 'within' or (settled and not any(beats)) else 'warn'
+
+def _trained(b:Bench, train_losses:list, hist:list, margin:float, ctrl:Optional[list]=None, const:Optional[float]=None)->tuple:
+    """Whether rung 4's fit (`hist`: its evaluations, the one before training first) trained enough to blame the labels, and the
+    evidence in words: its training loss fell 10% (first epoch's mean to last's) and below the control's (`ctrl`); or it fell
+    at all while the validation loss rose above its start by more than `margin` (what it learns from these targets does not
+    carry over); or it ends below the loss of the constant predictor at the training prior (`const`) while the validation
+    loss does not; or it fell 5%, ends no lower than the control's on permuted targets (it fits its own targets no better than
+    permuted ones), and the fit ran at least the steps in which rung 3 passed (memorised one batch, or fell steeply); or it
+    ran twice the steps in which rung 3 memorised its batch (a model that fast would have learned real targets). A
+    training loss that tracks the control's in fewer steps is a slow learner as much as labels that carry nothing."""
+    ep = [e['train_loss'] for e in hist[1:]]
+    tl0, tl1, steps, v0, v1 = ep[0], ep[-1], len(train_losses), hist[0]['loss'], hist[-1]['loss']
+    r3 = b.results.get(3)
+    need = r3.numbers.get('steps') if r3 is not None and r3.verdict == 'pass' else None
+    worse = tl1 < tl0 and v1 > v0 + margin
+    prior = const is not None and tl1 < const <= v1  # below the prior's loss in training, not in validation
+    ct = ctrl[-1]['train_loss'] if ctrl else None
+    alike = ct is not None and tl1 < 0.95 * tl0 and tl1 >= 0.98 * ct and need is not None and steps >= need
+    mem = r3.numbers.get('steps') if r3 is not None and r3.verdict == 'pass' and r3.numbers.get('curve') is None else None
+    quick = mem is not None and steps >= 2 * mem  # a model that memorises a batch this fast learns something real in twice the steps
+    ok = (tl1 < 0.9 * tl0 and not (ct is not None and tl1 >= 0.98 * ct)) or worse or prior or alike or quick
+    words = (f'its training loss went {tl0:.4g} -> {tl1:.4g} (epoch means) in {steps} steps' +
+             (f', no lower than with permuted targets ({ct:.4g}): it fits these targets no better than permuted ones' if alike else '') +
+             (f', below the constant predictor at the prior ({const:.4g}) while val_loss {v1:.4g} is not: what it learns beyond the targets\' average does not carry over' if prior else '') +
+             (f' while its val_loss rose {v0:.4g} -> {v1:.4g}: what it learns from these targets does not carry over' if worse else '') +
+             (f'; rung 3 memorised one batch in {mem} steps, and this fit ran twice that' if quick else
+              f'; rung 3 passed in {need} steps' if need is not None else '; rung 3 did not pass' if r3 is not None else ''))
+    return ok, words, quick
+
+# %% ../../nbs/02_ladder/03e_small_data.ipynb
+def _rung4_words(b:Bench, r:RungResult, verdict:str, t:dict, moved:str, model, vl, ctrl, why, rerun, hist:list, train_losses:list, k:int, E:int, final, fl):
+    """Rung 4's verdict into `r`, in words: a pass; the target's scale (rung 2's `target_scale`) named before the labels; a fail
+    only when the fit trained enough (`_trained`) to blame what it blames; else `inconclusive`, with the evidence and how to settle it."""
+    rule, metric, Et = t['rule'], r.numbers['metric'], len(hist) - 1
+    if rerun: r.note(None if verdict == 'pass' else 'control_rerun', rerun)
+    if ctrl is None: r.warn('no_control', f'no control fit: {why}; judged by a formula instead ({rule})')
+    if verdict == 'pass': return r.note(None, f'{moved}: beyond noise ({rule})')
+    ok, evidence, quick = _trained(b, train_losses, hist, t.get('ls', 0.0), ctrl, r.numbers.get('constant'))
+    more = f'small_epochs={2 * Et}' if not ok else f'small_min={2 * k}'
+    with torch.no_grad(): scale = target_scale(b, b.forward_loss(model, to_device(next(b.batches(vl))[0], b.device))[2])
+    if scale:
+        return r.warn('target_scale', f"{moved}: no better than the control ({rule}); the likely cause is the target's scale, "
+                      f"not the labels or the learning rate: {scale}")
+    z = r.numbers.get('judged', {})
+    if ok and (verdict == 'fail' or 'beats' not in z.values() or quick and z.get('metric', 'beats') != 'beats'):  # strong evidence, and the metric does not beat the control
+        if ctrl is None: r.fail(None, f'{metric} did not move beyond noise: {moved}; {rule}:')
+        else: r.fail(None, f"{moved}: no better than with the targets permuted ({rule}); the fit trained enough to tell ({evidence}):")
+        return _small_fail_causes(b, r, model, vl, ctrl, train_losses, k)
+    words = _verdict_words(r.numbers['judged'], metric, final, fl, t['cmax'], t['cmin'], t['ls'], t['vs'], r.numbers.get('constant')) if t['control'] else []
+    r.warn('inconclusive', f"inconclusive after {Et} epochs (extended from {E}): {moved}; " + '; '.join(words + [evidence]) +
+           f" ({rule}). " + ('Too little training to tell a slow learner from labels that carry nothing' if not ok else
+           'The fit is not clearly better than the control') + f'; settle it with more: {more}, or a higher learning rate')
+    if t['control'] and not t.get('settled', True):
+        r.note(None, f"  the control's val_loss fell every epoch ({t['cl'][0]:.4g} -> {t['cl'][-1]:.4g}): it was still learning the targets' prior, "
+               "so it has not shown how far permuted targets go; on an imbalanced task, start the last layer's bias at the prior's logit")
+
+# %% ../../nbs/02_ladder/03e_small_data.ipynb
 def rung4(b:Bench)->RungResult:
-    "A few epochs on a small part of the train set must move the validation metric beyond a control fit on permuted targets."
+    "A few epochs on a small part of the train set must move the validation metric beyond a control fit on permuted targets; a result that is not a pass extends both fits (`small_max`) before it is judged."
     r = b.rung_result(4)
     st, n, cfg, task = b.st, r.numbers, b.cfg, b.task
     sub, k, N, nv, vl, within = _small_data(b)
@@ -422,44 +541,31 @@ def rung4(b:Bench)->RungResult:
     key = 'auroc' if 'auroc' in e0 else 'acc' if 'acc' in e0 else 'loss'
     value = lambda e: e.get(key, math.nan)
     bs = min(cfg.batch_size, k); drop = k % bs == 1  # no batch of one (BatchNorm)
-    ctrl, why = control_fit(b, sub, init, vl, within, value, bs, drop, f'val_{key}')
+    ck, fk = {}, {}  # the control and the fit, kept for an extension
+    ctrl, why, rerun = sound_control(b, sub, init, vl, within, value, bs, drop, f'val_{key}', e0['loss'], ck)
     if ctrl is None and key == 'auroc': key = 'loss'  # without a control: the loss, judged by the formula
     metric, up, start = f'val_{key}', key != 'loss', value(e0)
     b.emit('rung_eval', rung=4, epoch=-1, val_loss=e0['loss'], metric=metric, value=start)
     n.update(samples=k, of=N, val_samples=nv, epochs=E, metric=metric, start=start)
     if const is not None: n['constant'] = const
-    if ctrl is not None:
-        cl, cv, chance, cmin, cmax, ls, vs, thr, rule = _control_threshold(b, r, ctrl, e0, value, key, metric, start, const)
-    else:
-        thr, se, mode, rule = _noise_threshold(st, e0, nv, metric)
-        if const is not None: rule += f', and below the constant predictor at the training prior {const:.4g}'
-        n.update(threshold=thr, no_control=why)
-        b.emit('rung_threshold', rung=4, metric=metric, start=start, threshold=thr, mode=mode, se=se, control=False, rule=rule)
-    hist, train_losses, last_epoch = _small_fit(b, r, model, sub, vl, within, bs, drop, E, metric, value, e0, start)
+    t = _thresholds(b, r, ctrl, why, e0, value, key, metric, start, const)
+    hist, train_losses, last_epoch = _small_fit(b, r, model, sub, vl, within, bs, drop, E, metric, value, e0, start, fk)
+    verdict = _settle(r, t, value(hist[-1]), hist[-1]['loss'], start, const)
+    while verdict != 'pass' and len(hist) - 1 + E <= max(st.small_max, 1) * E:  # not a pass yet: more epochs for both fits
+        if ctrl is not None:
+            ctrl, why = control_fit(b, sub, init, vl, within, value, bs, drop, metric, ck, E)
+            if ctrl is None: ctrl, why = None, f'the control failed on its extension: {why}'
+            t = _thresholds(b, r, ctrl, why, e0, value, key, metric, start, const)
+        hist, train_losses, last_epoch = _small_fit(b, r, model, sub, vl, within, bs, drop, E, metric, value, e0, start, fk)
+        verdict = _settle(r, t, value(hist[-1]), hist[-1]['loss'], start, const)
+    Et = len(hist) - 1
     final, fl, l0 = value(hist[-1]), hist[-1]['loss'], e0['loss']
-    n.update(final=final, train_loss_start=train_losses[0], train_loss_end=sum(last_epoch) / len(last_epoch), val_loss=fl)
+    n.update(epochs=Et, final=final, train_loss_start=train_losses[0], train_loss_end=sum(last_epoch) / len(last_epoch), val_loss=fl)
+    if Et > E: n['extended_from'] = E
     leak = _leak(b, n, task)
     if st.lr_find:
         lf = lr_find(b, sub); r.series.update(lr_find_lr=lf['lrs'], lr_find_loss=lf['losses']); n['suggested_lr'] = lf['suggested_lr']
-    moved = f'{metric} {start:.4g} -> {final:.4g}' + (f', val_loss {l0:.4g} -> {fl:.4g}' if up else '') + f' on {k} of {N} samples in {E} epochs'
-    if ctrl is None:
-        r.warn('no_control', f'no control fit: {why}; judged by a formula instead ({rule})')
-        verdict = 'pass' if (final > thr if up else (final < thr and final < start)) and (const is None or fl < const) else 'fail'
-    else:
-        n['judged'] = zones = judge(fl, cl, final if up else None, cv if up else None, const, chance if up else None)
-        beats = [z == 'beats' for z in zones.values()]
-        settled = not all(y < x for x, y in zip(cl, cl[1:]))  # a control whose val_loss fell every epoch has not shown its best
-        verdict = 'pass' if all(beats) else 'fail' if zones['val_loss'] == 'within' or (settled and not any(beats)) else 'warn'
-    if verdict == 'pass': r.note(None, f'{moved}: beyond noise ({rule})')
-    elif verdict == 'warn':
-        words = _verdict_words(zones, metric, final, fl, cmax, cmin, ls, vs, const)
-        r.warn('inconclusive', f"inconclusive: {moved}; {'; '.join(words)} ({rule}). More epochs (small_epochs) or samples (small_min) settle it")
-        if not settled:
-            r.note(None, f"  the control's val_loss fell every epoch ({cl[0]:.4g} -> {cl[-1]:.4g}): it was still learning the targets' prior, "
-                   "so it has not shown how far permuted targets go; on an imbalanced task, start the last layer's bias at the prior's logit")
-    else:
-        if ctrl is None: r.fail(None, f'{metric} did not move beyond noise: {moved}; {rule}:')
-        else: r.fail(None, f"{moved}: no better than with the targets permuted ({rule}):")
-        _small_fail_causes(b, r, model, vl, ctrl, train_losses, k)
+    moved = f'{metric} {start:.4g} -> {final:.4g}' + (f', val_loss {l0:.4g} -> {fl:.4g}' if up else '') + f' on {k} of {N} samples in {Et} epochs'
+    _rung4_words(b, r, verdict, t, moved, model, vl, ctrl, why, rerun, hist, train_losses, k, E, final, fl)
     _small_notes(r, key, fl, leak)
     return r

@@ -168,6 +168,7 @@ def trial(cfg:Config, task, overrides:dict, steps:int, warmup:int, stopper:Stopp
         if t.step == warmup:
             sync(); ck['t0'], ck['val0'] = time.perf_counter(), ck['val']
             if timer is not None: timer.seconds, timer.calls = {k: 0.0 for k in timer.seconds}, {k: 0 for k in timer.calls}
+    failed = None
     try:
         _epochs(t, steps, stopper, timer, on_step, ck)
         sync(); wall = time.perf_counter() - (ck['t0'] or time.perf_counter()) - (ck['val'] - ck['val0'])
@@ -176,7 +177,8 @@ def trial(cfg:Config, task, overrides:dict, steps:int, warmup:int, stopper:Stopp
                    loss=_mean([float(x) for x in last]) if len(last) == 10 else None)
         if extra is not None and ck['window'] is not None and stopper() is None:
             e0 = time.perf_counter(); out.update(extra(t, ck['window'])); out['extra_s'] = time.perf_counter() - e0
-    finally: t.close(report=False)
+    except Exception as e: failed = e; raise  # the task's own code raised: the trial's run failed (not stopped)
+    finally: t.close(report=False, error=failed)
     out['overhead_s'] = time.perf_counter() - o0 - wall - ck['val'] - out.get('extra_s', 0.0)  # open, warm-up, close
     return out
 
@@ -376,18 +378,40 @@ def _check_args(budget, repeats):
         raise ConfigError(f'speed check: budget={budget!r} (--budget): a number of seconds above 0')
 
 # %% ../../nbs/02_ladder/06_speed.ipynb
+@contextlib.contextmanager
+def _trials_fail_in_one_line(rd:Path, stopper:Stopper, budget:float):
+    "A trial whose step raised (the task's forward, its loss): one line naming it, its run directory's status.json failed."
+    try: yield
+    except NtrainError as e:
+        if stopper.reason != 'time budget' or 'stopped during setup' not in str(e): raise
+        raise NtrainError(f'speed check of {rd}: its budget of {budget:g} s ran out while a trial was starting '
+                          f'(the command\'s own start counts); give a larger --budget') from None
+    except KeyboardInterrupt: raise
+    except Exception as e:
+        raise NtrainError(f"speed check of {rd}: a trial's step raised {first_line(e, width=200)} (its status.json: failed); "
+                          f"`ntrain fit` on the same config shows the traceback") from None
+
+def _command_age()->float:
+    "Seconds since this process started when it is the `ntrain` command (its imports count against `--budget`), else 0."
+    if not (Path(sys.argv[0]).name == 'ntrain' or Path(sys.argv[0]).parts[-2:] == ('ntrain', '__main__.py')): return 0.0
+    try:  # (Linux: the start in clock ticks since boot, field 22 of /proc/self/stat; the time since boot)
+        ticks = int(open('/proc/self/stat').read().rsplit(')', 1)[1].split()[19])
+        return max(float(open('/proc/uptime').read().split()[0]) - ticks / os.sysconf('SC_CLK_TCK'), 0.0)
+    except (OSError, ValueError, IndexError): return 0.0
+
+# %% ../../nbs/02_ladder/06_speed.ipynb
 def speed_check(cfg:Config, task=None, *, run_dir=None, stop=None, budget:float=60.0, repeats:int=3,
                 say:Optional[Callable]=None, init_from=None, warmup:int=5, profile_steps:int=30)->SpeedResult:
     "Profile the step, name the Speed table's row, measure each fix in alternating trials; writes speed.json and the card. In this process."
     from ntrain.data import get_task
     from ntrain.card import write_card
     _check_args(budget, repeats)
-    t_start, say = time.monotonic(), say or (lambda s: None)
+    t_start, say = time.monotonic() - _command_age(), say or (lambda s: None)  # `ntrain speed --budget 30`: 30 s of the command
     task = (task if task is not None else get_task(cfg.task, **cfg.task_args)).copies()  # trials train copies of a module
     rd = Path(run_dir or cfg.run_dir or default_run_dir(run_name(cfg, task) + '-speed'))
     deadline, user = t_start + budget, Stopper(stop)
     stopper = Stopper(lambda: user() or ('time budget' if time.monotonic() > deadline else None), stop_file=rd/STOP_FILE)
-    with signals_stop(stopper):
+    with signals_stop(stopper), _trials_fail_in_one_line(rd, stopper, budget):
         say(f'speed check of {rd}: profile of {profile_steps} steps after {warmup} of warm-up (budget {budget:g} s)')
         prof = profile_step(cfg, task, warmup + profile_steps, warmup, stopper, rd, init_from=init_from)
         res = _verdict(prof, rd, cfg)

@@ -102,7 +102,7 @@ class Compared:
     def __init__(self, run_dirs:Iterable):
         self.dirs = [need_run_dir(Path(d)) for d in run_dirs]
         if not self.dirs: raise ConfigError('compare: give at least one run directory')
-        self.watchers = [Watcher(d/'metrics.jsonl') for d in self.dirs]
+        self.watchers = [Watcher(d/'metrics.jsonl', chunk=Watcher.CHUNK) for d in self.dirs]
         self.views = [RunView(launched=False) for _ in self.dirs]
         self.configs = [run_config(d) for d in self.dirs]
         self.version, self._status = 0, [None] * len(self.dirs)  # each run's status.json as last read
@@ -117,6 +117,10 @@ class Compared:
             changed |= v.version != before
         self.version += changed
         return changed
+    @property
+    def behind(self)->bool:
+        "Whether a run's file holds more than has been read (a poll reads a chunk of each: see `Watcher.CHUNK`)."
+        return any(w.behind for w in self.watchers)
     def live(self)->bool:
         "Whether any run is live (starting, running or stopping) by its files."
         return any(run_state(d)['state'] in LIVE for d in self.dirs)
@@ -129,7 +133,10 @@ class Compared:
 def compare(run_dirs:Iterable)->Comparison:
     "Runs side by side from their files (see `Comparison`): the config keys that differ, a row per run, the curves."
     c = Compared(run_dirs)
-    try: c.poll(); return c.result()
+    try:
+        c.poll()
+        while c.behind: c.poll()  # a chunk of each file at a time: the memory is the views', not the files'
+        return c.result()
     finally: c.close()
 
 # %% ../../nbs/04_notebook/03_compare.ipynb
@@ -147,6 +154,10 @@ def overlay_png(c:Comparison, size:tuple=(900, 300), dpi:int=80)->bytes:
         ax2.plot(*_xy(cv['epoch'], cv['metric']), 'o-', ms=4, color=col, label=r['name'])
     mons = sorted({r['monitor'] for r in c.runs if r['monitor']})
     ax.set_xlabel('step', fontsize=8); ax.set_ylabel('loss', fontsize=8)
+    ys = [y for ln in ax.lines for y in ln.get_ydata()]
+    if ys and min(ys) > 0:  # loss on a log axis: two runs that fall by decades stay apart (on a linear one they flatten to 0)
+        from ntrain.plots import log_scale
+        log_scale(ax, 'y')
     ax2.set_xlabel('epoch', fontsize=8); ax2.set_ylabel(', '.join(mons) or 'metric', fontsize=8)
     ax2.xaxis.set_major_locator(MaxNLocator(integer=True))  # epochs are whole numbers
     for x in (ax, ax2):

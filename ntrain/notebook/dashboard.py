@@ -4,13 +4,13 @@
 
 # %% ../../nbs/04_notebook/01_dashboard.ipynb 2
 from __future__ import annotations
-import base64, html, json, re, sys, textwrap, threading, time, weakref
+import base64, html, inspect, json, re, sys, textwrap, threading, time, weakref
 from pathlib import Path
 from typing import Optional
-from ..core import NtrainError
-from ..events import Watcher, apply_record
+from ..core import NtrainError, first_line
+from ..events import Watcher, apply_record, request_stop_file, stop_request
 from ..launch import LaunchResult, attach
-from ..lifecycle import STATES, LIVE
+from ..lifecycle import STATES, LIVE, run_state, said
 from ..plots import LivePlot
 from .viewmodel import RunView, Pump, state_words, status_line
 from ..display import register_view
@@ -33,9 +33,9 @@ def _in_kernel()->bool:
 _FRESH_CSS = ("@property --ntrain-s{syntax:'<integer>';inherits:false;initial-value:0}"
               "@keyframes ntrain-count{from{--ntrain-s:0}to{--ntrain-s:86400}}"
               "@keyframes ntrain-reveal{to{max-width:60em;max-height:20em}}"
-              "@keyframes ntrain-silent-a{to{opacity:.45;text-decoration:line-through}}"
-              "@keyframes ntrain-silent-b{to{opacity:.45;text-decoration:line-through}}"
-              ".ntrain-fresh{font-size:12px;color:#757575;margin-left:8px}"
+              "@keyframes ntrain-silent-a{to{opacity:.45;text-decoration:line-through;pointer-events:none;cursor:not-allowed}}"
+              "@keyframes ntrain-silent-b{to{opacity:.45;text-decoration:line-through;pointer-events:none;cursor:not-allowed}}"
+              ".ntrain-fresh{font-size:12px;color:#757575;margin-left:8px;white-space:nowrap}"
               ".ntrain-secs{animation:ntrain-count 86400s linear .5s forwards;counter-reset:ntrain-s var(--ntrain-s)}"
               ".ntrain-secs::before{content:counter(ntrain-s)}"
               ".ntrain-gone{display:inline-block;max-width:0;max-height:0;overflow:hidden;vertical-align:top;color:#c62828;font-weight:bold}")  # hidden: no width and no height (its words would stack in a column 0 px wide)
@@ -110,7 +110,7 @@ def saved_bundle(static:dict, # 'text/plain': one line; 'image/png': base64 PNG;
     dead = f".jp-OutputArea-child:has(> .jp-OutputArea-output.jupyter-widgets):has(+ .jp-OutputArea-child .ntrain-saved-{key}){{display:none}}"
     parts = [f"<div class='ntrain-saved ntrain-saved-{key}'>\n<style>{dead}</style>",
              f"<p class='ntrain-saved-line'><em>{html.escape(line)}</em></p>"]
-    if png: parts.append(f"<img class='ntrain-saved-img' alt='the curves, {html.escape(line)}' src='data:image/png;base64,{png}'>")
+    if png: parts.append(f"<img class='ntrain-saved-img' alt='the curves, {html.escape(line)}' style='width:min(100%,720px)' src='data:image/png;base64,{png}'>")  # (drawn at 2x: sharp on HiDPI
     if static.get('text/markdown'): parts.append(static['text/markdown'])
     out = {'text/plain': line, 'text/markdown': '\n\n'.join(parts + ['</div>']) + '\n'}
     if png: out['image/png'] = png
@@ -208,7 +208,9 @@ class Dashboard:
         self.fresh, self._fresh_sig, self._saved_at, self._saved = Freshness(f'ntrain-k-{id(self)}', gone=self._GONE), None, 0.0, None
         self.view, self._lock = RunView(stale_s), threading.Lock()
         self.widget, self.w, self.notice, self.png, self.card = None, {}, '', None, None
-        self._logs_at, self._display_id, self._final_shown, self._errors, self._shown_state = 0.0, None, False, None, None
+        self._logs_at, self._display_id, self._final_sig, self._errors, self._shown_state = 0.0, None, None, None, None
+        self._records, self.watch, self._seen, self.follows = Watcher(Path(handle.run_dir)/'metrics.jsonl'), None, None, False
+        self.listeners = []  # called after each render (the ladder panel's row of rung 5 follows the dashboard)
         self.plot = LivePlot(budget=plot_budget, every=plot_every)  # redrawing takes under `plot_budget` of a core from the run it shows
         self._build()
         self.pump = Pump(self._tick, interval).start()
@@ -224,33 +226,66 @@ class Dashboard:
 def _tick(self:Dashboard)->bool:
     h = self.handle
     with self._lock:
-        for r in h.new_records(): self.view.apply(r)
-        running = h.running
-        res = None if running else h.result
-        outcome = None if res is None else dict(status=res.status, exit_code=res.exit_code, returncode=res.returncode, message=res.message)
-        self.view.heartbeat(h.status(), running, outcome, self._errors or ())
-        if res is not None and self._errors is None and self.view.state == 'failed':  # once, at the end: the error, from the logs
+        for r in self._records.poll(): self.view.apply(r)  # the run's file, whoever writes it (this handle, or a resume from elsewhere)
+        res, status = None, h.status()
+        if h.running: running, self.follows = True, False
+        else:
+            res, rs = h.result, run_state(self.run_dir, self.stale_s)
+            self.follows = rs['state'] in LIVE and rs['alive'] is not False  # resumed by another cell, handle or terminal: followed from its files
+            running = rs['alive'] if self.follows else False
+        outcome = None if res is None or self.follows else dict(status=res.status, exit_code=res.exit_code, returncode=res.returncode, message=res.message)
+        self.view.request = stop_request(self.run_dir)  # who asked it to stop (the views say it in words)
+        self.view.heartbeat(status, running, outcome, self._errors or ())
+        final = res is not None and not self.follows
+        if final and self._errors is None and self.view.state == 'failed':  # once, at the end: the error, from the logs
             self._errors = failing_lines(self.run_dir)
-            self.view.heartbeat(h.status(), running, outcome, self._errors)
+            self.view.heartbeat(status, running, outcome, self._errors)
         d = self.view.to_dict()
-    self._render(d, final=res is not None)
-    return res is None
+    self._render(d, final=final)
+    if final: self._watch_files()
+    return not final
 
 # %% ../../nbs/04_notebook/01_dashboard.ipynb
+@patch
+def _files_sig(self:Dashboard)->tuple:
+    out = []
+    for n in ('status.json', 'metrics.jsonl', 'STOP'):
+        try: s = (self.run_dir/n).stat(); out.append((s.st_mtime_ns, s.st_size))
+        except OSError: out.append(None)
+    return tuple(out)
+@patch
+def _watch_files(self:Dashboard, every:float=2.0):
+    "Start the ended view's watch of its run directory (once)."
+    if self._seen is None: self._seen = self._files_sig()
+    if self.watch is None or not self.watch.alive: self.watch = Pump(self._check, every).start()
+@patch
+def _check(self:Dashboard)->bool:
+    "The watch's tick: when the files changed, tick once; a run live again gets the fast pump back (and the watch ends)."
+    if self.pump is not None and self.pump.alive: return True  # (the fast pump's last tick, which started this watch)
+    sig = self._files_sig()
+    if sig == self._seen: return True
+    self._seen = sig
+    if self._tick(): self.pump = Pump(self._tick, self.interval).start(); return False
+    return True
+
+# %% ../../nbs/04_notebook/01_dashboard.ipynb
+_STOP_TIP = ('graceful: the run stops after its current step and saves last.pt',
+             'graceful: every process stops after its current step and saves last.pt')
+_KILL_TIP = 'SIGKILL the run (torchrun and its workers) now: nothing is saved since the last checkpoint'
+
 @patch
 def _build(self:Dashboard):
     import ipywidgets as W
     w, why = self.w, self.handle.cannot_kill
     w['title'] = W.HTML()
-    w['bar'] = W.FloatProgress(min=0, max=1, value=0, layout=W.Layout(width='50%'))
-    w['bar_text'] = W.HTML()
+    w['bar'] = W.FloatProgress(min=0, max=1, value=0, layout=W.Layout(width='40%', min_width='120px', flex='0 0 auto'))
+    w['bar_text'] = W.HTML(layout=W.Layout(min_width='0', flex='1 1 0', overflow='hidden'))  # one line, cut: never a block of wrapped words
     w['stats'] = W.HTML()
-    w['plot'] = W.Image(value=self.plot.png, format='png', layout=W.Layout(max_width='100%'))  # "waiting for the first step" until drawn
+    w['plot'] = W.Image(value=self.plot.png, format='png', layout=W.Layout(width=f'{self.plot.size[0]}px', max_width='100%'))  # (its PNG: 2x, for HiDPI)  # "waiting for the first step" until drawn
     w['logs'] = W.HTML()
-    w['stop'] = W.Button(description='Stop', tooltip='graceful: every rank stops after its step and saves last.pt', icon='stop')
+    w['stop'] = W.Button(description='Stop', tooltip=_STOP_TIP[(self.handle.nproc or 1) > 1], icon='stop')
     w['resume'] = W.Button(description='Resume', tooltip='continue from the newest checkpoint', icon='play', disabled=True)
-    w['kill'] = W.Button(description='Kill', tooltip=why or 'SIGKILL torchrun and its workers: nothing is saved', button_style='danger',
-                         icon='times', disabled=why is not None)
+    w['kill'] = W.Button(description='Kill', tooltip=why or _KILL_TIP, button_style='' if why else 'danger', icon='times', disabled=why is not None)
     w['cannot_kill'] = W.HTML(f"<small class='ntrain-cannot-kill'>Kill: {html.escape(why)}</small>" if why else '')
     w['kill_yes'] = W.Button(description='Yes, kill it', button_style='danger')
     w['kill_no'] = W.Button(description='Cancel')
@@ -278,8 +313,8 @@ def _render(self:Dashboard, d:dict, final:bool):
     w, now = self.w, time.monotonic()
     color = _COLORS.get(d['state'], '#455a64')
     pts = len(d['curves']['step']) + len(d['curves']['epoch'])
-    why = d.get('reason') if d['state'] in ('stopping', 'stopped', 'finished', 'killed', 'lost') and d.get('reason') != 'epochs' else None
-    reason = f" <span class='ntrain-reason'>{html.escape(textwrap.shorten(str(why), 120, placeholder=' …'))}</span>" if why else ''
+    why = state_words(d, 120)[len(d['state']):].strip() if d['state'] in ('stopping', 'stopped', 'finished', 'killed', 'lost') else ''
+    reason = f" <span class='ntrain-reason'>{html.escape(why)}</span>" if why else ''
     stale = f" &middot; <span class='ntrain-stale'>no progress for {d['stale_for']} s</span>" if d.get('stale_for') else ''
     # a new state shows first: a redraw (tens of ms, more on a busy machine) would hold back 'stopping' after a click
     moved, self._shown_state = d['state'] != self._shown_state, d['state']
@@ -299,16 +334,31 @@ def _render(self:Dashboard, d:dict, final:bool):
                             f"<span class='ntrain-state-badge{live}' style='background:{color};color:white;padding:1px 6px;border-radius:3px'>"
                             f"{d['state'].upper()}</span>{reason}{stale}</div>")
         w['bar'].value = d['progress'] or 0.0
-        w['bar_text'].value = f"<span class='ntrain-status{live}'>{html.escape(status_line(d, numbers=False))}</span>"  # (the numbers: in the row below)
+        line = html.escape(status_line(d, numbers=False))  # (the numbers: in the row below)
+        w['bar_text'].value = f"<div class='ntrain-status{live}' style='white-space:nowrap;overflow:hidden;text-overflow:ellipsis' title='{line}'>{line}</div>"
         self.fresh.tick(not ended, sig != self._fresh_sig, now); self._fresh_sig = sig
         w['stats'].value = self._stats_html(d)
         if plot is not None: w['plot'].value = plot
         if logs is not None: w['logs'].value = logs
         w['notice'].value = html.escape(self.notice)
-        w['stop'].disabled, w['kill'].disabled = ended, ended or self.handle.cannot_kill is not None
-        w['resume'].disabled = not (final and (self.run_dir/'ckpt').exists() and d['state'] != 'finished')
-    if final and not self._final_shown: self._show_final(d)
+        self._buttons(d, final, ended)
+    if final and self._final_sig != (d['state'], d['reason'], d['step'], d['restarts']): self._show_final(d)  # (again when it ends anew)
     elif not ended and self._display_id is not None and now - self._saved_at >= self.save_every: self._publish(update=True, d=d)
+    for f in self.listeners: f()
+@patch
+def _buttons(self:Dashboard, d:dict, final:bool, ended:bool):
+    "Each button enabled only when it can act, else disabled with why in its tooltip; Kill red only when it can kill."
+    w, why = self.w, self.handle.cannot_kill
+    if self.follows: why = 'this view did not start the run now going (it was resumed elsewhere): kill it where it was started'
+    w['stop'].disabled, w['stop'].tooltip = ended, 'the run has ended: nothing to stop' if ended else _STOP_TIP[(self.handle.nproc or 1) > 1]
+    w['kill'].disabled = ended or why is not None
+    w['kill'].tooltip, w['kill'].button_style = ('the run has ended: nothing to kill' if ended else why or _KILL_TIP), '' if w['kill'].disabled else 'danger'
+    can = final and (self.run_dir/'ckpt').exists() and d['state'] != 'finished'
+    w['resume'].disabled = not can
+    w['resume'].tooltip = ('continue from the newest checkpoint' if can else 'the run finished: nothing to resume' if d['state'] == 'finished'
+                           else 'no checkpoint to resume from yet' if final else 'the run is going on')
+    for b in ('stop', 'kill'):  # a live button is struck through and stops taking clicks when the kernel goes silent (see Freshness)
+        (w[b].remove_class if w[b].disabled else w[b].add_class)('ntrain-live')
 
 # %% ../../nbs/04_notebook/01_dashboard.ipynb
 @patch
@@ -318,18 +368,21 @@ def _stats_html(self:Dashboard, d:dict)->str:
             ('data wait', f"{d['data_wait']:.0%}" if d.get('data_wait') is not None else '-'),
             ('epoch', f"{(d.get('epoch') or 0)}/{d.get('epochs') or '?'}"), ('restarts', str(d['restarts'])),
             ('peak memory', mem)]
+    if (job := getattr(self.handle, 'scheduler', None)):  # a Slurm run: its job's state first (ntrain.slurm)
+        from ntrain.slurm import job_words
+        rows.insert(0, ('slurm', job_words(job).removeprefix('slurm ')))
     out = ' &nbsp; '.join(f'<b>{k}</b> {html.escape(v)}' for k, v in rows)
     if d['warnings']: out += '<br>' + '<br>'.join(f'warning: {html.escape(t)}' for t in d['warnings'][-3:])
     o = d.get('outcome') or {}
-    exits = f" (torchrun exit {o.get('returncode')}, ntrain exit {o.get('exit_code')})" if o else ''
+    exits = (f" (torchrun exit {o.get('returncode')}, ntrain exit {o.get('exit_code')})" if o.get('returncode') is not None
+             else f" (exit {o.get('exit_code')})" if o.get('exit_code') is not None else '')
     if d['state'] == 'failed':  # the error: its line, and the traceback's tail from the log that holds it
         out += (f"<div class='ntrain-failure' style='color:#c62828'><b>the run failed</b>{html.escape(exits)}: "
-                f"{html.escape(str(d.get('message') or d.get('reason') or 'no error was recorded'))}"
+                f"{html.escape(said('failed', str(d.get('message') or d.get('reason') or 'no error was recorded'))[len('failed ('):-1])}"
                 + (f"<pre>{html.escape(chr(10).join(d['error_lines']))}</pre>" if d['error_lines'] else '') + '</div>')
-    elif d['state'] in ('killed', 'lost'):
-        what = (f"killed by {d.get('reason') or '?'}" if d['state'] == 'killed' else 'lost: its processes ended without writing how it ended')
-        out += (f"<div class='ntrain-ended-{d['state']}' style='color:{_COLORS[d['state']]}'><b>{html.escape(what)}</b>{html.escape(exits)}; "
-                'nothing was saved after the last checkpoint: Resume continues from it</div>')
+    elif d['state'] in ('killed', 'lost'):  # (who killed it, or that nothing said how it ended: the title says it, once)
+        out += (f"<div class='ntrain-ended-{d['state']}' style='color:{_COLORS[d['state']]}'><b>nothing was saved after the last checkpoint</b>"
+                f"{html.escape(exits)}: Resume continues from it</div>")
     return out
 @patch
 def _logs_html(self:Dashboard, d:dict)->str:
@@ -339,16 +392,24 @@ def _logs_html(self:Dashboard, d:dict)->str:
     return ''.join(parts)
 
 # %% ../../nbs/04_notebook/01_dashboard.ipynb
+def _card(rd:Path)->Optional[str]:
+    """The run's card: run.md when it is as new as status.json, else made from the files now (`card.run_card`): a run killed
+    after an earlier stop shows its kill, not the stop's card."""
+    from ntrain.card import run_card
+    md, st = rd/'run.md', rd/'status.json'
+    try:
+        if md.exists() and (not st.exists() or md.stat().st_mtime >= st.stat().st_mtime): return md.read_text()
+        return run_card(rd) if (rd/'config.yaml').exists() else None
+    except Exception: return None  # (a damaged directory: the panel shows what it can)
+
 @patch
 def _show_final(self:Dashboard, d:dict):
-    "The run card as Markdown in the panel, and the final PNG and card as plain outputs of the same display."
+    "The run card as Markdown in the panel, and the final PNG and card as plain outputs of the same display; again when the run ends anew."
     from IPython.display import Markdown
-    self._final_shown = True
-    card = self.run_dir/'run.md'
-    self.card = card.read_text() if card.exists() else None
-    if self.card:
-        self.w['card'].outputs = ()  # not clear_output(): outside a kernel IPython's prints terminal escapes
-        self.w['card'].append_display_data(Markdown(self.card))
+    self._final_sig = (d['state'], d['reason'], d['step'], d['restarts'])
+    self.card = _card(self.run_dir)
+    self.w['card'].outputs = ()  # not clear_output(): outside a kernel IPython's prints terminal escapes
+    if self.card: self.w['card'].append_display_data(Markdown(self.card))
     if self._display_id is not None: self._publish(update=True)
 
 # %% ../../nbs/04_notebook/01_dashboard.ipynb
@@ -376,37 +437,54 @@ def _ipython_display_(self:Dashboard):
 # %% ../../nbs/04_notebook/01_dashboard.ipynb
 @patch
 def stop(self:Dashboard, wait:bool=True, timeout:Optional[float]=120):
-    "Graceful stop: every rank stops after its step and saves; waits for the end unless `wait=False`."
-    self.notice = 'stop requested: every rank finishes its step and saves last.pt'
-    self.handle.stop(timeout=0)  # the request is on disk (the stop file): shown at once, not at the next tick
+    "Graceful stop: the run (every process of it) stops after its step and saves; waits for the end unless `wait=False`."
+    many = (self.handle.nproc or 1) > 1
+    self.notice = f"stop requested: {'every process finishes its' if many else 'the run finishes its'} step, saves last.pt and ends stopped"
+    if self.follows: request_stop_file(self.run_dir, 'Stop button')  # (a run resumed elsewhere: its stop file reaches it)
+    else:
+        if 'by' in inspect.signature(self.handle.stop).parameters: self.handle.stop(timeout=0, by='Stop button')  # shown at once, not at the next tick
+        else:  # (a handle whose stop takes no `by` writes the stop file: its line then says who asked, for every view)
+            self.handle.stop(timeout=0)
+            if (self.run_dir/'STOP').exists(): request_stop_file(self.run_dir, 'Stop button')
     with self._lock:
-        if self.handle.running: self.view.ask_stop()
+        if self.handle.running or self.follows: self.view.ask_stop('Stop button')
         d = self.view.to_dict()
     self._render(d, final=False)
-    if wait: self.handle.wait(timeout)
-    if wait: self.wait(timeout=30)  # apply the run's last records here: a cell that waits blocks the kernel's loop
+    if wait and not self.follows: self.handle.wait(timeout)
+    if wait: self.wait(timeout=30 if not self.follows else timeout)  # apply the run's last records here: a cell that waits blocks the kernel's loop
     return self
 @patch
 def kill(self:Dashboard)->bool:
     "SIGKILL the run (nothing saved); the handle says why it cannot when it cannot (`cannot_kill`)."
-    why = self.handle.cannot_kill
+    why = self.w['kill'].tooltip if self.follows else self.handle.cannot_kill
     if why is not None: self.notice = f'not killed: {why}'; return False
-    ok = self.handle.kill()
-    self.notice = 'killed: nothing was saved since the last checkpoint' if ok else 'nothing to kill: the run is not running here'
+    ok = self.handle.kill(by='Kill button') if 'by' in inspect.signature(self.handle.kill).parameters else self.handle.kill()
+    self.notice = '' if ok else 'nothing to kill: the run is not running here'  # (killed: the title says by whom, once)
     return ok
 
 # %% ../../nbs/04_notebook/01_dashboard.ipynb
 @patch
 def resume(self:Dashboard, nproc:Optional[int]=None):
-    "Continue an ended run (stopped, failed, killed, lost) from its newest checkpoint, on `nproc` processes (default: the handle's); the dashboard follows the new run."
+    """Continue an ended run (stopped, failed, killed, lost) from its newest checkpoint, on `nproc` processes (default: the
+    handle's); the dashboard reads `starting` at once (torchrun takes seconds to write anything) and follows the new run."""
+    if self.follows: self.notice = 'the run is going on (resumed elsewhere): this view follows it'; return self
     if self.handle.running:
         if self.view.state in LIVE: self.notice = 'the run is still running: stop it first'; return self
         try: self.handle.wait(timeout=60)  # it says how it ended: its processes are exiting
         except TimeoutError: self.notice = f'the run says {self.view.state} but its processes have not exited yet: try again'; return self
-    self.handle = self.handle.resumed(nproc)
-    with self._lock: self.view, self._errors = RunView(self.stale_s), None
-    self.notice, self._final_shown, self.card = 'resumed from the newest checkpoint', False, None
+    with self._lock:
+        old, self.view, self._errors = self.view, RunView(self.stale_s), None
+        self.view.heartbeat({}, running=True); d = self.view.to_dict()  # `starting`, before the slow part
+    self.notice, self.card = 'resuming from the newest checkpoint', None
     self.w['card'].outputs = ()  # not clear_output(): outside a kernel IPython's prints terminal escapes
+    self._render(d, final=False)
+    try: h = self.handle.resumed(nproc)
+    except Exception as e:
+        with self._lock: self.view = old
+        self.notice = f'not resumed: {first_line(e)}'; self._final_sig = None; self._tick(); return self
+    self._records.close(); self._records = Watcher(self.run_dir/'metrics.jsonl')  # the new view reads the file from its start
+    self.handle, self._final_sig, self.notice = h, None, 'resumed from the newest checkpoint'
+    if self.watch is not None: self.watch.stop()
     self.pump = Pump(self._tick, self.interval).start()
     return self
 @patch
@@ -418,7 +496,7 @@ def wait(self:Dashboard, timeout:Optional[float]=None, until=None)->Optional[Lau
         if until is not None and until(self.state): return self.handle.result
         if timeout is not None and time.monotonic() - t0 > timeout: raise TimeoutError(f'{self.run_dir}: still running after {timeout:g} s')
         time.sleep(self.interval)
-    if not self._final_shown: self._tick()
+    if self._final_sig is None: self._tick()
     return self.handle.result
 
 # %% ../../nbs/04_notebook/01_dashboard.ipynb

@@ -12,13 +12,14 @@ from ..core import first_line
 from ..events import message
 from ..ladder import LadderSession, LadderBusy
 from ..ladder.kernel import LadderResult
-from .viewmodel import LadderView, Pump, EDITABLE, RUNG_NAMES, speed_view
+from ..lifecycle import LIVE, ENDS
+from .viewmodel import LadderView, Pump, EDITABLE, RUNG_NAMES, speed_view, state_words, status_line
 from .dashboard import Freshness, dashboard, publish_panel
 from ..plots import LivePlot
 from ..core import patch
 
 # %% auto 0
-__all__ = ['shown_path', 'Ladder', 'SpeedSection']
+__all__ = ['shown_path', 'typed_value', 'Ladder', 'SpeedSection']
 
 # %% ../../nbs/04_notebook/02_ladder_panel.ipynb
 _BADGE = {'not run': '#9e9e9e', 'running': '#1565c0', 'pass': '#2e7d32', 'warn': '#f9a825', 'fail': '#c62828', 'refused': '#757575', 'stopped': '#6a1b9a',
@@ -64,17 +65,37 @@ def _info_html(r:dict)->str:
             f"{rows}</table></details>")
 
 # %% ../../nbs/04_notebook/02_ladder_panel.ipynb
+_NOTE = 'display:block;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;font-size:12px'  # in a note's fixed width: an error never moves the row
+
 def _field_note(name:str, d:dict)->str:
-    "What shows beside an editor field: its error in red, or why it does not apply, in grey."
-    if name in d['errors']: return f"<span class='ntrain-field-error' data-field='{name}' style='color:{_ERR};white-space:nowrap'>{_esc(d['errors'][name])}</span>"
-    if name in d['off']: return f"<span class='ntrain-field-off' data-field='{name}' style='color:#666;white-space:nowrap' title='{_esc(d['off'][name])}'>{_esc(d['off'][name])}</span>"
+    "What shows beside an editor field: its error in red, or why it does not apply, in grey (whole in its title)."
+    if name in d['errors']:
+        e = _esc(d['errors'][name]); return f"<span class='ntrain-field-error' data-field='{name}' style='color:{_ERR};{_NOTE}' title='{e}'>{e}</span>"
+    if name in d['off']: return f"<span class='ntrain-field-off' data-field='{name}' style='color:#666;{_NOTE}' title='{_esc(d['off'][name])}'>{_esc(d['off'][name])}</span>"
     return ''
+
+_WHOLE = ('batch_size', 'epochs')  # the editor's fields of whole numbers
+
+def typed_value(name:str, text:str)->tuple:
+    """(value, None) for what was typed in the editor's field `name`, or (None, why) when it is not a number of the field's
+    kind: '12.5' in a field of whole numbers is an error, never 125 or 12; 'abc' too, never dropped."""
+    t = str(text).strip()
+    if name in _WHOLE:
+        if re.fullmatch(r'[+-]?\d+', t): return int(t), None
+        try: float(t); return None, f'a whole number, got {t}'
+        except ValueError: return None, f"a whole number, got '{t}'" if t else 'a whole number, got nothing'
+    try: v = float(t)
+    except ValueError: return None, f"a number, got '{t}'" if t else 'a number, got nothing'
+    return (v, None) if v == v and abs(v) != float('inf') else (None, f'a finite number, got {t}')
 
 # %% ../../nbs/04_notebook/02_ladder_panel.ipynb
 class _Widgets:
     "The panel's widgets, built and rendered from the view-model (`state`); `Ladder` drives them (`ntrain.notebook.ladder_panel`, section 'The panel')."
 
 # %% ../../nbs/04_notebook/02_ladder_panel.ipynb
+_IDLE = 'nothing is running: Stop acts on a rung or the full run while it runs'
+def _shown(v)->str: return '' if v is None else f'{v:g}' if isinstance(v, float) else str(v)
+
 @patch
 def _build(self:_Widgets):
     import ipywidgets as W
@@ -83,17 +104,18 @@ def _build(self:_Widgets):
     w['head'] = W.HTML(f"{_CSS}<b>ntrain ladder</b> <code>{_esc(shown_path(self.run_dir))}</code><br><small>{_esc(_NOTES)}</small>")
     precisions = next(f.metadata['choices'] for f in dataclasses.fields(Config) if f.name == 'precision')  # the config's, one source
     box = lambda width: W.Layout(width=width)
-    w['lr'] = W.FloatText(value=s['lr'], description='lr', continuous_update=True, layout=box('170px'))
-    w['batch_size'] = W.IntText(value=s['batch_size'], description='batch size', continuous_update=True, layout=box('170px'))
-    w['epochs'] = W.IntText(value=s['epochs'], description='epochs', continuous_update=True, layout=box('170px'))
+    for k, label in (('lr', 'lr'), ('batch_size', 'batch size'), ('epochs', 'epochs')):  # text: what is typed is checked, never coerced
+        w[k] = W.Text(value=_shown(s[k]), description=label, continuous_update=True, layout=box('170px'))
     w['precision'] = W.Dropdown(options=list(precisions), value=s['precision'], description='precision', layout=box('190px'))
+    w['early_stop'] = W.Checkbox(value=s['early_stop'] is not None, description='early stop', indent=False, layout=box('100px'),
+                                 tooltip=f'stop the full run when the monitored metric has not improved for {self._patience} epochs (early_stop.patience)')
     off = 'processes' in self.view.off
     w['nproc'] = W.BoundedIntText(value=1 if off else self.nproc, min=1, max=64, description='processes', disabled=off, layout=box('170px'))
-    for k in EDITABLE: w[k].observe(lambda ch, k=k: None if self._syncing else self.edit(**{k: ch['new']}), names='value')
+    for k in EDITABLE: w[k].observe(lambda ch, k=k: None if self._syncing else self._typed(k, ch['new']), names='value')
     w['nproc'].observe(lambda ch: None if self._syncing else setattr(self, 'nproc', ch['new']), names='value')
     fields = []
     for k, name in [(k, k) for k in EDITABLE] + [('nproc', 'processes')]:
-        w[f'note_{name}'] = W.HTML()
+        w[f'note_{name}'] = W.HTML(layout=W.Layout(width='0px' if k == 'early_stop' else '150px')); w[f'note_{name}'].add_class('ntrain-cell')
         fields.append(W.HBox([w[k], w[f'note_{name}']], layout=W.Layout(align_items='center', margin='0 12px 0 0')))
     cells = []
     for k in sorted(self.view.rungs):
@@ -106,9 +128,9 @@ def _build(self:_Widgets):
     w['rows'] = W.GridBox(cells, layout=W.Layout(grid_template_columns=_COLUMNS, grid_gap='0 8px', align_items='flex-start', width='100%'))
     w['rows'].add_class('ntrain-rungs')
     w['run14'] = W.Button(description='Run 1-4', button_style='primary'); w['run14'].add_class('ntrain-run-all'); w['run14'].on_click(lambda _: self.run('1-4'))
-    w['stop'] = W.Button(description='Stop', icon='stop'); w['stop'].add_class('ntrain-stop'); w['stop'].on_click(lambda _: self.stop())
+    w['stop'] = W.Button(description='Stop', icon='stop', disabled=True, tooltip=_IDLE); w['stop'].add_class('ntrain-stop'); w['stop'].on_click(lambda _: self.stop())
     w['state'] = W.HTML(); w['state'].add_class('ntrain-cell')
-    w['plot'] = W.Image(format='png', layout=W.Layout(max_width='100%', align_self='flex-start', display='none'))  # shown once drawn (never an empty image), never stretched
+    w['plot'] = W.Image(format='png', layout=W.Layout(width=f'{self.plot.size[0]}px', max_width='100%', align_self='flex-start', display='none'))  # shown once drawn (never an empty image), never stretched
     w['run'] = W.VBox()
     self.widget = W.VBox([w['head'], W.HBox(fields, layout=W.Layout(flex_flow='row wrap')), w['rows'],
                           W.HBox([w['run14'], w['stop'], self.fresh.widget], layout=W.Layout(align_items='center')), w['state'], w['plot'], self.speed.show(), w['run']])
@@ -119,13 +141,26 @@ def _build(self:_Widgets):
 # %% ../../nbs/04_notebook/02_ladder_panel.ipynb
 @patch
 def _sync_fields(self:_Widgets, d:dict):
-    "The editor's fields show the view's (`edit` from code sets them as typing does); the observers ignore these sets."
+    "The editor's fields show the view's (`edit` from code sets them as typing does), a field in error keeps what was typed; the observers ignore these sets."
     w, self._syncing = self.w, True
     try:
         for k, v in d['fields'].items():
-            ok = v in w[k].options if k == 'precision' else isinstance(v, (int, float)) and not isinstance(v, bool) and (k == 'lr' or isinstance(v, int))
-            if ok and w[k].value != v: w[k].value = v
+            if k == 'early_stop': new = v is not None
+            elif k in d['errors']: new = v if isinstance(v, str) else _shown(v)  # what was typed, or given to `edit`
+            elif k == 'precision': new = v if v in w[k].options else w[k].value
+            else: new = w[k].value if typed_value(k, w[k].value)[0] == v else _shown(v)  # (no rewrite of '0.0010' while typed)
+            if w[k].value != new: w[k].value = new
     finally: self._syncing = False
+@patch
+def _typed(self:_Widgets, k:str, v):
+    "A field changed in the browser: a number is read as typed (`typed_value`); the switch sets the patience, or None."
+    if k == 'early_stop': return self.edit(early_stop=self._patience if v else None)
+    if k in ('lr', 'batch_size', 'epochs'):
+        v, why = typed_value(k, v)
+        if why is not None:
+            with self._lock: self.view.invalid(k, self.w[k].value, why)
+            return self._render()
+    self.edit(**{k: v})
 
 # %% ../../nbs/04_notebook/02_ladder_panel.ipynb
 @patch
@@ -139,8 +174,10 @@ def _render(self:_Widgets, final:bool=False):
         plot = self.plot.update(v, key=(v['plot'], v['starts']), final=final or not v['busy'], now=now, total=self.session.thresholds.overfit_steps)
         if plot is not None: self.png = plot
     d = dict(v, plot=self.plot.state)
-    self.fresh.tick(d['busy'], d['version'] != self._rendered, now)
-    if d['version'] == self._rendered and plot is None and not final: return
+    live = self._follow5(d)  # rung 5's row as its run directory says now
+    sig = (d['version'], d['rungs'][4]['verdict'], d['rungs'][4]['summary'])
+    self.fresh.tick(d['busy'] or live, sig != self._rendered, now)
+    if sig == self._rendered and plot is None and not final: return
     w, why = self.w, d['why_not']
     with self.widget.hold_sync():
         self._sync_fields(d)
@@ -153,11 +190,36 @@ def _render(self:_Widgets, final:bool=False):
             w[f'run{k}'].disabled = not d['can_run']
             w[f'run{k}'].tooltip = f'Run {k}: {why}' if why else RUNG_NAMES[k]
         w['run14'].disabled = not d['can_run']; w['run14'].tooltip = f'Run 1-4: {why}' if why else 'rungs 1 to 4'
+        w['stop'].disabled = not (d['busy'] or live)
+        w['stop'].tooltip = _IDLE if w['stop'].disabled else 'stop the running rung, or the full run after its current step (it saves last.pt)'
         w['state'].value = self._status_html(d, pts)
         if plot is not None: w['plot'].value = plot; w['plot'].layout.display = None
-    self._rendered = d['version']
+    self._rendered = sig
     if final and not d['busy'] and self._display_id is not None: self._publish(update=True)
     elif d['busy'] and self._display_id is not None and now - self._saved_at >= 5: self._saved_at = now; self._publish(update=True)
+
+# %% ../../nbs/04_notebook/02_ladder_panel.ipynb
+_END5 = {'finished': ('pass', 'warn'), 'stopped': ('stopped',), 'killed': ('killed',), 'failed': ('fail',), 'lost': ('fail',)}
+
+@patch
+def _follow5(self:_Widgets, d:dict)->bool:
+    "Put rung 5's run, as its dashboard reads it now, in `d`'s row of rung 5; whether that run is live."
+    db = getattr(self, 'dashboard', None)
+    if db is None: return False
+    with db._lock: s = db.view.brief()  # (not `db.state`: no copy of the curves at each render)
+    r = d['rungs'][4]
+    if s['state'] in LIVE or db.handle.running:  # (ended, but its thread or processes not yet gone: Run waits for them, so the badge does)
+        r.update(verdict='running', summary=status_line(s, numbers=False), stale=False); return True
+    if s['state'] in _END5 and r['verdict'] not in _END5[s['state']]:  # (resumed or killed elsewhere, and ended since)
+        r.update(verdict=_END5[s['state']][0], summary=state_words(s, 100))
+    return False
+@patch
+def _on_dashboard(self:_Widgets):
+    "Rung 5's dashboard rendered: the row follows at once when the run's state changed, else at most once a second (its step)."
+    db, now = self.dashboard, time.monotonic()
+    st = db.view.state if db is not None else None
+    if st != getattr(self, '_db_state', None) or now - getattr(self, '_db_at', 0.0) >= 1.0:
+        self._db_state, self._db_at = st, now; self._render()
 
 # %% ../../nbs/04_notebook/02_ladder_panel.ipynb
 @patch
@@ -211,10 +273,11 @@ class Ladder(_Widgets):
     def __init__(self, *args, run_dir=None, interval:float=0.25, plot_every:float=0.25, plot_budget:float=0.05, **kwargs):
         self.session = LadderSession(*args, run_dir=run_dir, **kwargs)
         self.view = LadderView(self.session.settings)
+        self._patience = self.session.settings.get('early_stop') or 5  # what the early-stop switch turns on
         self.interval, self.nproc, self.dashboard, self.error = interval, 2, None, None
         self.q, self._lock, self._stop, self._thread, self._want5, self._old5 = queue.SimpleQueue(), threading.RLock(), threading.Event(), None, False, None
         self.pump, self.widget, self.w, self.png = None, None, {}, None
-        self.plot = LivePlot(budget=plot_budget, every=plot_every, charge='wall')  # see "Threads": a share of the rung's time
+        self.plot = LivePlot(budget=plot_budget, every=plot_every, charge='wall', longest=0.4)  # see "Threads": a share of the rung's time, and never 0.4 s behind (bench/views_lag.py)
         self.fresh, self._saved_at = Freshness(f'ntrain-k-{id(self)}', done='idle'), 0.0
         self._display_id, self._rendered, self._syncing = None, -1, False
         from ntrain.ladder.full_run import importable_task
@@ -338,6 +401,7 @@ def _tick(self:Ladder, final:bool=False)->bool:
 def _open_dashboard(self:Ladder):
     self.dashboard = dashboard(self.session.handle)
     self.dashboard.w['resume'].on_click(lambda _: self._start_pump())  # the badge of rung 5 follows the resumed run
+    self.dashboard.listeners.append(self._on_dashboard)  # and the row of rung 5 whatever the dashboard reads (a resume from elsewhere too)
     if self.widget is not None: self.w['run'].children = [self.dashboard.widget]
 
 # %% ../../nbs/04_notebook/02_ladder_panel.ipynb
@@ -348,11 +412,13 @@ def _speed_html(v:dict)->str:
     head = ''.join(f"<th style='text-align:left;padding:0 10px 0 0'>{_esc(c)}</th>" for c in v['columns'])
     body = ''.join('<tr>' + ''.join(f"<td style='padding:0 10px 0 0;white-space:nowrap'>{_esc(c)}</td>" for c in r) + '</tr>' for r in v['rows'])
     return (f"<div class='ntrain-speed-verdict'><b>{_esc(v['bottleneck'])}</b>: {_esc(v['evidence'])}</div>"
-            f"<table class='ntrain-speed-table' style='font-size:12px;border-collapse:collapse'><tr>{head}</tr>{body}</table>"
+            f"<div style='max-width:100%;overflow-x:auto'><table class='ntrain-speed-table' style='font-size:12px;border-collapse:collapse'><tr>{head}</tr>{body}</table></div>"  # (never cut: scrolled in a narrow panel)
             f"<div>use: <code>{_esc(v['use'])}</code></div>{line}")
 
-
 # %% ../../nbs/04_notebook/02_ladder_panel.ipynb
+_SPEED_TIP = "profile the step, name the Speed table's row, measure each fix (a child process)"
+_NO_SPEED = 'the check runs in a child process, which cannot import a task defined in this notebook: give it as task=module:function'
+
 class SpeedSection:
     "The ladder panel's Speed section: `run` starts the speed check of the ladder's config in a child process; `wait`, `stop`, `state`."
     def __init__(self, ladder, budget:float=60.0):
@@ -372,7 +438,7 @@ class SpeedSection:
         if self._thread is not None and self._thread.is_alive(): return self._say(None, 'refused: the speed check is running')
         if self.ladder.busy: return self._say(None, 'refused: a rung is running, and its load would skew the timings')
         s = self.ladder.session; cfg = s.config(); keys = importable_task(cfg, s.task)
-        if keys is None: return self._say(None, 'refused: the check runs in a child process, which cannot import a task defined in this notebook: give it as task=module:function')
+        if keys is None: return self._say(None, f'refused: {_NO_SPEED}')
         cfg, rd = apply_overrides(cfg, keys) if keys else cfg, Path(self.ladder.run_dir)/f"speed-{time.strftime('%Y%m%d-%H%M%S')}"
         self._stop.clear(); self.result = None; self._say('running', f'measuring in a child process (ntrain speed, at most {self.budget:g} s): {shown_path(rd)}')
         self._thread = threading.Thread(target=self._work, args=(cfg, rd), name='ntrain-speed', daemon=True); self._thread.start()
@@ -392,15 +458,19 @@ class SpeedSection:
         "Build the section's widgets (if not yet): a Speed check button, Stop, and the verdict and table; its root widget."
         if self.widget is not None: return self.widget
         import ipywidgets as W
-        self.w = dict(run=W.Button(description='Speed check', tooltip="profile the step, name the Speed table's row, measure each fix (a child process)"),
-                      stop=W.Button(description='Stop', icon='stop'), out=W.HTML())
+        self.w = dict(run=W.Button(description='Speed check', tooltip=_SPEED_TIP), stop=W.Button(description='Stop', icon='stop', disabled=True), out=W.HTML())
         self.w['run'].add_class('ntrain-speed-run'); self.w['run'].on_click(lambda _: self.run()); self.w['stop'].on_click(lambda _: self.stop())
         self.widget = W.VBox([W.HBox([self.w['run'], self.w['stop']]), self.w['out']]); self.widget.add_class('ntrain-speed')
         self._render(); return self.widget
     def _render(self):
         if self.widget is None: return
-        v = self.state
-        self.w['out'].value = _speed_html(v); self.w['run'].disabled = v['state'] == 'running'
+        from ntrain.ladder.full_run import importable_task
+        v, s = self.state, self.ladder.session
+        here = importable_task(s.base, s.task) is None  # (a task defined in the notebook: the child process cannot import it)
+        self.w['out'].value = _speed_html(v); self.w['run'].disabled = v['state'] == 'running' or here
+        self.w['run'].tooltip = (_NO_SPEED if here else 'the check is running' if v['state'] == 'running' else _SPEED_TIP)
+        self.w['stop'].disabled = v['state'] != 'running'
+        self.w['stop'].tooltip = 'stop the speed check' if v['state'] == 'running' else 'nothing is running: Stop acts on the speed check while it runs'
 
 # the panel's section (a property of `Ladder`, kept in this cell with the section)
 Ladder.speed = property(lambda self: self.__dict__.setdefault('_speed', SpeedSection(self)), doc="The panel's Speed section (`SpeedSection`).")

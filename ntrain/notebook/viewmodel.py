@@ -4,13 +4,13 @@
 
 # %% ../../nbs/04_notebook/00_viewmodel.ipynb 2
 from __future__ import annotations
-import asyncio, copy, json, math, queue, socket, sys, threading, time
+import asyncio, collections, copy, json, math, queue, re, socket, sys, threading, time
 from pathlib import Path
 from typing import Callable, Iterable, Optional
 from ..core import first_line
-from ..events import END_KINDS, apply_record, text_line, Watcher, field, read
+from ..events import END_KINDS, Series, apply_record, stop_request, text_line, Watcher, field, read
 from ..rundir import read_status
-from ..lifecycle import LIVE, ENDS, clean_status, end_state, final_state, result_status, state_of, run_state
+from ..lifecycle import LIVE, ENDS, clean_status, end_state, final_state, result_status, state_of, run_state, said
 from ..core import patch
 
 # %% auto 0
@@ -102,7 +102,8 @@ def rung_details(r:dict)->list:
 RUNG_NAMES = {1: 'one step end to end', 2: 'initial loss vs theory', 3: 'overfit one batch', 4: 'small data moves val', 5: 'full run'}
 VERDICTS = ('not run', 'running', 'pass', 'warn', 'fail', 'refused', 'stopped', 'killed')
 # the editor's fields and the config keys they set
-EDITABLE = {'lr': 'optim.lr', 'batch_size': 'batch_size', 'epochs': 'epochs', 'precision': 'precision'}
+EDITABLE = {'lr': 'optim.lr', 'batch_size': 'batch_size', 'epochs': 'epochs', 'precision': 'precision',
+            'early_stop': 'early_stop.patience'}  # (early stopping: its patience, None for off)
 # the fields a rung's result depends on (rungs 1-4 train a fixed number of steps: `epochs` is the full run's)
 AFFECTS = {1: ('lr', 'batch_size', 'precision'), 2: ('lr', 'batch_size', 'precision'), 3: ('lr', 'batch_size', 'precision'),
            4: ('lr', 'batch_size', 'precision'), 5: tuple(EDITABLE)}
@@ -250,19 +251,34 @@ def speed_view(d:Optional[dict], state:str='idle', line:str='')->dict:
 
 # %% ../../nbs/04_notebook/00_viewmodel.ipynb
 def _num(x): return x if isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) else None
+def _int(x)->bool: return isinstance(x, int) and not isinstance(x, bool)
 
 # %% ../../nbs/04_notebook/00_viewmodel.ipynb
 class RunView:
     "The state of a run's dashboard, from its records and its status.json: progress, ETA, curves, throughput, heartbeat, the end."
+    TAIL, POINTS = 1000, 2000  # the last records kept whole; the step curve's bound (see `Series`)
+    KEEP = ('start', 'resume', 'epoch', 'val', *END_KINDS)  # kinds kept whole however many: a few per epoch
     def __init__(self, stale_s:float=60.0, # no progress for this long while live: "no progress for N s"
                  launched:bool=True): # something started the run (a handle, a launch.json): no state yet reads `starting`
-        self.stale_s, self.launched, self.records = stale_s, launched, []
+        self.stale_s, self.launched = stale_s, launched
+        self._kept, self._tail, self._n = [], collections.deque(maxlen=self.TAIL), 0  # (index, record): KEEP kinds; the last TAIL; how many so far
+        self._steps, self.warnings, self._warn_at = Series(self.POINTS), [], []
         self.status, self.running, self.outcome, self.error_lines = {}, None, None, []
         self.version = self.plot_version = 0
-        self.stop_asked = None  # why this view's own Stop asked the run to stop (see `ask_stop`)
+        self.stop_asked = None  # why this view's own Stop asked the run to stop (see `ask_stop`), until the run (re)starts
+        self.request = None  # the line of the run's stop file (who asked it to stop), read by the view's owner
         self._rebuild()
     @property
     def state(self)->str: return self.state_at()
+    @property
+    def records(self)->list:
+        "The records held, in order: every one of the `KEEP` kinds and the last `TAIL` of any kind."
+        seen = {a for a, _ in self._tail}
+        return [r for _, r in sorted([p for p in self._kept if p[0] not in seen] + list(self._tail), key=lambda p: p[0])]
+    @property
+    def curves(self)->dict:
+        "What a plot draws: `step` and `loss` (decimated), and per epoch `epoch`, `epoch_step`, `train_loss`, `val_loss`, `metric`, `samples_per_s`."
+        return dict(step=self._steps.xs, loss=self._steps.ys, **{k: list(v) for k, v in self._epochs.items()})
     def run_state(self, now:Optional[float]=None)->dict:
         """dict(state, reason, message, stale_for): `lifecycle.state_of` on what the view holds. A handle whose run wrote
         nothing (no status, no final record: it failed before it could) says how it ended in its `outcome`."""
@@ -277,14 +293,24 @@ class RunView:
 # %% ../../nbs/04_notebook/00_viewmodel.ipynb
 @patch
 def _rebuild(self:RunView):
-    self.layout, self.curves, self.warnings, self.peak_mem = {}, dict(step=[], loss=[], epoch=[], epoch_step=[], train_loss=[], val_loss=[], metric=[]), [], {}
+    "The state again from the records held (the step curve and the warnings are cut by `_cut`, not made again)."
+    self.layout, self._epochs, self.peak_mem = {}, dict(epoch=[], epoch_step=[], train_loss=[], val_loss=[], metric=[], samples_per_s=[]), {}
     self.last, self.end, self.final, self.restarts, self._t0 = {}, None, None, 0, None
-    for r in self.records: self._take(r)
+    for r in self.records: self._take(r, replay=True)
+
+@patch
+def _cut(self:RunView, n:int):
+    "Forget the records from index `n` on (what a resume rewound), and the points and warnings they made."
+    self._kept = [p for p in self._kept if p[0] < n]
+    self._tail = collections.deque((p for p in self._tail if p[0] < n), maxlen=self.TAIL)
+    self._steps.cut(n)
+    w = [(a, t) for a, t in zip(self._warn_at, self.warnings) if a < n]
+    self._warn_at, self.warnings, self._n = [a for a, _ in w], [t for _, t in w], n
 
 # %% ../../nbs/04_notebook/00_viewmodel.ipynb
 @patch
-def _take(self:RunView, r:dict):
-    k, c = r.get('kind'), self.curves
+def _take(self:RunView, r:dict, at:Optional[int]=None, replay:bool=False): # at: the record's index; replay: held already (no new point)
+    k, c = r.get('kind'), self._epochs
     f = lambda n: field(r, n)  # the field as the schema declares it: None when missing or of another type (an older file, a damaged line)
     if k in ('start', 'resume'):
         lay = read(r)
@@ -292,21 +318,26 @@ def _take(self:RunView, r:dict):
         self.layout.update({n: _num(self.layout[n]) for n in ('epochs', 'total_steps', 'steps_per_epoch', 'world_size', 'global_batch')})
         self._t0, self.end, self.final = (_num(lay['time']), lay['step'] or 0), None, None
         if k == 'resume': self.restarts += 1
-    elif k == 'step':
-        if f('step') is None: return  # (a damaged record: nothing to draw)
-        c['step'].append(r['step']); c['loss'].append(_num(f('loss')))
-        self.last.update({n: _num(f(n)) for n in ('step', 'epoch', 'samples_per_s', 'data_wait', 'time') if n in r})
+    elif k == 'step':  # the most frequent record, read without `field` (what it would give: ints as ints, numbers finite, else None)
+        if not _int(r.get('step')): return  # (a damaged record: nothing to draw)
+        if not replay: self._steps.add(r['step'], _num(r.get('loss')), at)
+        L = self.last
+        for n in ('step', 'epoch', 'samples_per_s', 'data_wait', 'time'):
+            if n in r: L[n] = (r[n] if _int(r[n]) else None) if n in ('step', 'epoch') else _num(r[n])
+        if isinstance(pm := r.get('peak_mem'), dict): self.peak_mem.update({n: v for n, v in pm.items() if _num(v) is not None})
+        self.plot_version += 1; return
     elif k == 'epoch':
         if f('epoch') is None: return
         m = self.layout.get('monitor')
         c['epoch'].append(r['epoch'] + 1); c['epoch_step'].append(f('step')); c['train_loss'].append(_num(f('train_loss'))); c['val_loss'].append(_num(f('val_loss')))
-        c['metric'].append(_num(f(m)) if m else None)
+        c['metric'].append(_num(f(m)) if m else None); c['samples_per_s'].append(_num(f('samples_per_s')))
         self.last.update({n: _num(f(n)) for n in ('step', 'samples_per_s', 'data_wait', 'time') if n in r})
     elif k in END_KINDS:
         state, reason = final_state(r)
         self.final, self.end = r, dict(kind=k, state=state, reason=reason, status=result_status(state, reason))
         if f('step') is not None: self.last['step'] = r['step']
-    elif k == 'message' and f('level') in ('warning', 'error') and f('text') is not None and r['text'] not in self.warnings: self.warnings.append(r['text'])
+    elif k == 'message' and f('level') in ('warning', 'error') and f('text') is not None and r['text'] not in self.warnings:
+        self.warnings.append(r['text']); self._warn_at.append(self._n if at is None else at)
     for key, val in r.items():  # each rank's peak device memory, where a record carries it
         if key.startswith('peak_mem') and isinstance(val, dict): self.peak_mem.update({n: v for n, v in val.items() if _num(v) is not None})
     if k in ('step', 'epoch', 'start', 'resume'): self.plot_version += 1
@@ -315,9 +346,15 @@ def _take(self:RunView, r:dict):
 @patch
 def apply(self:RunView, rec:dict):
     "Take one record (a `resume` rewinds to the records that stay, a `rewind` to none, and the state is rebuilt from them)."
-    apply_record(self.records, rec)
-    if rec.get('kind') in ('resume', 'start', 'rewind'): self._rebuild()
-    else: self._take(rec)
+    k, at, m = rec.get('kind'), self._n, rec.get('records')
+    if k in ('rewind', 'start', 'ladder_start'): self._cut(0)
+    elif k == 'resume' and isinstance(m, int) and not isinstance(m, bool) and m >= 0: self._cut(min(m, self._n))
+    if k != 'rewind':  # (the marker is not a record of the file)
+        at, self._n = self._n, self._n + 1
+        if k in self.KEEP: self._kept.append((at, rec))
+        self._tail.append((at, rec))
+    if k in ('resume', 'start', 'rewind'): self._rebuild(); self.stop_asked = None  # (a Stop of before does not stop the run resumed)
+    else: self._take(rec, at)
     self.version += 1
 @patch
 def heartbeat(self:RunView, status:dict, running:Optional[bool]=None, outcome:Optional[dict]=None, error_lines:Iterable[str]=()):
@@ -328,7 +365,7 @@ def heartbeat(self:RunView, status:dict, running:Optional[bool]=None, outcome:Op
 
 # %% ../../nbs/04_notebook/00_viewmodel.ipynb
 @patch
-def ask_stop(self:RunView, reason:str='stop requested'):
+def ask_stop(self:RunView, reason:str='Stop button'):
     """This view's own Stop wrote the run's stop request: a running run reads `stopping` from now on (every rank acts
     on the request at its next step; the run says `stopping` itself a moment later, then how it ended)."""
     self.stop_asked = reason; self.version += 1
@@ -361,25 +398,37 @@ def eta(self:RunView, now:Optional[float]=None)->Optional[float]:
     if t0 is None or s <= s0 or self.last['step'] <= s0: return None
     rate = (self.last['time'] - t0) / (self.last['step'] - s0)
     return max(rate * (tot - s), 0.0)
+@patch
+def throughput(self:RunView)->Optional[float]:
+    """Samples/s as the run card says it: the median over the epoch records (of this run and its resumes), so the dashboard
+    and the card give one number; before the first epoch, the latest step's."""
+    ep = sorted(v for v in self.curves['samples_per_s'] if v)
+    return ep[len(ep) // 2] if ep else self.last.get('samples_per_s')
 
 # %% ../../nbs/04_notebook/00_viewmodel.ipynb
 @patch
 def to_dict(self:RunView, now:Optional[float]=None)->dict:
     "The state as plain data: what the dashboard renders."
     tot, s, rs = self.total(), self.step(), self.run_state(now)
-    return dict(state=rs['state'], reason=rs['reason'], message=rs['message'], step=s, total_steps=tot, progress=min(s / tot, 1.0) if tot else None, eta_s=self.eta(now),
+    return dict(state=rs['state'], reason=rs['reason'], message=rs['message'], request=self.stop_asked or self.request, step=s, total_steps=tot, progress=min(s / tot, 1.0) if tot else None, eta_s=self.eta(now),
                 epoch=self.status.get('epoch', self.last.get('epoch')), epochs=self.layout.get('epochs'), layout=dict(self.layout),
-                samples_per_s=self.last.get('samples_per_s'), data_wait=self.last.get('data_wait'), restarts=self.restarts,
+                samples_per_s=self.throughput(), data_wait=self.last.get('data_wait'), restarts=self.restarts,
                 stale_for=rs['stale_for'], curves=copy.deepcopy(self.curves), monitor=self.layout.get('monitor'),
                 peak_mem=dict(self.peak_mem), warnings=list(self.warnings), end=self.end, outcome=self.outcome,
                 error_lines=list(self.error_lines), phase=self.status.get('phase'), version=self.version, plot_version=self.plot_version)
+@patch
+def brief(self:RunView, now:Optional[float]=None)->dict:
+    "The state, its reason, the step, the total and the ETA, without the curves (`to_dict` copies them): what `status_line` needs, cheap."
+    tot, s, rs = self.total(), self.step(), self.run_state(now)
+    return dict(rs, request=self.stop_asked or self.request, step=s, total_steps=tot, progress=min(s / tot, 1.0) if tot else None,
+                eta_s=self.eta(now), restarts=self.restarts)
 
 # %% ../../nbs/04_notebook/00_viewmodel.ipynb
 def state_words(d:dict, width:int=60)->str:
-    "A run's state as a view prints it: the state, and its reason in parentheses when it says more (cut to `width`)."
-    s, r = d.get('state') or 'unknown', d.get('reason')
-    if not isinstance(r, str) or not r or (s, r) == ('finished', 'epochs'): return s
-    return f"{s} ({r if len(r) <= width else r[:width - 3] + '...'})"
+    "A run's state as a view prints it, in words (`lifecycle.said`): who stopped or killed it, how it finished or failed; cut to `width` after the state."
+    s = d.get('state') or 'unknown'
+    w = said(s, d.get('reason'), d.get('request'))
+    return w if len(w) <= len(s) + 1 + width else w[:len(s) + width - 2] + '...'
 
 # %% ../../nbs/04_notebook/00_viewmodel.ipynb
 class RunList(list):
@@ -394,18 +443,22 @@ class RunList(list):
     def _repr_markdown_(self): return self.table() if self else 'no runs'
 
 # %% ../../nbs/04_notebook/00_viewmodel.ipynb
+def _speed_check(rd:Path)->bool:
+    "A speed check's own run directory (`ntrain speed`, the panel's Speed check): its trials, not a run of their own."
+    return (rd/'speed.json').exists() or re.fullmatch(r'speed-\d{8}-\d{6}|.+-speed', rd.name) is not None
+
 def run_info(run_dir, stale_s:float=60.0)->dict:
-    "A run directory's path and name, and what its files say (`lifecycle.run_state`): state, reason, step, when it last moved, whether it was launched."
+    "A run directory's path and name, and what its files say (`lifecycle.run_state`): state, reason (and `request`, who asked it to stop), step, when it last moved, whether it was launched."
     rd = Path(run_dir)
-    return dict(path=str(rd), name=rd.name, **run_state(rd, stale_s))
+    return dict(path=str(rd), name=rd.name, **run_state(rd, stale_s), request=stop_request(rd))
 
 def runs(root='runs', limit:int=20, stale_s:float=60.0)->RunList:
-    "The run directories under `root` (and one level below), newest first, with their state: files only, no task code imported."
+    "The run directories under `root` (and one level below), newest first, with their state: files only, no task code imported; a speed check's trials are not listed."
     root = Path(root)
     if not root.is_dir(): return RunList()
     marks = ('status.json', 'launch.json', 'ladder.json')
     dirs = {p.parent for m in marks for p in list(root.glob(m)) + list(root.glob(f'*/{m}')) + list(root.glob(f'*/*/{m}'))}
-    out = [run_info(d, stale_s) for d in dirs]
+    out = [run_info(d, stale_s) for d in dirs if not _speed_check(d)]
     return RunList(sorted(out, key=lambda r: r['updated'], reverse=True)[:limit])
 
 # %% ../../nbs/04_notebook/00_viewmodel.ipynb
@@ -482,26 +535,29 @@ def status_line(d:dict, numbers:bool=True)->str: # `numbers`: throughput, data w
 def console_watch(run_dir, out=None, interval:float=1.0, every:float=10.0, timeout:Optional[float]=None, stale_s:float=60.0)->str:
     "Follow a run from its files, printing its records' lines and a status line every `every` s; returns its state once it is no longer live (or at `timeout`)."
     out, rd = out or sys.stdout, Path(run_dir)
-    w, v, t0, last, bad, ctx = Watcher(rd/'metrics.jsonl'), RunView(stale_s, launched=(rd/'launch.json').exists()), time.monotonic(), 0.0, 0, {}
+    w, v, t0, last, bad, ctx = Watcher(rd/'metrics.jsonl', chunk=Watcher.CHUNK), RunView(stale_s, launched=(rd/'launch.json').exists()), time.monotonic(), 0.0, 0, {}
+    late = lambda: timeout is not None and time.monotonic() - t0 > timeout
     def say(line:str): out.write(line.encode('utf-8', 'replace').decode('utf-8') + '\n')  # (a lone surrogate read from the file: '?')
     def read():
         nonlocal ctx, bad
-        for r in w.poll():
-            v.apply(r)
-            if r.get('kind') == 'rewind': ctx = {}; say(f"{w.path.name} was {r.get('reason')} in place: reading it again from its start")
-            elif (line := text_line(r, ctx)) is not None: say(line)
+        while True:  # a chunk at a time (`Watcher.CHUNK`), the timeout looked at between chunks
+            for r in w.poll():
+                v.apply(r)
+                if r.get('kind') == 'rewind': ctx = {}; say(f"{w.path.name} was {r.get('reason')} in place: reading it again from its start")
+                elif (line := text_line(r, ctx)) is not None: say(line)
+            if not w.behind or late(): break
         if w.bad > bad: bad = w.bad; say(f"warning: {bad} damaged line{'s' if bad > 1 else ''} of {w.path.name} skipped")
     try:
         while True:
             read()
             s = run_state(rd, stale_s)
             ended = s['state'] not in LIVE
-            if ended: read()  # what the run wrote before its end (its final record) is on disk by now
+            if ended and not late(): read()  # what the run wrote before its end (its final record) is on disk by now
             v.heartbeat(read_status(rd), running=s['alive'])
             now = time.monotonic()
             if ended or now - last >= every:
                 say(status_line(v.to_dict())); last = now
             out.flush()
-            if ended or (timeout is not None and now - t0 > timeout): return v.state
+            if ended or late(): return v.state
             time.sleep(interval)
     finally: w.close()
