@@ -187,6 +187,8 @@ def test_two_dashboards_follow_a_run_resumed_from_a_terminal(tmp_path, one_threa
     finally:
         if p.poll() is None: p.kill(); p.wait(timeout=30)
     until(lambda: all(d.state['state'] == 'finished' for d in (a, b)), 10, 'both views read the end')
+    # the card: run.md is written just after status.json says finished; each view shows it within a check of the files
+    until(lambda: all(d.card and 'finished' in d.card.split('**Epochs:**')[-1] for d in (a, b)), 10, 'both views show the new card')
     for d in (a, b):
         st = d.state
         assert st['step'] == st['total_steps'] and st['restarts'] == 1 and d.w['resume'].disabled and 'finished' in d.card.split('**Epochs:**')[1]

@@ -249,7 +249,7 @@ def _tick(self:Dashboard)->bool:
 @patch
 def _files_sig(self:Dashboard)->tuple:
     out = []
-    for n in ('status.json', 'metrics.jsonl', 'STOP'):
+    for n in ('status.json', 'metrics.jsonl', 'STOP', 'run.md'):  # (run.md: the card, written just after the end)
         try: s = (self.run_dir/n).stat(); out.append((s.st_mtime_ns, s.st_size))
         except OSError: out.append(None)
     return tuple(out)
@@ -342,7 +342,7 @@ def _render(self:Dashboard, d:dict, final:bool):
         if logs is not None: w['logs'].value = logs
         w['notice'].value = html.escape(self.notice)
         self._buttons(d, final, ended)
-    if final and self._final_sig != (d['state'], d['reason'], d['step'], d['restarts']): self._show_final(d)  # (again when it ends anew)
+    if final and self._final_sig != _final_key(self.run_dir, d): self._show_final(d)  # (again when it ends anew, or its card is written)
     elif not ended and self._display_id is not None and now - self._saved_at >= self.save_every: self._publish(update=True, d=d)
     for f in self.listeners: f()
 @patch
@@ -402,11 +402,17 @@ def _card(rd:Path)->Optional[str]:
         return run_card(rd) if (rd/'config.yaml').exists() else None
     except Exception: return None  # (a damaged directory: the panel shows what it can)
 
+def _final_key(rd:Path, d:dict)->tuple:
+    "What the shown card depends on: the end (state, reason, step, restarts) and run.md's time, which is written just after it."
+    try: md = (rd/'run.md').stat().st_mtime_ns
+    except OSError: md = None
+    return d['state'], d['reason'], d['step'], d['restarts'], md
+
 @patch
 def _show_final(self:Dashboard, d:dict):
     "The run card as Markdown in the panel, and the final PNG and card as plain outputs of the same display; again when the run ends anew."
     from IPython.display import Markdown
-    self._final_sig = (d['state'], d['reason'], d['step'], d['restarts'])
+    self._final_sig = _final_key(self.run_dir, d)
     self.card = _card(self.run_dir)
     self.w['card'].outputs = ()  # not clear_output(): outside a kernel IPython's prints terminal escapes
     if self.card: self.w['card'].append_display_data(Markdown(self.card))
