@@ -16,7 +16,7 @@ from ..core import first_line
 
 # %% auto 0
 __all__ = ['describe', 'batch_inputs', 'batch_targets', 'names_list', 'broadcast_mismatch', 'nonfinite_rows', 'find_nonfinite',
-           'anomaly_op', 'nan_diagnosis', 'init_loss_theory', 'grad_report']
+           'anomaly_op', 'nan_diagnosis', 'regression_parts', 'init_loss_theory', 'grad_report']
 
 # %% ../../nbs/02_ladder/04_diagnose.ipynb
 def describe(x)->Any:
@@ -135,6 +135,42 @@ def nan_diagnosis(b, model, batch, idx, losses:list=(), rerun:Optional[Callable]
     return causes, words
 
 # %% ../../nbs/02_ladder/04_diagnose.ipynb
+def _regression_kind(loss)->Optional[tuple]:
+    "('mse'|'l1'|'huber'|'smooth_l1', its Lipschitz constant or width) for a regression loss (module or functional); else None."
+    n = getattr(loss, '__name__', '')
+    if isinstance(loss, nn.MSELoss) or n == 'mse_loss': return 'mse', None
+    if isinstance(loss, nn.L1Loss) or n == 'l1_loss': return 'l1', 1.0
+    if isinstance(loss, nn.HuberLoss) or n == 'huber_loss': return 'huber', float(getattr(loss, 'delta', 1.0))
+    if isinstance(loss, nn.SmoothL1Loss) or n == 'smooth_l1_loss': return 'smooth_l1', float(getattr(loss, 'beta', 1.0))
+    return None
+
+def regression_parts(loss, preds, target)->Optional[dict]:
+    """A regression loss's initial value in two parts, per element: `offset`, the loss of the outputs' centre (their mean over
+    the batch, per output unit) against the targets (a constant the model removes in a few steps), and `spread`, what the
+    outputs' spread around that centre adds (MSE: their variance; L1, Huber: at most the width times their mean distance
+    to it); `slack`, how far the pairing of outputs and targets may move the loss from `offset + spread` (MSE) or `offset`;
+    `out_rms` and `target_rms`, the outputs' and the targets' spreads around their centres. None for other losses."""
+    kind = _regression_kind(loss)
+    if kind is None or not (torch.is_tensor(target) and target.dtype.is_floating_point) or preds.numel() != target.numel(): return None
+    y = target.float(); p = preds.float().reshape(y.shape)
+    if y.ndim == 0: y, p = y.reshape(1), p.reshape(1)
+    c, ybar = p.mean(0, keepdim=True), y.mean(0, keepdim=True)  # the centres, per output unit
+    dp, dy = p - c, y - ybar
+    k, w = kind
+    if k == 'mse':
+        offset, spread = float(((c - y)**2).mean()), float((dp**2).mean())
+        slack = 2 * math.sqrt(spread * float((dy**2).mean()))  # |mean((p-c)(y-ybar))| by Cauchy-Schwarz
+    else:
+        f = {'l1': lambda a: (a - y).abs(), 'huber': lambda a: nn.functional.huber_loss(a.expand_as(y), y, reduction='none', delta=w),
+             'smooth_l1': lambda a: nn.functional.smooth_l1_loss(a.expand_as(y), y, reduction='none', beta=w)}[k]
+        offset = float(f(c).mean())
+        spread = (w if k == 'huber' else 1.0) * float(dp.abs().mean())  # the loss moves at most its slope x |p - c| per element
+        slack = spread
+    return dict(kind=k, offset=offset, spread=spread, slack=slack, out_rms=float((dp**2).mean().sqrt()),
+                target_rms=float((dy**2).mean().sqrt()), expected=offset + spread if k == 'mse' else offset, n=y.numel())
+
+
+# %% ../../nbs/02_ladder/04_diagnose.ipynb
 def _is_nll(loss)->bool:
     return isinstance(loss, nn.NLLLoss) or getattr(loss, '__name__', '') == 'nll_loss'
 
@@ -178,14 +214,13 @@ def init_loss_theory(b, batch, preds, target)->tuple:
         with user_code('theory'): return float(t.expected_init_loss(t, batch)), 'Task.expected_init_loss'
     if b.is_ce or _is_nll(t.loss): return _class_theory(b, preds, target)  # class dim: last for (N, C) and (B, T, V), 1 for (B, C, H, W)
     if b.is_bce: return _bce_theory(b, target)
-    if b.is_mse:
-        y, p = target.float(), preds.float().reshape(target.shape)
-        m = float((y**2).mean() + (p**2).mean() - 2 * y.mean() * p.mean())
-        how = ('mean(y^2) + mean(pred^2) - 2 mean(y) mean(pred) for MSE: mean(y^2) for a zero head, '
-               '+- 2 std(y) std(pred) for what this head predicts')
-        if getattr(t.loss, 'reduction', 'mean') == 'sum' and not b.items: return m * y.numel(), how + f", x {y.numel()} elements (reduction='sum')"
-        return m, how
+    if (rp := regression_parts(t.loss, preds, target)) is not None:
+        how = (f"{rp['kind']}: the loss of the outputs' centre (their mean per output unit) against the targets, an offset the model "
+               "removes in a few steps" + (", + the outputs' variance around it" if rp['kind'] == 'mse' else ", +- what their spread around it adds"))
+        if getattr(t.loss, 'reduction', 'mean') == 'sum' and not b.items: return rp['expected'] * rp['n'], how + f", x {rp['n']} elements (reduction='sum')"
+        return rp['expected'], how
     return None, f'no theory for the loss {getattr(t.loss, "__name__", type(t.loss).__name__)}: give one with Task.expected_init_loss(task, batch)'
+
 
 # %% ../../nbs/02_ladder/04_diagnose.ipynb
 def grad_report(model:nn.Module)->dict:

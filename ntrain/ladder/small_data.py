@@ -4,7 +4,7 @@
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb 2
 from __future__ import annotations
-import contextlib, copy, functools, hashlib, math, random
+import contextlib, copy, functools, hashlib, math, random, statistics, warnings
 from collections.abc import Mapping
 from typing import Callable, Optional
 import numpy as np
@@ -113,11 +113,22 @@ def train_prior(b:Bench, model, ds)->Optional[torch.Tensor]:
     return (s / n).float().cpu() if n else None
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
+def _pieces(b:Bench, out, target, k:int=8)->list:
+    "The task's loss on up to `k` row slices of one batch's outputs and targets (tensors with the same rows), for the noise of a validation loss; [] where the loss cannot take slices."
+    if b.items or not (torch.is_tensor(out) and torch.is_tensor(target)) or out.ndim == 0 or len(out) != len(target) or len(out) < 2 * k: return []
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')
+            return [float(b.task.loss(o, t)) for o, t in zip(out.chunk(k), target.chunk(k))]
+    except Exception: return []  # a loss that needs the whole batch (pairs within it, a tuple): no slices
+
+# %% ../../nbs/02_ladder/03e_small_data.ipynb
 def _evaluate(b:Bench, model, loader, within=None, prior=None)->dict:
     """Validation loss (per item under loss_norm='items'), batch losses, accuracy and chance (classes) or AUROC (binary
-    cross-entropy), and with the training `prior` the loss of the constant predictor (`constant`)."""
+    cross-entropy), and with the training `prior` the loss of the constant predictor (`constant`); `loss_se`, the validation
+    loss's standard error (from the loss of row slices of each batch, `_pieces`, or of its batches)."""
     from ntrain.metrics import Accuracy
-    model.eval(); acc = Accuracy(ignore_index=b.task.ignore_index); ls, ns, ts, C = [], [], [], None
+    model.eval(); acc = Accuracy(ignore_index=b.task.ignore_index); ls, ns, ts, C, pieces = [], [], [], None, []
     scores, labels, const, kept = [], [], [], 0
     with torch.inference_mode():
         for batch, idx, real in b.batches(loader):
@@ -126,6 +137,7 @@ def _evaluate(b:Bench, model, loader, within=None, prior=None)->dict:
             batch = to_device(batch, b.device)
             loss, out, target = b.forward_loss(model, batch)
             ls.append(float(loss)); ns.append(b.count(batch) if b.items else len(idx))
+            pieces += _pieces(b, out, target)
             if prior is not None and torch.is_tensor(target): const.append(_constant_loss(b, prior, target, batch))
             if b.is_bce:
                 if kept < AUROC_MAX and torch.is_tensor(target):
@@ -140,6 +152,8 @@ def _evaluate(b:Bench, model, loader, within=None, prior=None)->dict:
                 C = preds.shape[d] if d is not None and preds.shape[d] > 1 else 2
     w = max(sum(ns), 1)
     out = dict(loss=sum(l * k for l, k in zip(ls, ns)) / w, batch_losses=ls)
+    sd = pieces if len(pieces) > 1 else ls  # the loss's noise: the spread of its parts over the square root of their number
+    if len(sd) > 1: out['loss_se'] = statistics.stdev(sd) / math.sqrt(len(sd))
     if const and len(const) == len(ns): out['constant'] = sum(l * k for l, k in zip(const, ns)) / w
     if ts and sum(map(len, ts)):
         out['acc'] = acc.compute()['acc']
@@ -475,9 +489,11 @@ def _settle(r:RungResult, t:dict, final:float, fl:float, start:float, const)->st
 def _trained(b:Bench, train_losses:list, hist:list, margin:float, ctrl:Optional[list]=None, const:Optional[float]=None)->tuple:
     """Whether rung 4's fit (`hist`: its evaluations, the one before training first) trained enough to blame the labels, and the
     evidence in words: its training loss fell 10% (first epoch's mean to last's) and below the control's (`ctrl`); or it fell
-    at all while the validation loss rose above its start by more than `margin` (what it learns from these targets does not
-    carry over); or it ends below the loss of the constant predictor at the training prior (`const`) while the validation
-    loss does not; or it fell 5%, ends no lower than the control's on permuted targets (it fits its own targets no better than
+    at all while the validation loss rose above its start by more than `margin` (the control's swing) and 2 standard errors
+    of its own (`loss_se`; what it learns from these targets does not carry over); or it ends below the loss of the constant
+    predictor at the training prior (`const`) by 2 standard errors of the last epoch's mean and of the validation loss, while
+    the validation loss ends above it by 2 of its standard errors (a slow learner that starts to fit its subset sits near
+    the prior in validation; memorised labels that carry nothing push it above); or it fell 5%, ends no lower than the control's on permuted targets (it fits its own targets no better than
     permuted ones), and the fit ran at least the steps in which rung 3 passed (memorised one batch, or fell steeply); or it
     ran twice the steps in which rung 3 memorised its batch (a model that fast would have learned real targets). A
     training loss that tracks the control's in fewer steps is a slow learner as much as labels that carry nothing."""
@@ -485,8 +501,13 @@ def _trained(b:Bench, train_losses:list, hist:list, margin:float, ctrl:Optional[
     tl0, tl1, steps, v0, v1 = ep[0], ep[-1], len(train_losses), hist[0]['loss'], hist[-1]['loss']
     r3 = b.results.get(3)
     need = r3.numbers.get('steps') if r3 is not None and r3.verdict == 'pass' else None
-    worse = tl1 < tl0 and v1 > v0 + margin
-    prior = const is not None and tl1 < const <= v1  # below the prior's loss in training, not in validation
+    se0, se1 = hist[0].get('loss_se', 0.0), hist[-1].get('loss_se', 0.0)  # the validation loss's own noise
+    rise = max(margin, 2 * math.hypot(se0, se1))
+    worse = tl1 < tl0 and v1 > v0 + rise
+    per = max(len(train_losses) // max(len(ep), 1), 1); last = train_losses[-per:]  # the last epoch's steps
+    se_t = statistics.stdev(last) / math.sqrt(per) if per > 1 else max((abs(a - c) for a, c in zip(ep[-3:], ep[-2:])), default=0.0)
+    below = 2 * math.hypot(se_t, se1)  # below the prior's loss in training, above it in validation, each by more than noise
+    prior = const is not None and tl1 < const - below and v1 > const + 2 * se1
     ct = ctrl[-1]['train_loss'] if ctrl else None
     alike = ct is not None and tl1 < 0.95 * tl0 and tl1 >= 0.98 * ct and need is not None and steps >= need
     mem = r3.numbers.get('steps') if r3 is not None and r3.verdict == 'pass' and r3.numbers.get('curve') is None else None
@@ -494,8 +515,8 @@ def _trained(b:Bench, train_losses:list, hist:list, margin:float, ctrl:Optional[
     ok = (tl1 < 0.9 * tl0 and not (ct is not None and tl1 >= 0.98 * ct)) or worse or prior or alike or quick
     words = (f'its training loss went {tl0:.4g} -> {tl1:.4g} (epoch means) in {steps} steps' +
              (f', no lower than with permuted targets ({ct:.4g}): it fits these targets no better than permuted ones' if alike else '') +
-             (f', below the constant predictor at the prior ({const:.4g}) while val_loss {v1:.4g} is not: what it learns beyond the targets\' average does not carry over' if prior else '') +
-             (f' while its val_loss rose {v0:.4g} -> {v1:.4g}: what it learns from these targets does not carry over' if worse else '') +
+             (f', below the constant predictor at the prior ({const:.4g}) by more than noise ({below:.3g}) while val_loss {v1:.4g} is above it by more than its noise ({2 * se1:.3g}): what it learns beyond the targets\' average does not carry over' if prior else '') +
+             (f' while its val_loss rose {v0:.4g} -> {v1:.4g}, beyond its noise ({rise:.3g}): what it learns from these targets does not carry over' if worse else '') +
              (f'; rung 3 memorised one batch in {mem} steps, and this fit ran twice that' if quick else
               f'; rung 3 passed in {need} steps' if need is not None else '; rung 3 did not pass' if r3 is not None else ''))
     return ok, words, quick
