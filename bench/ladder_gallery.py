@@ -8,7 +8,8 @@ API (also used by issue 33's false-alarm counts):
   cause keys it must name (empty: any).
 - `HALF[name]` is 'A' (written before the rules were frozen, the half they were tuned on) or 'B' (held out: written
   after the frozen-rules commit and run once) or 'C' (held out from the second round of rules, frozen at 86df774: written
-  after that commit and run once).
+  after that commit and run once) or 'D' (held out from the third round of rules, frozen at d333db6: written after that
+  commit and run once).
 - `run(name, seed, rungs='1-3')` runs one program's ladder and returns the LadderResult.
 """
 from __future__ import annotations
@@ -544,3 +545,157 @@ def probe_nograd_bias_only(seed): return dict(probe_nograd(seed), model=lambda: 
 
 @broken('C', 'cosine_pairs_lr_zero', 3, ('lr_zero', 'flat'))
 def cosine_pairs_lr_zero(seed): return dict(cosine_pairs(seed), optimizer=lambda p: torch.optim.Adam(p, lr=0.0))
+
+# ---------------------------------------------------------------- half D: held out from the third round of rules (frozen at d333db6)
+def _standardise(x, ref): return (x - ref.mean(0)) / ref.std(0).clamp_min(1e-8)
+
+def _sk_split(load, seed, frac=0.2):
+    "An sklearn bundled set, split with the seed: (x, y) train and validation, as float and the target as loaded."
+    d = load(); x, y = torch.tensor(d.data, dtype=torch.float32), torch.tensor(d.target)
+    p = torch.randperm(len(x), generator=_gen(seed + 77)); x, y = x[p], y[p]
+    k = int(len(x) * frac)
+    return (x[k:], y[k:]), (x[:k], y[:k])
+
+class TabularAE(nn.Module):  # an autoencoder on min-max scaled features: sigmoid output, MSE
+    def __init__(self, d=30, h=16, z=4, big_head=False):
+        super().__init__()
+        self.enc = nn.Sequential(nn.Linear(d, h), nn.ReLU(), nn.Linear(h, z), nn.ReLU())
+        self.dec = nn.Sequential(nn.Linear(z, h), nn.ReLU(), nn.Linear(h, d), nn.Sigmoid())
+    def forward(self, x): return self.dec(self.enc(x))
+
+@healthy('D')
+def cancer_ae(seed):  # breast-cancer features scaled to [0, 1] (MinMaxScaler), reconstructed through a 4-unit bottleneck
+    from sklearn.datasets import load_breast_cancer
+    (x, _), (vx, _) = _sk_split(load_breast_cancer, seed)
+    lo, hi = x.min(0).values, x.max(0).values
+    x, vx = (x - lo) / (hi - lo), ((vx - lo) / (hi - lo)).clamp(0, 1)
+    return dict(model=TabularAE, train=TensorDataset(x, x.clone()), valid=TensorDataset(vx, vx.clone()), loss=nn.MSELoss(),
+                optimizer=lambda p: torch.optim.Adam(p, lr=1e-3), **_keys(seed, batch_size=32))
+
+def _diabetes(seed):
+    "sklearn's diabetes regression, features and target standardised with the train split's statistics (StandardScaler)."
+    from sklearn.datasets import load_diabetes
+    (x, y), (vx, vy) = _sk_split(load_diabetes, seed); y, vy = y.float()[:, None], vy.float()[:, None]
+    return (_standardise(x, x), _standardise(y, y)), (_standardise(vx, x), (vy - y.mean()) / y.std())
+
+class RegMLP(nn.Module):
+    def __init__(self, d=10, h=64): super().__init__(); self.net = nn.Sequential(nn.Linear(d, h), nn.ReLU(), nn.Linear(h, h), nn.ReLU(), nn.Linear(h, 1))
+    def forward(self, x): return self.net(x)
+
+@healthy('D')
+def diabetes_mlp(seed):  # an MLP regression in standardised units, Adam 1e-3, MSE
+    (x, y), (vx, vy) = _diabetes(seed)
+    return dict(model=RegMLP, train=TensorDataset(x, y), valid=TensorDataset(vx, vy), loss=nn.MSELoss(),
+                optimizer=lambda p: torch.optim.Adam(p, lr=1e-3), **_keys(seed, batch_size=32))
+
+def _signals(seed, n, T=128, split=0):
+    "Noisy sequences of three classes: a sine burst, a square burst or noise alone, at a random place."
+    g = _gen(seed * 13 + split)
+    y = torch.randint(0, 3, (n,), generator=g)
+    t = torch.arange(T).float()
+    x = 0.5 * torch.randn(n, 1, T, generator=g)
+    start = torch.randint(0, T - 32, (n,), generator=g)
+    f = 0.15 + 0.1 * torch.rand(n, generator=g)
+    for i in range(n):
+        s = int(start[i]); seg = t[s:s + 32] * f[i]
+        if y[i] == 0: x[i, 0, s:s + 32] += torch.sin(seg)
+        elif y[i] == 1: x[i, 0, s:s + 32] += torch.sign(torch.sin(seg))
+    return x, y
+
+class Conv1dNet(nn.Module):  # a 1D CNN on sequences: conv, batch norm, pooling, global average
+    def __init__(self, c=3, softmax=False):
+        super().__init__(); self.softmax = softmax
+        self.f = nn.Sequential(nn.Conv1d(1, 16, 7, padding=3), nn.BatchNorm1d(16), nn.ReLU(), nn.MaxPool1d(2),
+                               nn.Conv1d(16, 32, 5, padding=2), nn.BatchNorm1d(32), nn.ReLU(), nn.AdaptiveAvgPool1d(1), nn.Flatten())
+        self.fc = nn.Linear(32, c)
+    def forward(self, x):
+        o = self.fc(self.f(x)); return F.softmax(o, 1) if self.softmax else o
+
+@healthy('D')
+def conv1d_signals(seed):
+    (x, y), (vx, vy) = _signals(seed, 1500), _signals(seed, 300, split=1)
+    return dict(model=Conv1dNet, train=TensorDataset(x, y), valid=TensorDataset(vx, vy), num_classes=3,
+                optimizer=lambda p: torch.optim.Adam(p, lr=1e-3), **_keys(seed, batch_size=64))
+
+def _parity_tokens(seed, n, V=30, T=16, split=0):
+    "Token sequences labelled by which of two marker tokens appears more often (ties broken by the first marker)."
+    g = _gen(seed * 17 + split)
+    x = torch.randint(2, V, (n, T), generator=g)
+    m = torch.rand(n, T, generator=g) < 0.3
+    which = torch.randint(0, 2, (n, T), generator=g)
+    x = torch.where(m, which, x)
+    y = ((x == 1).sum(1) > (x == 0).sum(1)).long()
+    return x, y
+
+class TinyTransformer(nn.Module):  # a small transformer encoder classifier: embeddings + positions, 2 layers, mean pooling
+    def __init__(self, V=30, d=32, T=16, c=2):
+        super().__init__()
+        self.emb, self.pos = nn.Embedding(V, d), nn.Parameter(torch.zeros(1, T, d))
+        layer = nn.TransformerEncoderLayer(d, 4, 64, dropout=0.1, batch_first=True)
+        self.enc = nn.TransformerEncoder(layer, 2, enable_nested_tensor=False); self.norm = nn.LayerNorm(d); self.head = nn.Linear(d, c)
+    def forward(self, x): return self.head(self.norm(self.enc(self.emb(x) + self.pos)).mean(1))
+
+@healthy('D')
+def tiny_transformer(seed):  # AdamW 3e-4, weight decay 0.01, as transformer recipes set it
+    (x, y), (vx, vy) = _parity_tokens(seed, 3000), _parity_tokens(seed, 600, split=1)
+    return dict(model=TinyTransformer, train=TensorDataset(x, y), valid=TensorDataset(vx, vy), num_classes=2,
+                optimizer=lambda p: torch.optim.AdamW(p, lr=3e-4, weight_decay=0.01), **_keys(seed, batch_size=64))
+
+def _hetero(seed, n, split=0):
+    "y = sin(3x) + noise whose std grows with |x|: a heteroscedastic regression."
+    g = _gen(seed * 19 + split)
+    x = torch.rand(n, 1, generator=g) * 4 - 2
+    return TensorDataset(x, torch.sin(3 * x) + (0.05 + 0.3 * x.abs()) * torch.randn(n, 1, generator=g))
+
+class MeanVar(nn.Module):  # predicts a mean and a variance (softplus), trained with GaussianNLLLoss
+    def __init__(self, h=64):
+        super().__init__(); self.body = nn.Sequential(nn.Linear(1, h), nn.Tanh(), nn.Linear(h, h), nn.Tanh()); self.mu, self.v = nn.Linear(h, 1), nn.Linear(h, 1)
+    def forward(self, x): h = self.body(x); return self.mu(h), F.softplus(self.v(h)) + 1e-6
+
+_gnll = nn.GaussianNLLLoss()
+def gaussian_nll(out, y): return _gnll(out[0], y, out[1])
+
+@healthy('D')
+def hetero_gnll(seed):
+    return dict(model=MeanVar, train=_hetero(seed, 2000), valid=_hetero(seed, 500, split=1), loss=gaussian_nll,
+                optimizer=lambda p: torch.optim.Adam(p, lr=1e-3), **_keys(seed, batch_size=64))
+
+class WineNet(nn.Module):  # a tabular classifier with LayerNorm and dropout
+    def __init__(self, d=13, h=64, c=3):
+        super().__init__(); self.net = nn.Sequential(nn.Linear(d, h), nn.LayerNorm(h), nn.GELU(), nn.Dropout(0.2), nn.Linear(h, h), nn.LayerNorm(h), nn.GELU(), nn.Dropout(0.2))
+        self.head = nn.Linear(h, c)
+    def forward(self, x): return self.head(self.net(x))
+
+@healthy('D')
+def wine_layernorm(seed):  # sklearn's wine, standardised, AdamW 3e-4
+    from sklearn.datasets import load_wine
+    (x, y), (vx, vy) = _sk_split(load_wine, seed)
+    return dict(model=WineNet, train=TensorDataset(_standardise(x, x), y.long()), valid=TensorDataset(_standardise(vx, x), vy.long()), num_classes=3,
+                optimizer=lambda p: torch.optim.AdamW(p, lr=3e-4), **_keys(seed, batch_size=16))
+
+# broken variants of half D
+@broken('D', 'conv1d_shuffled_labels', 4, ('labels',))
+def conv1d_shuffled_labels(seed):
+    kw = conv1d_signals(seed); x, y = kw['train'].tensors
+    kw['train'] = TensorDataset(x, y[torch.randperm(len(y), generator=_gen(seed + 23))]); return kw
+
+@broken('D', 'transformer_lr_x1000', 3, ('lr_high', 'nan', 'nan_params', 'nan_forward', 'nan_backward', 'stuck', 'flat', 'not_falling'))
+def transformer_lr_x1000(seed): return dict(tiny_transformer(seed), optimizer=lambda p: torch.optim.AdamW(p, lr=0.3, weight_decay=0.01))
+
+@broken('D', 'conv1d_softmax_before_ce', 2, ('softmax',))
+def conv1d_softmax_before_ce(seed): return dict(conv1d_signals(seed), model=lambda: Conv1dNet(softmax=True))
+
+def _huge_last(m, k=100.0):
+    with torch.no_grad(): m.net[-1].weight.mul_(k)
+    return m
+
+@broken('D', 'diabetes_huge_head', 2, ('init_scale',))
+def diabetes_huge_head(seed): return dict(diabetes_mlp(seed), model=lambda: _huge_last(RegMLP()))
+
+@broken('D', 'wine_softmax_before_ce', 2, ('softmax',))
+def wine_softmax_before_ce(seed): return dict(wine_layernorm(seed), model=lambda: nn.Sequential(WineNet(), nn.Softmax(1)))
+
+@broken('D', 'diabetes_shuffled_targets', 4, ('labels',))
+def diabetes_shuffled_targets(seed):
+    kw = diabetes_mlp(seed); x, y = kw['train'].tensors
+    kw['train'] = TensorDataset(x, y[torch.randperm(len(y), generator=_gen(seed + 29))]); return kw
