@@ -254,7 +254,7 @@ def _files_sig(self:Dashboard)->tuple:
         except OSError: out.append(None)
     return tuple(out)
 @patch
-def _watch_files(self:Dashboard, every:float=2.0):
+def _watch_files(self:Dashboard, every:float=1.0):
     "Start the ended view's watch of its run directory (once)."
     if self._seen is None: self._seen = self._files_sig()
     if self.watch is None or not self.watch.alive: self.watch = Pump(self._check, every).start()
@@ -334,7 +334,7 @@ def _render(self:Dashboard, d:dict, final:bool):
                             f"<span class='ntrain-state-badge{live}' style='background:{color};color:white;padding:1px 6px;border-radius:3px'>"
                             f"{d['state'].upper()}</span>{reason}{stale}</div>")
         w['bar'].value = d['progress'] or 0.0
-        line = html.escape(status_line(d, numbers=False))  # (the numbers: in the row below)
+        line = html.escape(status_line(d, numbers=False, words=False))  # (the numbers: in the row below; the reason: in the title, once)
         w['bar_text'].value = f"<div class='ntrain-status{live}' style='white-space:nowrap;overflow:hidden;text-overflow:ellipsis' title='{line}'>{line}</div>"
         self.fresh.tick(not ended, sig != self._fresh_sig, now); self._fresh_sig = sig
         w['stats'].value = self._stats_html(d)

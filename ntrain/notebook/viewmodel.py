@@ -519,16 +519,17 @@ def _fmt_s(s:Optional[float])->str:
     if s is None: return '?'
     s = int(round(s)); return f'{s // 3600}h{s % 3600 // 60:02d}m' if s >= 3600 else f'{s // 60}m{s % 60:02d}s' if s >= 60 else f'{s}s'
 
-def status_line(d:dict, numbers:bool=True)->str: # `numbers`: throughput, data wait and restarts too (the dashboard has a row of them)
+def status_line(d:dict, numbers:bool=True, # throughput, data wait and restarts too (the dashboard has a row of them)
+                words:bool=True)->str: # the state's reason and 'no progress for N s' too (the dashboard's title says them, once)
     "One line of a run's state, from `RunView.to_dict()`."
-    parts = [state_words(d)]
+    parts = [state_words(d) if words else d.get('state') or 'unknown']
     if d.get('total_steps'): parts.append(f"step {d['step']}/{d['total_steps']} ({d['progress']:.0%})")
     elif d.get('step'): parts.append(f"step {d['step']}")
     if d.get('eta_s') is not None: parts.append(f"ETA {_fmt_s(d['eta_s'])}")
     if numbers and d.get('samples_per_s'): parts.append(f"{d['samples_per_s']:,.0f} samples/s")
     if numbers and d.get('data_wait') is not None: parts.append(f"data wait {d['data_wait']:.0%}")
     if numbers and d.get('restarts'): parts.append(f"restarts {d['restarts']}")
-    if d.get('stale_for'): parts.append(f"no progress for {d['stale_for']} s")
+    if words and d.get('stale_for'): parts.append(f"no progress for {d['stale_for']} s")
     return '  '.join(parts)
 
 # %% ../../nbs/04_notebook/00_viewmodel.ipynb
