@@ -3,8 +3,8 @@ holding one core busy all along, as a user's machine is.
 
 Opens the tutorial, runs its first cells, clicks rungs 1-4 and waits for the pass badges and a drawn plot, sets 30
 epochs and clicks rung 5 (a 2-process torchrun run), watches its curve grow, stops it (the dashboard says stopping
-within 1 s of the click), resumes it and waits for the run card; after the click of Stop, once stopped, after Resume and at the end, the page
-shows no internal name (`jlab.check_words`). The panels expose their state as data attributes;
+within 1 s of the click), resumes it and waits for the run card; after the click of Stop, once stopped, after Resume
+and at the end, the page shows no internal name (`jlab.check_words`). The panels expose their state as data attributes;
 the test waits on those, never on sleeps. Screenshots go to the artifacts folder outside the tree (NTRAIN_ARTIFACTS,
 default /tmp/ntrain-artifacts); docs/copy_screenshots.sh copies the README's two into docs/. Under CI=true a skipped
 browser test is a failure."""
