@@ -173,3 +173,44 @@ def shoot(page, name:str):
     "A full-page screenshot in the artifacts folder, for a failure or the record."
     try: page.screenshot(path=str(ARTIFACTS/name), full_page=True)
     except Exception: pass
+
+
+# --- words for users: what the page shows, and the internal names that must never be among it ---------------------------
+# ntrain's own names (a class, a method, a file, a raw recorded reason), Python's, and figures no person should read
+INTERNAL = {
+    'stop file': r'stop file', 'Launch.kill/stop': r'Launch\.(kill|stop)', 'ThreadRun': r'ThreadRun', 'RunHandle': r'RunHandle',
+    'another rank': r'stop requested on another rank', 'every rank': r'every rank finishes', 'raw stop request': r'stop requested by ',
+    'a ratio of 1e7 or more': r'\d{7,}(\.\d+)? ?x its first value', 'Traceback': r'Traceback', 'KeyboardInterrupt': r'KeyboardInterrupt',
+    'None': r'\bNone\b', 'NaN': r'\b(NaN|nan)\b', 'a raw reason': r'\b(early_stopped|non_finite|max_steps)\b', 'stop token': r'stop token',
+    'a private name': r'(?<![\w/\-])_[a-z][a-z0-9]*(_[a-z0-9]+)*\b',  # _pump, _tick (a path's part, runs/_x, is not one)
+}
+
+_SHOWN = """() => window.jupyterapp.shell.currentWidget.content.widgets.map((c, i) => {
+    if (c.model.type !== 'code') return null;
+    const out = c.node.querySelector('.jp-OutputArea'); if (!out) return null;
+    const tips = [...out.querySelectorAll('[title]')].filter(e => e.getClientRects().length > 0).map(e => e.getAttribute('title'));
+    return {cell: i, text: out.innerText, tips: tips}; }).filter(x => x && (x.text.trim() || x.tips.length))"""
+
+def shown_words(page)->list:
+    """What the open notebook's outputs show a person: per code cell, its outputs' visible text (`innerText`: nothing hidden)
+    and the tooltips of its visible elements. [dict(cell, text, tips)]."""
+    return page.evaluate(_SHOWN)
+
+
+def internal_words(page, when:str)->list:
+    "Each internal name (`INTERNAL`) the page shows, as 'NAME in cell I's text|tooltip (WHEN): ...context...'."
+    import re
+    bad = []
+    for o in shown_words(page):
+        for where, text in [('text', o['text'])] + [('tooltip', t) for t in o['tips']]:
+            for name, pat in INTERNAL.items():
+                for m in re.finditer(pat, text):
+                    bad.append(f"{name!r} in cell {o['cell']}'s {where} ({when}): ...{text[max(0, m.start() - 60):m.end() + 60]!r}...")
+    return bad
+
+
+def check_words(page, when:str, figures:dict=None):
+    "Fail, naming the word, the cell and the moment, when the page shows an internal name; `figures` keeps what was checked."
+    bad = internal_words(page, when)
+    if figures is not None: figures.setdefault('words checked', []).append(when)
+    assert not bad, 'internal names on the page:\n' + '\n'.join(bad)

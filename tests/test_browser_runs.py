@@ -8,13 +8,14 @@ epochs it finishes and the rung reads PASS with its wall time, in a run director
 ladder on digits at a low lr runs rung 3 for a few seconds: the page's plot shows rung 3's curve, redrawn at least twice
 while it runs. A ladder on an importable task hands rung 5 to torchrun on 2 processes: its plot stays within 2 s of the
 newest step record in metrics.jsonl (p90); Kill (confirmed) ends it, and the rung's
-badge, the dashboard, `ntrain.runs` and `ntrain runs` all read KILLED. Figures go to the artifacts folder
+badge, the dashboard, `ntrain.runs` and `ntrain runs` all read KILLED. At each of those moments the page shows no
+internal name (`jlab.INTERNAL`: 'stop file', 'ThreadRun', 'None', a private name...). Figures go to the artifacts folder
 (browser_runs.json) and the test's output."""
 import json, os, re, subprocess, sys, time
 from pathlib import Path
 import nbformat
 import pytest
-from jlab import ARTIFACTS, ROOT, cpu_hog, kernel_latency, lab, open_notebook, run_cells, shoot
+from jlab import ARTIFACTS, ROOT, check_words, cpu_hog, kernel_latency, lab, open_notebook, run_cells, shoot
 
 pytestmark = pytest.mark.timeout(900)
 
@@ -125,6 +126,7 @@ def test_states_in_the_browser_on_a_busy_machine(tmp_path):
             db.locator('.ntrain-run-state[data-state="running"]').wait_for(timeout=120_000)
             page.wait_for_function("() => +document.querySelector('.ntrain-dashboard .ntrain-run-state').dataset.step > 0", timeout=120_000)
             assert db.locator('.ntrain-kill').is_disabled()
+            check_words(page, 'rung 5 running in the kernel', figures)
             lat = [kernel_latency(page) for _ in range(5)]
             figures['1+1 while rung 5 trains in the kernel (s)'] = lat
             # Stop: the run ends stopped within a second, and rung 5 reads STOPPED
@@ -132,6 +134,7 @@ def test_states_in_the_browser_on_a_busy_machine(tmp_path):
             db.locator('.ntrain-run-state[data-state="stopped"]').wait_for(timeout=30_000)
             figures['Stop to stopped, in the kernel (s)'] = stop_s = time.monotonic() - t0
             c1.locator('.ntrain-badge[data-rung="5"][data-verdict="stopped"]').wait_for(timeout=30_000)
+            check_words(page, 'after Stop of rung 5 in the kernel', figures)
             # again with 3 epochs: it finishes, and rung 5 passes with its wall time
             ep = c1.locator('.ntrain-ladder .widget-inline-hbox:has(label:text-is("epochs")) input')
             ep.fill('3'); ep.press('Enter')
@@ -187,6 +190,7 @@ def test_states_in_the_browser_on_a_busy_machine(tmp_path):
                                    "return d.length > 1 && +d[d.length - 1].dataset.step > 0; }", timeout=180_000)
             # its plot follows the records: within 2 s of the newest step in metrics.jsonl, at the 90th percentile
             rd2 = lb.work/db2.locator('.ntrain-run-state code').inner_text()  # (shown relative to the kernel's folder)
+            check_words(page, 'rung 5 on torchrun, running', figures)
             figures['plot lag, torchrun run (s)'] = lag = plot_lag(db2, '.ntrain-run-state', rd2/'metrics.jsonl', 12)
             db2.locator('.ntrain-kill').click()
             db2.locator('.ntrain-kill-yes').click()
@@ -194,6 +198,7 @@ def test_states_in_the_browser_on_a_busy_machine(tmp_path):
             killed_at = int(db2.locator('.ntrain-run-state').get_attribute('data-step'))
             c2.locator('.ntrain-badge[data-rung="5"][data-verdict="killed"]').wait_for(timeout=30_000)
             assert db2.locator('.ntrain-failure').count() == 0, db2.inner_text()
+            check_words(page, 'after Kill', figures)
             # ntrain.runs, in a cell, and ntrain runs, in a shell
             run_cells(page, 1, start=3)
             out = cell(page, 3).locator('.jp-OutputArea-output')
@@ -203,6 +208,7 @@ def test_states_in_the_browser_on_a_busy_machine(tmp_path):
             cli = subprocess.run([sys.executable, '-m', 'ntrain', 'runs', str(lb.work/'runs')], capture_output=True, text=True, timeout=120,
                                  env=dict(os.environ, **env))
             figures['ntrain.runs'], figures['ntrain runs'] = listed, cli.stdout
+            check_words(page, 'ntrain.runs listed', figures)
         except Exception:
             shoot(page, 'browser_runs_failure.png'); raise
         finally:

@@ -102,7 +102,7 @@ def run_verdict(h, cfg, started:float, where:str='', custom:bool=False, reason:O
     elif res.exit_code:
         why = getattr(res, 'message', None)
         r.fail(res.status, f'the run ended {res.status}' + (f': {why}' if why else '') + f'; see {h.run_dir}/log.txt')
-    else: r.note(None, f"{res.status} after {n['epochs']} epochs; best {n['best_metric']} {fmt_short(n['best'])}"
+    else: r.note(None, f"{said('finished', res.status) if res.status in ('early_stopped', 'max_steps') else res.status} after {n['epochs']} epochs; best {n['best_metric']} {fmt_short(n['best'])}"
                  + (f" ({'highest' if n['best_mode'] == 'max' else 'lowest'}: ckpt/best.pt)" if n['best_mode'] else ''))
     if custom: r.note(None, "the full run uses the config's optimizer and ntrain's step, not the optimizer or step function given to the ladder")
     return r.note(None, where) if where else r

@@ -254,7 +254,7 @@ def _files_sig(self:Dashboard)->tuple:
         except OSError: out.append(None)
     return tuple(out)
 @patch
-def _watch_files(self:Dashboard, every:float=2.0):
+def _watch_files(self:Dashboard, every:float=1.0):
     "Start the ended view's watch of its run directory (once)."
     if self._seen is None: self._seen = self._files_sig()
     if self.watch is None or not self.watch.alive: self.watch = Pump(self._check, every).start()
@@ -334,7 +334,7 @@ def _render(self:Dashboard, d:dict, final:bool):
                             f"<span class='ntrain-state-badge{live}' style='background:{color};color:white;padding:1px 6px;border-radius:3px'>"
                             f"{d['state'].upper()}</span>{reason}{stale}</div>")
         w['bar'].value = d['progress'] or 0.0
-        line = html.escape(status_line(d, numbers=False))  # (the numbers: in the row below)
+        line = html.escape(status_line(d, numbers=False, words=False))  # (the numbers: in the row below; the reason: in the title, once)
         w['bar_text'].value = f"<div class='ntrain-status{live}' style='white-space:nowrap;overflow:hidden;text-overflow:ellipsis' title='{line}'>{line}</div>"
         self.fresh.tick(not ended, sig != self._fresh_sig, now); self._fresh_sig = sig
         w['stats'].value = self._stats_html(d)
@@ -442,18 +442,18 @@ def _ipython_display_(self:Dashboard):
 
 # %% ../../nbs/04_notebook/01_dashboard.ipynb
 @patch
-def stop(self:Dashboard, wait:bool=True, timeout:Optional[float]=120):
+def stop(self:Dashboard, wait:bool=True, timeout:Optional[float]=120, by:str='Stop button'): # who asked, as the views say it
     "Graceful stop: the run (every process of it) stops after its step and saves; waits for the end unless `wait=False`."
     many = (self.handle.nproc or 1) > 1
     self.notice = f"stop requested: {'every process finishes its' if many else 'the run finishes its'} step, saves last.pt and ends stopped"
-    if self.follows: request_stop_file(self.run_dir, 'Stop button')  # (a run resumed elsewhere: its stop file reaches it)
+    if self.follows: request_stop_file(self.run_dir, by)  # (a run resumed elsewhere: its stop file reaches it)
     else:
-        if 'by' in inspect.signature(self.handle.stop).parameters: self.handle.stop(timeout=0, by='Stop button')  # shown at once, not at the next tick
+        if 'by' in inspect.signature(self.handle.stop).parameters: self.handle.stop(timeout=0, by=by)  # shown at once, not at the next tick
         else:  # (a handle whose stop takes no `by` writes the stop file: its line then says who asked, for every view)
             self.handle.stop(timeout=0)
-            if (self.run_dir/'STOP').exists(): request_stop_file(self.run_dir, 'Stop button')
+            if (self.run_dir/'STOP').exists(): request_stop_file(self.run_dir, by)
     with self._lock:
-        if self.handle.running or self.follows: self.view.ask_stop('Stop button')
+        if self.handle.running or self.follows: self.view.ask_stop(by)
         d = self.view.to_dict()
     self._render(d, final=False)
     if wait and not self.follows: self.handle.wait(timeout)

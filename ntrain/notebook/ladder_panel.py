@@ -128,7 +128,7 @@ def _build(self:_Widgets):
     w['rows'] = W.GridBox(cells, layout=W.Layout(grid_template_columns=_COLUMNS, grid_gap='0 8px', align_items='flex-start', width='100%'))
     w['rows'].add_class('ntrain-rungs')
     w['run14'] = W.Button(description='Run 1-4', button_style='primary'); w['run14'].add_class('ntrain-run-all'); w['run14'].on_click(lambda _: self.run('1-4'))
-    w['stop'] = W.Button(description='Stop', icon='stop', disabled=True, tooltip=_IDLE); w['stop'].add_class('ntrain-stop'); w['stop'].on_click(lambda _: self.stop())
+    w['stop'] = W.Button(description='Stop', icon='stop', disabled=True, tooltip=_IDLE); w['stop'].add_class('ntrain-stop'); w['stop'].on_click(lambda _: self.stop(by='Stop button'))
     w['state'] = W.HTML(); w['state'].add_class('ntrain-cell')
     w['plot'] = W.Image(format='png', layout=W.Layout(width=f'{self.plot.size[0]}px', max_width='100%', align_self='flex-start', display='none'))  # shown once drawn (never an empty image), never stretched
     w['run'] = W.VBox()
@@ -208,11 +208,19 @@ def _follow5(self:_Widgets, d:dict)->bool:
     if db is None: return False
     with db._lock: s = db.view.brief()  # (not `db.state`: no copy of the curves at each render)
     r = d['rungs'][4]
-    if s['state'] in LIVE or db.handle.running:  # (ended, but its thread or processes not yet gone: Run waits for them, so the badge does)
-        r.update(verdict='running', summary=status_line(s, numbers=False), stale=False); return True
-    if s['state'] in _END5 and r['verdict'] not in _END5[s['state']]:  # (resumed or killed elsewhere, and ended since)
+    judging = r['verdict'] == 'running'  # the session judges this run still: its verdict will say how it ended
+    if judging: self._resumed5 = None
+    live = s['state'] in LIVE or db.handle.running  # (ended, but its thread or processes not yet gone: Run waits for them, so the badge does)
+    if live and not judging: self._resumed5 = db  # a run with a verdict, going on again: resumed elsewhere
+    again = getattr(self, '_resumed5', None) is db
+    if live: r.update(verdict='running', summary=status_line(s, numbers=False), stale=False)
+    elif s['state'] in _END5 and (r['verdict'] not in _END5[s['state']] or again):  # (resumed or killed elsewhere, and ended since)
         r.update(verdict=_END5[s['state']][0], summary=state_words(s, 100))
-    return False
+    else: return False
+    if again or not (live or judging):  # the verdict's numbers are of an earlier end: the run's own now, not those
+        r.update(diagnosis=f'{state_words(s, 100)}: the run was resumed or ended outside this panel; its dashboard below follows it',
+                 details=[('state', state_words(s, 100)), ('step', f"{s['step']}/{s['total_steps'] or '?'}"), ('restarts', str(s['restarts']))])
+    return live
 @patch
 def _on_dashboard(self:_Widgets):
     "Rung 5's dashboard rendered: the row follows at once when the run's state changed, else at most once a second (its step)."
@@ -355,11 +363,13 @@ def _run_handle(self:Ladder):
 
 # %% ../../nbs/04_notebook/02_ladder_panel.ipynb
 @patch
-def stop(self:Ladder):
+def stop(self:Ladder, by:str='stop()'): # who asked, as the views say it ('Stop button': the panel's)
     "Stop the running rung (the stop token: it ends at its next check and reads `stopped`), and rung 5's run (gracefully)."
     self._stop.set()
     h = self._run_handle()
-    if h is not None and h.running: h.stop(timeout=0)
+    if h is not None and h.running:
+        if self.dashboard is not None: self.dashboard.stop(wait=False, by=by)  # (its view says who asked, as its own Stop does)
+        else: h.stop(timeout=0)
     return self
 @patch
 def _pending(self:Ladder, rung5:bool=True)->bool:

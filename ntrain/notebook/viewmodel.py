@@ -15,8 +15,8 @@ from ..core import patch
 
 # %% auto 0
 __all__ = ['RUNG_NAMES', 'VERDICTS', 'EDITABLE', 'AFFECTS', 'SPEED_COLUMNS', 'fmt_number', 'fmt_mib', 'fmt_seconds', 'fmt_value',
-           'rung_summary', 'rung_details', 'same_settings', 'LadderView', 'speed_rows', 'speed_view', 'RunView',
-           'state_words', 'RunList', 'run_info', 'runs', 'Pump', 'status_line', 'console_watch']
+           'ended_words', 'rung_summary', 'rung_details', 'same_settings', 'LadderView', 'speed_rows', 'speed_view',
+           'RunView', 'state_words', 'RunList', 'run_info', 'runs', 'Pump', 'status_line', 'console_watch']
 
 # %% ../../nbs/04_notebook/00_viewmodel.ipynb
 _PCT = ('tolerance', 'rel_gap', 'data_wait')  # shares, shown in percent
@@ -56,6 +56,10 @@ def fmt_value(key:str, v)->str:
 # %% ../../nbs/04_notebook/00_viewmodel.ipynb
 def _first(diag:str)->str: return first_line(diag or '', typed=False)
 
+def ended_words(status)->str:
+    "How a run ended (rung 5's `status`: a `LaunchResult.status`) in words: 'finished early (early stopping)', never 'early_stopped'."
+    return said('finished', status) if status in ('early_stopped', 'max_steps') else str(status)
+
 def _words(k:int, n:dict)->str:
     f, parts = fmt_number, []
     if k == 1 and 'params' in n:
@@ -78,7 +82,7 @@ def _words(k:int, n:dict)->str:
         if n.get('overlap'): parts.append(f"{f(n['overlap'])} validation samples also in train")
         if n.get('suggested_lr') is not None: parts.append(f"suggested max LR {f(n['suggested_lr'])}")
     elif k == 5 and n.get('status'):
-        parts.append(f"{n['status']}: {f(n.get('epochs'))} epochs, {f(n.get('steps'))} steps")
+        parts.append(f"{ended_words(n['status'])}: {f(n.get('epochs'))} epochs, {f(n.get('steps'))} steps")
         if n.get('best') is not None: parts.append(f"best {n.get('best_metric') or 'metric'} {f(n['best'])}")
         if n.get('samples_per_s'): parts.append(fmt_value('samples_per_s', n['samples_per_s']))
     return ', '.join(parts)
@@ -94,7 +98,7 @@ def rung_summary(r:dict)->str:
 
 def rung_details(r:dict)->list:
     "Every number a rung recorded, as (name, value in words) pairs, then the settings it ran with: its row's details."
-    out = [(k.replace('_', ' '), fmt_value(k, v)) for k, v in (r.get('numbers') or {}).items()]
+    out = [(k.replace('_', ' '), ended_words(v) if k == 'status' else fmt_value(k, v)) for k, v in (r.get('numbers') or {}).items()]
     if r.get('settings'): out.append(('settings', ', '.join(f"{k.replace('_', ' ')} {fmt_number(v)}" for k, v in r['settings'].items())))
     return out
 
@@ -519,16 +523,17 @@ def _fmt_s(s:Optional[float])->str:
     if s is None: return '?'
     s = int(round(s)); return f'{s // 3600}h{s % 3600 // 60:02d}m' if s >= 3600 else f'{s // 60}m{s % 60:02d}s' if s >= 60 else f'{s}s'
 
-def status_line(d:dict, numbers:bool=True)->str: # `numbers`: throughput, data wait and restarts too (the dashboard has a row of them)
+def status_line(d:dict, numbers:bool=True, # throughput, data wait and restarts too (the dashboard has a row of them)
+                words:bool=True)->str: # the state's reason and 'no progress for N s' too (the dashboard's title says them, once)
     "One line of a run's state, from `RunView.to_dict()`."
-    parts = [state_words(d)]
+    parts = [state_words(d) if words else d.get('state') or 'unknown']
     if d.get('total_steps'): parts.append(f"step {d['step']}/{d['total_steps']} ({d['progress']:.0%})")
     elif d.get('step'): parts.append(f"step {d['step']}")
     if d.get('eta_s') is not None: parts.append(f"ETA {_fmt_s(d['eta_s'])}")
     if numbers and d.get('samples_per_s'): parts.append(f"{d['samples_per_s']:,.0f} samples/s")
     if numbers and d.get('data_wait') is not None: parts.append(f"data wait {d['data_wait']:.0%}")
     if numbers and d.get('restarts'): parts.append(f"restarts {d['restarts']}")
-    if d.get('stale_for'): parts.append(f"no progress for {d['stale_for']} s")
+    if words and d.get('stale_for'): parts.append(f"no progress for {d['stale_for']} s")
     return '  '.join(parts)
 
 # %% ../../nbs/04_notebook/00_viewmodel.ipynb
