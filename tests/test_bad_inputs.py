@@ -11,7 +11,7 @@ warns or stops on a non-finite loss) that names the key, file, sample, pid or ra
 Cases run in this process through `ntrain.cli.main` where a subprocess adds nothing (the table's bulk); the few that
 change the process (a full disk made by a test switch, another user's read-only directory) run in a subprocess.
 """
-import contextlib, hashlib, io, json, os, shlex, shutil, signal, socket, subprocess, sys, tempfile, time, warnings
+import contextlib, hashlib, io, json, os, re, shlex, shutil, signal, socket, subprocess, sys, tempfile, time, warnings
 from pathlib import Path
 import pytest
 import torch
@@ -268,7 +268,10 @@ def test_bad_input_is_one_line_and_loses_nothing(case, prior, digits_ckpt, tmp_p
     got, out, err = run(_fmt(argv, tmp_path, rd, digits_ckpt), env=env)
     assert got == code, (case, got, out[-2000:], err[-2000:])
     if kind in ('warn', 'nonfinite'):  # the run says it on its console: one warning (or error) line
-        line = _one_line('\n'.join(l for l in out.splitlines() if l.startswith(('warning:', 'error:'))))
+        said = [l for l in out.splitlines() if l.startswith(('warning:', 'error:'))]
+        if 'curves' not in case:  # a busy machine's own warning, not this case's: curves.png given up on (left pending; issue 34)
+            said = [l for l in said if not re.search(r'/curves\.png: the plotter .* the run goes on$', l)]
+        line = _one_line('\n'.join(said))
         assert not err.strip(), err
     else:
         line = _one_line(err)
