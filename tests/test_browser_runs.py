@@ -6,7 +6,7 @@ this kernel, on a thread (a task that lives in the notebook cannot be imported b
 answers within 0.3 s; Stop on its dashboard ends it within 1 s, and the rung reads STOPPED; run again with few
 epochs it finishes and the rung reads PASS with its wall time, in a run directory named after the task. A second
 ladder on digits at a low lr runs rung 3 for a few seconds: the page's plot shows rung 3's curve, redrawn at least twice
-while it runs. A ladder on an importable task hands rung 5 to torchrun on 2 processes: its plot stays within 2 s of the
+while it runs, and within 1 s of the rung's newest step record in ladder.jsonl (p90). A ladder on an importable task hands rung 5 to torchrun on 2 processes: its plot stays within 2 s of the
 newest step record in metrics.jsonl (p90); Kill (confirmed) ends it, and the rung's
 badge, the dashboard, `ntrain.runs` and `ntrain runs` all read KILLED. At each of those moments the page shows no
 internal name (`jlab.INTERNAL`: 'stop file', 'ThreadRun', 'None', a private name...). Figures go to the artifacts folder
@@ -172,12 +172,21 @@ def test_states_in_the_browser_on_a_busy_machine(tmp_path):
             run_cells(page, 1, start=5)
             c5 = cell(page, 5)
             c5.locator('.ntrain-badge[data-rung="3"][data-verdict="running"]').wait_for(timeout=120_000)
-            r3, t3 = [], time.monotonic()
+            r3, t3, steps3, lag3, off = [], time.monotonic(), [], [], 0
+            jsonl = lb.work/'ladders'/'slow3'/'ladder.jsonl'  # the rung's records, each with its wall time: the lag is against them
             while c5.locator('.ntrain-badge[data-rung="3"]').get_attribute('data-verdict') == 'running':
-                p = plot_on_page(c5, '.ntrain-ladder-state')
-                if p['what'] == 'rung3' and p['step']: r3.append((p['draws'], p['step']))
-                time.sleep(0.05)
+                p = plot_on_page(c5, '.ntrain-ladder-state'); now = time.time()
+                chunk = b''
+                if jsonl.exists():
+                    with open(jsonl, 'rb') as f: f.seek(off); chunk = f.read()
+                whole = chunk[:chunk.rfind(b'\n') + 1]; off += len(whole)
+                steps3 += [(r['time'], r['step']) for r in map(json.loads, whole.splitlines()) if r.get('kind') == 'rung_step' and r.get('rung') == 3]
+                if p['what'] == 'rung3' and p['step']:
+                    r3.append((p['draws'], p['step']))
+                    lag3.append(next((now - t for t, n in steps3 if n > p['step']), 0.0))  # how long the first step not drawn has waited
+                time.sleep(0.1)
             figures['rung 3 redraws while it ran (draws, step)'] = sorted(set(r3)); figures['rung 3 seconds, as seen'] = round(time.monotonic() - t3, 1)
+            lag3.sort(); figures['rung 3 plot lag (s)'] = dict(p90=round(lag3[int(0.9 * (len(lag3) - 1))], 3), max=round(lag3[-1], 3), n=len(lag3)) if lag3 else None
             c5.locator('.ntrain-ladder-state[data-busy="0"]').wait_for(state='attached', timeout=60_000)
             # the kill: rung 5 of an importable task under torchrun, 2 processes
             run_cells(page, 1, start=2)
@@ -218,9 +227,9 @@ def test_states_in_the_browser_on_a_busy_machine(tmp_path):
     assert rundirs and all(re.fullmatch(r'(sines|tiny)-[\d-]+(/sines-[\d-]+)?/config.yaml', p) for p in rundirs), rundirs
     assert max(lat) < 0.3, lat
     assert len({s for s, _ in r3}) >= 2 and r3[-1][1] > r3[0][1], figures['rung 3 redraws while it ran (draws, step)']
-    # the bound is 3 s: fresh-clone CI at 5842409 measured p90 2.37 s (max 2.89, n 44) under the hog, against 0.12 s when issue 35
-    # was filed; a regression in the dashboard's plot under load that is open in issue 35, not accepted as the target
-    assert lag['n'] >= 30 and lag['p90'] <= 3.0 and lag['samples'][-1][3] > lag['samples'][0][3], {k: lag[k] for k in ('p90', 'max', 'n')}
+    assert figures['rung 3 plot lag (s)']['n'] >= 10 and figures['rung 3 plot lag (s)']['p90'] <= 1.0, figures['rung 3 plot lag (s)']  # issue 35: p90 <= 1 s under the hog
+    # issue 35: within 2 s at p90 (the dashboard's plot never lags more than its `plot_lag`, 1 s, whatever its CPU budget)
+    assert lag['n'] >= 30 and lag['p90'] <= 2.0 and lag['samples'][-1][3] > lag['samples'][0][3], {k: lag[k] for k in ('p90', 'max', 'n')}
     assert stop_s < 1.0, stop_s
     assert b5['text'] == 'PASS' and n5.startswith('finished: 3 epochs') and re.fullmatch(r'(\d+(\.\d)? s|\d+ min \d\d s)', t5), (b5, n5, t5)
     assert editor['text'] == 'must be >= 0, got -1.0' and editor['color'] == 'rgb(198, 40, 40)' and editor['beside'], editor

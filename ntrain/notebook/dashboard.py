@@ -203,7 +203,8 @@ class Dashboard:
     _GONE = ('no word from the kernel: it is busy, restarted or shut down, and this view is not updated; the run goes on '
              'without it (ntrain.attach(run_dir) follows it again)')
     def __init__(self, handle, stale_s:float=60.0, interval:float=0.25, plot_every:float=0.25, log_lines:int=6, plot_budget:float=0.05,
-                 save_every:float=5.0): # the sibling output that a saved notebook keeps is updated this often at most
+                 save_every:float=5.0, # the sibling output that a saved notebook keeps is updated this often at most
+                 plot_lag:float=1.0): # seconds the plot may lag at most: a redraw is then due whatever `plot_budget` says (bench/views_lag.py)
         self.handle, self.stale_s, self.interval, self.log_lines, self.save_every = handle, stale_s, interval, log_lines, save_every
         self.fresh, self._fresh_sig, self._saved_at, self._saved = Freshness(f'ntrain-k-{id(self)}', gone=self._GONE), None, 0.0, None
         self.view, self._lock = RunView(stale_s), threading.Lock()
@@ -211,7 +212,7 @@ class Dashboard:
         self._logs_at, self._display_id, self._final_sig, self._errors, self._shown_state = 0.0, None, None, None, None
         self._records, self.watch, self._seen, self.follows = Watcher(Path(handle.run_dir)/'metrics.jsonl'), None, None, False
         self.listeners = []  # called after each render (the ladder panel's row of rung 5 follows the dashboard)
-        self.plot = LivePlot(budget=plot_budget, every=plot_every)  # redrawing takes under `plot_budget` of a core from the run it shows
+        self.plot = LivePlot(budget=plot_budget, every=plot_every, longest=plot_lag)  # redrawing takes under `plot_budget` of a core from the run it shows, unless it would lag more than `plot_lag`
         self._build()
         self.pump = Pump(self._tick, interval).start()
     @property
@@ -456,6 +457,7 @@ def stop(self:Dashboard, wait:bool=True, timeout:Optional[float]=120, by:str='St
         if self.handle.running or self.follows: self.view.ask_stop(by)
         d = self.view.to_dict()
     self._render(d, final=False)
+    if self.pump is not None: self.pump.hurry()  # the run's end shows within 0.05 s of its end record, not a 0.25 s tick later
     if wait and not self.follows: self.handle.wait(timeout)
     if wait: self.wait(timeout=30 if not self.follows else timeout)  # apply the run's last records here: a cell that waits blocks the kernel's loop
     return self
@@ -465,6 +467,7 @@ def kill(self:Dashboard)->bool:
     why = self.w['kill'].tooltip if self.follows else self.handle.cannot_kill
     if why is not None: self.notice = f'not killed: {why}'; return False
     ok = self.handle.kill(by='Kill button') if 'by' in inspect.signature(self.handle.kill).parameters else self.handle.kill()
+    if ok and self.pump is not None: self.pump.hurry()
     self.notice = '' if ok else 'nothing to kill: the run is not running here'  # (killed: the title says by whom, once)
     return ok
 

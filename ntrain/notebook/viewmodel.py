@@ -4,7 +4,7 @@
 
 # %% ../../nbs/04_notebook/00_viewmodel.ipynb 2
 from __future__ import annotations
-import asyncio, collections, copy, json, math, queue, re, socket, sys, threading, time
+import asyncio, collections, contextlib, copy, json, math, queue, re, socket, sys, threading, time
 from pathlib import Path
 from typing import Callable, Iterable, Optional
 from ..core import first_line
@@ -470,13 +470,15 @@ class Pump:
     "Calls `tick()` every `interval` s, on the running event loop if there is one, else on a daemon thread, until it returns False."
     def __init__(self, tick:Callable[[], bool], interval:float=0.25, loop:Optional[bool]=None): # loop: None = use one if running
         self.tick, self.interval, self.error = tick, interval, None
-        self._lock, self._stop, self._thread, self._loop = threading.Lock(), threading.Event(), None, None
+        self._lock, self._stop, self._kick, self._thread, self._loop = threading.Lock(), threading.Event(), threading.Event(), None, None
+        self._next, self._fast, self._fast_until = None, interval, 0.0  # the loop's next tick; `hurry`'s interval, until when
         if loop is not False:
             try: self._loop = asyncio.get_running_loop()
             except RuntimeError: self._loop = None
         self.alive = False
     @property
     def mode(self)->str: return 'loop' if self._loop is not None else 'thread'
+
 
 # %% ../../nbs/04_notebook/00_viewmodel.ipynb
 @patch
@@ -504,19 +506,34 @@ def _once(self:Pump)->bool:
 
 # %% ../../nbs/04_notebook/00_viewmodel.ipynb
 @patch
+def _gap(self:Pump)->float: return self._fast if time.monotonic() < self._fast_until else self.interval
+@patch
 def _on_loop(self:Pump):
     if self._stop.is_set(): self.alive = False; return
-    if self._once(): self._loop.call_later(self.interval, self._on_loop)
+    if self._once(): self._next = self._loop.call_later(self._gap(), self._on_loop)
 @patch
 def _on_thread(self:Pump):
-    while not self._stop.is_set() and self._once(): self._stop.wait(self.interval)
+    while not self._stop.is_set() and self._once(): self._kick.wait(self._gap()); self._kick.clear()
     self.alive = False
+@patch
+def hurry(self:Pump, seconds:float=5.0, every:float=0.05):
+    "Tick now, then every `every` s for the next `seconds` (an end that a Stop asked for shows as soon as the run writes it). Any thread."
+    self._fast, self._fast_until = every, time.monotonic() + seconds
+    if self._loop is not None:
+        with contextlib.suppress(RuntimeError): self._loop.call_soon_threadsafe(self._rearm)  # (a closed loop: nothing to hurry)
+    else: self._kick.set()
+@patch
+def _rearm(self:Pump):
+    "On the loop: the pending tick now, and the chain on from it."
+    if not self.alive or self._stop.is_set() or self._next is None: return
+    self._next.cancel(); self._on_loop()
 @patch
 def stop(self:Pump):
     "Stop ticking."
-    self._stop.set()
+    self._stop.set(); self._kick.set()
     if self._thread is not None and self._thread is not threading.current_thread(): self._thread.join(timeout=5)
     self.alive = False
+
 
 # %% ../../nbs/04_notebook/00_viewmodel.ipynb
 def _fmt_s(s:Optional[float])->str:
