@@ -189,6 +189,8 @@ def test_two_dashboards_follow_a_run_resumed_from_a_terminal(tmp_path, one_threa
         for d in (a, b):
             assert d.follows and d.w['resume'].disabled and not d.w['stop'].disabled and d.w['kill'].disabled and 'resumed elsewhere' in d.w['kill'].tooltip
         assert 'by you' not in seen(lad.w['info5'].value)  # (the row's details: the run now, not the stop's numbers)
+        status = lambda: seen(lad.w['state'].value)  # the panel's status line: the run now, not the stop's notice
+        until(lambda: 'running' in status() and 'by you' not in status() and 'resumed outside this panel' in status(), 5, 'the status line follows the resume')
         assert p.wait(timeout=180) == 0, p.communicate()[0]
     finally:
         if p.poll() is None: p.kill(); p.wait(timeout=30)
@@ -200,5 +202,6 @@ def test_two_dashboards_follow_a_run_resumed_from_a_terminal(tmp_path, one_threa
         assert st['step'] == st['total_steps'] and st['restarts'] == 1 and d.w['resume'].disabled and 'finished' in d.card.split('**Epochs:**')[1]
     assert a.state['samples_per_s'] == b.state['samples_per_s'] and f"{a.state['samples_per_s']:,.0f} samples/s" in a.card
     until(lambda: "data-verdict='pass'" in badge(lad, 5), 5, "rung 5 reads the run's new end")
+    until(lambda: 'finished' in status() and 'by you' not in status(), 5, 'the status line reads the new end')
     row = seen(lad.w['info5'].value)
     assert 'finished' in row and 'by you' not in row and f"{a.state['total_steps']}/{a.state['total_steps']}" in row, row

@@ -220,6 +220,8 @@ def _follow5(self:_Widgets, d:dict)->bool:
     if again or not (live or judging):  # the verdict's numbers are of an earlier end: the run's own now, not those
         r.update(diagnosis=f'{state_words(s, 100)}: the run was resumed or ended outside this panel; its dashboard below follows it',
                  details=[('state', state_words(s, 100)), ('step', f"{s['step']}/{s['total_steps'] or '?'}"), ('restarts', str(s['restarts']))])
+    if again and not d['busy']:  # the status line too: not the notice of the end it had ("rung 5: stopped ...") while the run goes on
+        d['notice'] = f"rung 5: {state_words(s, 100)} (resumed outside this panel; its dashboard below follows it)"
     return live
 @patch
 def _on_dashboard(self:_Widgets):
