@@ -9,7 +9,7 @@ API (also used by issue 33's false-alarm counts):
 - `HALF[name]` is 'A' (written before the rules were frozen, the half they were tuned on) or 'B' (held out: written
   after the frozen-rules commit and run once) or 'C' (held out from the second round of rules, frozen at 86df774: written
   after that commit and run once) or 'D' (held out from the third round of rules, frozen at d333db6: written after that
-  commit and run once).
+  commit and run once) or 'E' (held out from the fourth round, frozen at 9d1d6da: written after it and run once).
 - `run(name, seed, rungs='1-3')` runs one program's ladder and returns the LadderResult.
 """
 from __future__ import annotations
@@ -699,3 +699,97 @@ def wine_softmax_before_ce(seed): return dict(wine_layernorm(seed), model=lambda
 def diabetes_shuffled_targets(seed):
     kw = diabetes_mlp(seed); x, y = kw['train'].tensors
     kw['train'] = TensorDataset(x, y[torch.randperm(len(y), generator=_gen(seed + 29))]); return kw
+
+# ---------------------------------------------------------------- half E: held out, written after the frozen-rules commit 9d1d6da
+@healthy('E')
+def iris_logreg(seed):  # multinomial logistic regression on sklearn's iris, standardised, SGD 0.1
+    from sklearn.datasets import load_iris
+    (x, y), (vx, vy) = _sk_split(load_iris, seed)
+    return dict(model=lambda: nn.Linear(4, 3), train=TensorDataset(_standardise(x, x), y.long()), valid=TensorDataset(_standardise(vx, x), vy.long()),
+                num_classes=3, optimizer=lambda p: torch.optim.SGD(p, lr=0.1), **_keys(seed, batch_size=16))
+
+def _moons(seed, n, split=0):
+    from sklearn.datasets import make_moons
+    x, y = make_moons(n_samples=n, noise=0.2, random_state=seed * 31 + split)
+    return TensorDataset(torch.tensor(x, dtype=torch.float32), torch.tensor(y, dtype=torch.float32)[:, None])
+
+@healthy('E')
+def moons_mlp(seed):  # the two-moons toy classifier: a Tanh MLP, one logit, BCEWithLogitsLoss, Adam 1e-2
+    return dict(model=lambda: nn.Sequential(nn.Linear(2, 32), nn.Tanh(), nn.Linear(32, 32), nn.Tanh(), nn.Linear(32, 1)),
+                train=_moons(seed, 1000), valid=_moons(seed, 300, split=1), loss=nn.BCEWithLogitsLoss(),
+                optimizer=lambda p: torch.optim.Adam(p, lr=1e-2), **_keys(seed, batch_size=32))
+
+def _friedman(seed):
+    "sklearn's Friedman #1 regression (10 features, 5 used, noise 1), target standardised with the train split's statistics."
+    from sklearn.datasets import make_friedman1
+    x, y = make_friedman1(n_samples=2500, noise=1.0, random_state=seed)
+    x, y = torch.tensor(x, dtype=torch.float32), torch.tensor(y, dtype=torch.float32)[:, None]
+    (x, y), (vx, vy) = (x[500:], y[500:]), (x[:500], y[:500])
+    return (x, (y - y.mean()) / y.std()), (vx, (vy - y.mean()) / y.std())
+
+@healthy('E')
+def friedman_mlp(seed):  # a SiLU MLP, SGD with momentum 0.9 at 0.01, MSE
+    (x, y), (vx, vy) = _friedman(seed)
+    return dict(model=lambda: nn.Sequential(nn.Linear(10, 64), nn.SiLU(), nn.Linear(64, 64), nn.SiLU(), nn.Linear(64, 1)),
+                train=TensorDataset(x, y), valid=TensorDataset(vx, vy), loss=nn.MSELoss(),
+                optimizer=lambda p: torch.optim.SGD(p, lr=0.01, momentum=0.9), **_keys(seed, batch_size=32))
+
+class ResBlock(nn.Module):
+    def __init__(self, c):
+        super().__init__()
+        self.c1, self.b1, self.c2, self.b2 = nn.Conv2d(c, c, 3, padding=1, bias=False), nn.BatchNorm2d(c), nn.Conv2d(c, c, 3, padding=1, bias=False), nn.BatchNorm2d(c)
+    def forward(self, x): return F.relu(x + self.b2(self.c2(F.relu(self.b1(self.c1(x))))))
+
+class TinyResNet(nn.Module):  # a stem, two residual blocks, global average pooling, a linear head
+    def __init__(self, c=16, k=10):
+        super().__init__()
+        self.stem = nn.Sequential(nn.Conv2d(1, c, 3, padding=1, bias=False), nn.BatchNorm2d(c), nn.ReLU())
+        self.blocks, self.fc = nn.Sequential(ResBlock(c), ResBlock(c)), nn.Linear(c, k)
+    def forward(self, x): return self.fc(self.blocks(self.stem(x.view(-1, 1, 8, 8))).mean((2, 3)))
+
+@healthy('E')
+def resnet_digits(seed):  # the CIFAR recipe: SGD 0.05, momentum 0.9, weight decay 5e-4
+    (x, y), (vx, vy) = _digits(seed)
+    return dict(model=TinyResNet, train=TensorDataset(x, y), valid=TensorDataset(vx, vy), num_classes=10,
+                optimizer=lambda p: torch.optim.SGD(p, lr=0.05, momentum=0.9, weight_decay=5e-4), **_keys(seed, batch_size=64))
+
+def _topic_docs(seed, n, V=500, T=24, K=4, split=0):
+    "Documents of T tokens: a topic's own words (a slice of the vocabulary) mixed with common words, labelled by topic."
+    g = _gen(seed * 37 + split)
+    y = torch.randint(0, K, (n,), generator=g)
+    own = (V // 2) // K
+    topical = V // 2 + y[:, None] * own + torch.randint(0, own, (n, T), generator=g)
+    common = torch.randint(0, V // 2, (n, T), generator=g)
+    return torch.where(torch.rand(n, T, generator=g) < 0.3, topical, common), y
+
+class BagClassifier(nn.Module):  # the text-classification tutorial's model: EmbeddingBag (mean) and a linear layer
+    def __init__(self, V=500, d=64, K=4):
+        super().__init__(); self.emb, self.fc = nn.EmbeddingBag(V, d, mode='mean'), nn.Linear(d, K)
+        self.emb.weight.data.uniform_(-0.5, 0.5); self.fc.weight.data.uniform_(-0.5, 0.5); self.fc.bias.data.zero_()
+    def forward(self, x): return self.fc(self.emb(x))
+
+@healthy('E')
+def embbag_topics(seed):  # SGD at lr 5, as the tutorial sets it
+    (x, y), (vx, vy) = _topic_docs(seed, 4000), _topic_docs(seed, 800, split=1)
+    return dict(model=BagClassifier, train=TensorDataset(x, y), valid=TensorDataset(vx, vy), num_classes=4,
+                optimizer=lambda p: torch.optim.SGD(p, lr=5.0), **_keys(seed, batch_size=64))
+
+# broken variants of half E
+def _shuffled(kw, seed, salt):
+    x, y = kw['train'].tensors
+    kw['train'] = TensorDataset(x, y[torch.randperm(len(y), generator=_gen(seed + salt))]); return kw
+
+@broken('E', 'iris_shuffled_labels', 4, ('labels',))
+def iris_shuffled_labels(seed): return _shuffled(iris_logreg(seed), seed, 41)
+
+@broken('E', 'moons_shuffled_labels', 4, ('labels',))
+def moons_shuffled_labels(seed): return _shuffled(moons_mlp(seed), seed, 43)
+
+@broken('E', 'embbag_shuffled_labels', 4, ('labels',))
+def embbag_shuffled_labels(seed): return _shuffled(embbag_topics(seed), seed, 47)
+
+@broken('E', 'resnet_lr_x100', 3, ('lr_high', 'nan', 'nan_params', 'nan_forward', 'nan_backward', 'stuck', 'flat', 'not_falling'))
+def resnet_lr_x100(seed): return dict(resnet_digits(seed), optimizer=lambda p: torch.optim.SGD(p, lr=5.0, momentum=0.9, weight_decay=5e-4))
+
+@broken('E', 'friedman_lr_zero', 3, ('lr_zero', 'flat'))
+def friedman_lr_zero(seed): return dict(friedman_mlp(seed), optimizer=lambda p: torch.optim.SGD(p, lr=0.0, momentum=0.9))

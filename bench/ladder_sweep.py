@@ -10,7 +10,7 @@ expected rung is within `--rungs` is a false pass unless that rung's verdict is 
 causes; rows expected at a later rung (rung 4) are skipped under `--rungs 1-3`.
 """
 from __future__ import annotations
-import argparse, json, math, os, statistics, subprocess, sys, time
+import argparse, json, math, os, statistics, subprocess, sys, tempfile, time
 from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -91,6 +91,7 @@ for name in sys.argv[2].split(','):
         if name == 'digits': ladder('digits', rungs=sys.argv[3], run_dir=d, write=False)
         else: G.run(name, 0, rungs=sys.argv[3])
     out[name] = time.perf_counter() - t
+import ntrain; out['ntrain_from'] = ntrain.__file__
 print('TIMES ' + json.dumps(out))
 '''
 
@@ -103,10 +104,13 @@ def cost(args):
     for rep in range(args.reps):
         for k, tree in (trees.items() if rep % 2 == 0 else reversed(list(trees.items()))):
             env = dict(os.environ, PYTHONPATH=tree)
-            p = subprocess.run([sys.executable, '-c', TIME_SCRIPT, str(HERE), ','.join(names), args.rungs], env=env, capture_output=True, text=True, timeout=3600)
+            p = subprocess.run([sys.executable, '-c', TIME_SCRIPT, str(HERE), ','.join(names), args.rungs], env=env, capture_output=True, text=True, timeout=3600,
+                               cwd=tempfile.gettempdir())  # not the checkout: `python -c` puts the working directory before PYTHONPATH
             line = [l for l in p.stdout.splitlines() if l.startswith('TIMES ')]
             if not line: print(p.stderr[-2000:]); raise SystemExit(f'{k} failed')
-            for n, s in json.loads(line[0][6:]).items(): got[k][n].append(s)
+            times = json.loads(line[0][6:]); where = times.pop('ntrain_from')
+            if not where.startswith(tree): raise SystemExit(f'{k}: ntrain came from {where}, not {tree}')
+            for n, s in times.items(): got[k][n].append(s)
             print(k, rep, {n: round(v[-1], 2) for n, v in got[k].items()}, flush=True)
     med = {k: {n: statistics.median(v) for n, v in d.items()} for k, d in got.items()}
     ratios = {n: med['new'][n] / med['base'][n] for n in names}
@@ -119,7 +123,7 @@ def cost(args):
 if __name__ == '__main__':
     ap = argparse.ArgumentParser()
     ap.add_argument('--rungs', default='1-4'); ap.add_argument('--seeds', type=int, default=10); ap.add_argument('--first-seed', type=int, default=0)
-    ap.add_argument('--half', default='all', choices=['A', 'B', 'C', 'D', 'AB', 'ABC', 'all']); ap.add_argument('--only', nargs='*'); ap.add_argument('--out', help='the JSON file name under bench/results/')
+    ap.add_argument('--half', default='all', choices=['A', 'B', 'C', 'D', 'E', 'AB', 'ABC', 'all']); ap.add_argument('--only', nargs='*'); ap.add_argument('--out', help='the JSON file name under bench/results/')
     ap.add_argument('--cost', help='a base checkout: time rungs 1-3 there and here'); ap.add_argument('--reps', type=int, default=2)
     ap.add_argument('--skip', nargs='*', help='--cost: programs left out (the slowest, to save time)')
     a = ap.parse_args()

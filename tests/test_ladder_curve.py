@@ -157,3 +157,21 @@ def test_rung_4_siamese_slow_learner_is_not_blamed_on_its_labels():
     "Seed 2 of the siamese pair network failed `labels` under 86df774 (its training loss ended below the prior's, 0.66 against 0.687, and val_loss 0.691 near it): a slow learner that starts to fit its subset."
     r = gallery('siamese', 2, rungs='1-4').rung(4)
     assert r.verdict != 'fail' and 'labels' not in r.causes, r.diagnosis
+
+# ---- issue 32, round 4: rung 4 against several permutations; loss_se of a summed loss
+def test_rung_4_shuffled_labels_on_clusters_do_not_pass_on_one_lucky_control():
+    "Seed 4 of conv1d_shuffled_labels passed under d333db6 (val_acc 0.51 against one control's 0.35): two more permutations reach 0.48, and their spread keeps it from a pass."
+    r = gallery('conv1d_shuffled_labels', 4, rungs='1-4').rung(4)
+    assert r.verdict != 'pass' and len(r.numbers['controls']) == 2, r.diagnosis
+    assert '3 controls' in r.diagnosis and r.numbers['controls'][0]['seed'] != r.numbers['control']['seed'], r.diagnosis
+
+def test_loss_se_scales_the_slices_of_a_summed_loss():
+    "A loss summed over the rows: each of the 8 row slices is scaled to the batch, so its noise is the batch loss's, not an eighth of it."
+    from types import SimpleNamespace
+    from ntrain.ladder.small_data import _pieces
+    g = torch.Generator().manual_seed(0); out, y = torch.randn(64, 3, generator=g), torch.randn(64, 3, generator=g)
+    mean, summed = (SimpleNamespace(items=False, task=SimpleNamespace(loss=nn.MSELoss(reduction=r))) for r in ('mean', 'sum'))
+    pm = _pieces(mean, out, y, total=float(mean.task.loss(out, y)))
+    ps = _pieces(summed, out, y, total=float(summed.task.loss(out, y)))
+    assert len(pm) == len(ps) == 8 and all(abs(s - m * 64 * 3) < 1e-3 * s for s, m in zip(ps, pm)), (pm, ps)  # each slice's share, times 8 slices
+    assert abs(sum(ps) / 8 - float(summed.task.loss(out, y))) < 1e-3 * sum(ps), ps

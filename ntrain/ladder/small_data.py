@@ -21,8 +21,9 @@ from .overfit import loss_rose
 from ..metrics import class_dim
 
 # %% auto 0
-__all__ = ['LEAK_CHUNK', 'AUROC_MAX', 'PERMUTED_CACHE', 'digest', 'leak_check', 'auroc', 'train_prior', 'control_seed',
-           'target_slot', 'Permuted', 'rng_kept', 'control_fit', 'sound_control', 'swing', 'judge', 'rung4']
+__all__ = ['LEAK_CHUNK', 'AUROC_MAX', 'PERMUTED_CACHE', 'CONTROLS', 'digest', 'leak_check', 'auroc', 'train_prior',
+           'control_seed', 'target_slot', 'Permuted', 'rng_kept', 'control_fit', 'sound_control', 'swing', 'judge',
+           'decisive', 'more_controls', 'rung4']
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def digest(x)->str:
@@ -113,14 +114,21 @@ def train_prior(b:Bench, model, ds)->Optional[torch.Tensor]:
     return (s / n).float().cpu() if n else None
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
-def _pieces(b:Bench, out, target, k:int=8)->list:
-    "The task's loss on up to `k` row slices of one batch's outputs and targets (tensors with the same rows), for the noise of a validation loss; [] where the loss cannot take slices."
+def _pieces(b:Bench, out, target, k:int=8,
+            total:Optional[float]=None, # the loss of the whole batch: when it is the slices' sum (a summed loss), each slice is scaled to the batch
+           )->list:
+    """The task's loss on up to `k` row slices of one batch's outputs and targets (tensors with the same rows), each an estimate
+    of the batch's loss, for the noise of a validation loss; [] where the loss cannot take slices. A loss summed over the rows
+    (reduction='sum', a summed user loss) gives each slice its share: it is scaled by the rows of the batch over its own rows."""
     if b.items or not (torch.is_tensor(out) and torch.is_tensor(target)) or out.ndim == 0 or len(out) != len(target) or len(out) < 2 * k: return []
     try:
         with warnings.catch_warnings():
             warnings.simplefilter('ignore')
-            return [float(b.task.loss(o, t)) for o, t in zip(out.chunk(k), target.chunk(k))]
+            ps, rows = zip(*[(float(b.task.loss(o, t)), len(o)) for o, t in zip(out.chunk(k), target.chunk(k))])
     except Exception: return []  # a loss that needs the whole batch (pairs within it, a tuple): no slices
+    summed = total is not None and len(ps) > 1 and abs(total - sum(ps)) < abs(total - sum(ps) / len(ps))
+    return [p * len(out) / n for p, n in zip(ps, rows)] if summed else list(ps)
+
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def _evaluate(b:Bench, model, loader, within=None, prior=None)->dict:
@@ -137,7 +145,7 @@ def _evaluate(b:Bench, model, loader, within=None, prior=None)->dict:
             batch = to_device(batch, b.device)
             loss, out, target = b.forward_loss(model, batch)
             ls.append(float(loss)); ns.append(b.count(batch) if b.items else len(idx))
-            pieces += _pieces(b, out, target)
+            pieces += _pieces(b, out, target, total=float(loss))
             if prior is not None and torch.is_tensor(target): const.append(_constant_loss(b, prior, target, batch))
             if b.is_bce:
                 if kept < AUROC_MAX and torch.is_tensor(target):
@@ -166,9 +174,9 @@ def _evaluate(b:Bench, model, loader, within=None, prior=None)->dict:
     return out
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
-def control_seed(seed:int)->int:
-    "The seed of rung 4's control, derived from the run's: it permutes the targets and drives dropout in the control."
-    return mix_seed(seed, 0xC0417) >> 1
+def control_seed(seed:int, index:int=0)->int:
+    "The seed of rung 4's control number `index` (0: the first), derived from the run's: it permutes the targets and drives dropout in that control."
+    return mix_seed(seed, 0xC0417 + index) >> 1
 
 def target_slot(task, sample):
     "Where a loaded sample keeps its target: 1 in a tuple or list, the task's target key in a dict; None when it has neither."
@@ -230,10 +238,11 @@ def control_fit(b:Bench, sub, init:dict, vl, within, value:Callable, bs:int, dro
                 keep:Optional[dict]=None, # carries the control between calls: a second call with it trains `epochs` more
                 epochs:Optional[int]=None, # epochs this call (default: small_epochs)
                 lr_scale:float=1.0, # the learning rate times this (a control that diverged runs again at a tenth)
+                index:int=0, # which permutation (`control_seed`): 0 is the first control, the others are rung 4's further ones
                )->tuple:
     """The null of rung 4: the samples of `sub` with their targets permuted, trained from the weights `init` over the rung's
     epochs and batches and evaluated after each epoch: (evaluations, None), or (None, why there is no control)."""
-    seed, keep = control_seed(b.cfg.seed), {} if keep is None else keep
+    seed, keep = control_seed(b.cfg.seed, index), {} if keep is None else keep
     E = b.st.small_epochs if epochs is None else epochs
     try:
         with rng_kept():
@@ -261,7 +270,7 @@ def control_fit(b:Bench, sub, init:dict, vl, within, value:Callable, bs:int, dro
                     pend.append(b.train_step(model, opt, to_device(batch, b.device)))
                 ls = torch.stack([l.float() for l in pend]).cpu().tolist()
                 e = _evaluate(b, model, vl, within); e['train_loss'] = sum(ls) / len(ls); hist.append(e)
-                b.emit('rung_control', rung=4, epoch=ep, train_loss=e['train_loss'], val_loss=e['loss'], metric=metric, value=value(e))
+                if index == 0: b.emit('rung_control', rung=4, epoch=ep, train_loss=e['train_loss'], val_loss=e['loss'], metric=metric, value=value(e))
     except UserCodeError as e: return None, f'the control fit on permuted targets failed: {e}'
     if not all(math.isfinite(x) for e in hist for x in (e['loss'], e['train_loss'], value(e))):
         return None, 'the control fit on permuted targets gave non-finite values'
@@ -311,19 +320,24 @@ def judge(val_loss:float, control_loss:list, final:Optional[float]=None, control
           constant:Optional[float]=None, chance:Optional[float]=None,
           start:Optional[float]=None, # the validation loss before training: a gain under 2% of the control's own is no credit
           items:Optional[int]=None, # the validation items an accuracy counts: its binomial noise is part of the metric's margin
+          extra:Optional[list]=None, # further controls (other permutations): (their val_loss series, their metric series or None)
          )->dict:
     """Where the final validation loss (and the final metric, higher is better) stand against the control's epochs: each
     'beats', 'overlaps' or 'within'. A loss not below the `constant` predictor's is 'within'; the metric is held to at
-    least `chance` (the control's best is never below it). With `start`, the loss must also beat the control's best by 2% of the control's own gain from `start`: what the targets' marginal gives is the control's, not the model's. With `items`, an accuracy must beat it by 2 binomial standard errors too: one control's epochs show its swing, not how far another permutation would go."""
-    def zone(x, xs, sign):  # sign 1: lower is better
-        best = min(xs) if sign > 0 else max(xs + ([chance] if chance is not None else []))
+    least `chance` (the control's best is never below it). With `start`, the loss must also beat the control's best by 2% of the control's own gain from `start`: what the targets' marginal gives is the control's, not the model's. With `items`, an accuracy must beat it by 2 binomial standard errors too: one control's epochs show its swing, not how far another permutation would go. With `extra` controls, each
+    criterion must beat the best of all of them, by at least their spread (the range of their bests): a fit to permuted targets
+    can land near the truth by chance, and the controls' spread shows how far such luck goes."""
+    def zone(x, xss, sign):  # sign 1: lower is better
+        bests = [min(xs) if sign > 0 else max(xs + ([chance] if chance is not None else [])) for xs in xss]
+        best = min(bests) if sign > 0 else max(bests)
         if not sign * x < sign * best: return 'within'
-        m = max(swing(xs, sign > 0), 0.02 * abs(start - best) if sign > 0 and start is not None else 0.0,
+        m = max(max(swing(xs, sign > 0) for xs in xss), max(bests) - min(bests), 0.02 * abs(start - best) if sign > 0 and start is not None else 0.0,
                 2 * math.sqrt(best * (1 - best) / items) if sign < 0 and items and 0 < best < 1 else 0.0)
         return 'beats' if sign * x < sign * best - m else 'overlaps'
-    out = dict(val_loss=zone(val_loss, control_loss, 1))
+    extra = extra or []
+    out = dict(val_loss=zone(val_loss, [control_loss] + [l for l, _ in extra], 1))
     if constant is not None and not val_loss < constant: out['val_loss'] = 'within'  # no better than predicting the prior
-    if control_metric is not None: out['metric'] = zone(final, control_metric, -1)
+    if control_metric is not None: out['metric'] = zone(final, [control_metric] + [v for _, v in extra if v is not None], -1)
     return out
 
 def _verdict_words(zones:dict, metric:str, final, fl, cmax, cmin, ls, vs, const)->list:
@@ -464,6 +478,46 @@ def _small_notes(r:RungResult, key:str, fl:float, leak:dict):
         else: r.warn('leakage', words.strip())
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
+CONTROLS = 3  # control permutations at most: the first always, the others when a result against it is not decisive
+
+def decisive(t:dict, final:float, fl:float, ctrl:list, train_end:float)->bool:
+    """Whether a pass against the first control (`t`: `_thresholds`) stands without more permutations: the fit's training loss
+    (`train_end`, its last epoch's mean) is below 0.9 x the control's (real targets fit better than permuted ones), and its
+    metric closes half the gap from the control's best to perfect (1 for an accuracy or AUROC; for a loss, half the control's
+    best, when that is positive). One control is one draw of how far permuted targets go: on inputs with a few natural
+    clusters, a fit to permuted targets can land near the truth by chance, yet it does not fit its own targets better."""
+    if not t['control']: return True
+    if not train_end < 0.9 * ctrl[-1]['train_loss']: return False
+    if t['up']: return final >= t['cmax'] + 0.5 * (1 - t['cmax'])
+    return t['cmin'] > 0 and fl <= 0.5 * t['cmin']
+
+def more_controls(b:Bench, r:RungResult, t:dict, sub, init:dict, vl, within, value:Callable, bs:int, drop:bool, metric:str,
+                  epochs:int, lr_scale:float, final:float, fl:float, start:float, const)->str:
+    """Rung 4's further controls, `CONTROLS` - 1 more permutations (`control_seed` with index 1, 2, ...) over the fit's `epochs`
+    at the first control's learning rate, into `t['extra']`, `r.numbers['controls']` and `r.series`; the verdict against all of
+    them (`_settle`). A further control that fails or diverges is left out, and said."""
+    extra, rec, up = [], [], t['up']
+    for j in range(1, CONTROLS):
+        h, why = control_fit(b, sub, init, vl, within, value, bs, drop, metric, {}, epochs, lr_scale, index=j)
+        bad = _diverged(h, why, t['l0'])
+        if h is None or bad:
+            r.note(None, f"  control {j + 1} (another permutation) left out: {bad or why}"); continue
+        cl, cv = [e['loss'] for e in h], [value(e) for e in h]
+        extra.append((cl, cv if up else None)); r.series[f'control{j + 1}_val_loss'] = cl
+        rec.append(dict(seed=control_seed(b.cfg.seed, j), val_loss=cl, **({metric: cv} if up else {}), train_loss_end=h[-1]['train_loss']))
+    t['extra'] = extra
+    r.numbers['controls'] = rec
+    if extra:  # the thresholds and their words against every control
+        cls, cvs = [t['cl']] + [l for l, _ in extra], [t['cv']] + [v for _, v in extra if v is not None]
+        bl = [min(x) for x in cls]; t['cmin'], t['ls'] = min(bl), max(max(swing(x) for x in cls), max(bl) - min(bl))
+        if up:
+            bv = [max(x + ([t['chance']] if t['chance'] is not None else [])) for x in cvs]
+            t['cmax'], t['vs'] = max(bv), max(max(swing(x, False) for x in cvs), max(bv) - min(bv))
+        t['rule'] += (f"; {len(extra)} more permutations: the best of all {len(extra) + 1} controls is val_loss {t['cmin']:.4g} (margin {t['ls']:.3g})"
+                      + (f" and {metric} {t['cmax']:.4g} (margin {t['vs']:.3g})" if up else ''))
+    return _settle(r, t, final, fl, start, const)
+
+# %% ../../nbs/02_ladder/03e_small_data.ipynb
 def _thresholds(b:Bench, r:RungResult, ctrl, why, e0:dict, value:Callable, key:str, metric:str, start:float, const)->dict:
     """Rung 4's thresholds (a `rung_threshold` record): from the control's epochs (`_control_threshold`), or without one
     the formula (`_noise_threshold`); what `_settle` and the words need."""
@@ -481,7 +535,7 @@ def _settle(r:RungResult, t:dict, final:float, fl:float, start:float, const)->st
     "Rung 4's verdict on the fit so far against the thresholds `t`: 'pass', 'fail' or 'warn' (zones into `r.numbers['judged']`)."
     up = t['up']
     if not t['control']: return 'pass' if (final > t['thr'] if up else (final < t['thr'] and final < start)) and (const is None or fl < const) else 'fail'
-    r.numbers['judged'] = zones = judge(fl, t['cl'], final if up else None, t['cv'] if up else None, const, t['chance'] if up else None, t['l0'], t['items'])
+    r.numbers['judged'] = zones = judge(fl, t['cl'], final if up else None, t['cv'] if up else None, const, t['chance'] if up else None, t['l0'], t['items'], t.get('extra'))
     beats = [z == 'beats' for z in zones.values()]
     t['settled'] = settled = not all(y < x for x, y in zip(t['cl'], t['cl'][1:]))  # a control whose val_loss fell every epoch has not shown its best
     return 'pass' if all(beats) else 'fail' if zones['val_loss'] == 'within' or (settled and not any(beats)) else 'warn'
@@ -579,6 +633,8 @@ def rung4(b:Bench)->RungResult:
             t = _thresholds(b, r, ctrl, why, e0, value, key, metric, start, const)
         hist, train_losses, last_epoch = _small_fit(b, r, model, sub, vl, within, bs, drop, E, metric, value, e0, start, fk)
         verdict = _settle(r, t, value(hist[-1]), hist[-1]['loss'], start, const)
+    if ctrl is not None and verdict != 'fail' and not decisive(t, value(hist[-1]), hist[-1]['loss'], ctrl, sum(last_epoch) / len(last_epoch)):
+        verdict = more_controls(b, r, t, sub, init, vl, within, value, bs, drop, metric, len(ctrl), 0.1 if rerun else 1.0, value(hist[-1]), hist[-1]['loss'], start, const)
     Et = len(hist) - 1
     final, fl, l0 = value(hist[-1]), hist[-1]['loss'], e0['loss']
     n.update(epochs=Et, final=final, train_loss_start=train_losses[0], train_loss_end=sum(last_epoch) / len(last_epoch), val_loss=fl)
