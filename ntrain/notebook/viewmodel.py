@@ -479,14 +479,13 @@ class Pump:
     @property
     def mode(self)->str: return 'loop' if self._loop is not None else 'thread'
 
-
 # %% ../../nbs/04_notebook/00_viewmodel.ipynb
 @patch
 def start(self:Pump)->'Pump':
     "Start ticking (again, if it had ended)."
     if self.alive: return self
     self.alive, self.error = True, None; self._stop.clear()
-    if self._loop is not None: self._loop.call_soon(self._on_loop)
+    if self._loop is not None: self._next = self._loop.call_soon(self._on_loop)  # (kept: `hurry` moves it up, never a second chain)
     else:
         self._thread = threading.Thread(target=self._on_thread, name='ntrain-pump', daemon=True); self._thread.start()
     return self
@@ -517,23 +516,22 @@ def _on_thread(self:Pump):
     self.alive = False
 @patch
 def hurry(self:Pump, seconds:float=5.0, every:float=0.05):
-    "Tick now, then every `every` s for the next `seconds` (an end that a Stop asked for shows as soon as the run writes it). Any thread."
+    "Tick within `every` s, then every `every` s for the next `seconds` (an end that a Stop asked for shows as soon as the run writes it). Any thread."
     self._fast, self._fast_until = every, time.monotonic() + seconds
     if self._loop is not None:
         with contextlib.suppress(RuntimeError): self._loop.call_soon_threadsafe(self._rearm)  # (a closed loop: nothing to hurry)
     else: self._kick.set()
 @patch
 def _rearm(self:Pump):
-    "On the loop: the pending tick now, and the chain on from it."
+    "On the loop: the pending tick moved up to `_fast` s from now (not at once: what the caller just rendered goes out first)."
     if not self.alive or self._stop.is_set() or self._next is None: return
-    self._next.cancel(); self._on_loop()
+    self._next.cancel(); self._next = self._loop.call_later(self._fast, self._on_loop)
 @patch
 def stop(self:Pump):
     "Stop ticking."
     self._stop.set(); self._kick.set()
     if self._thread is not None and self._thread is not threading.current_thread(): self._thread.join(timeout=5)
     self.alive = False
-
 
 # %% ../../nbs/04_notebook/00_viewmodel.ipynb
 def _fmt_s(s:Optional[float])->str:
