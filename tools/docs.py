@@ -16,7 +16,7 @@ is checked; a broken one fails the build. Links to other hosts are not followed 
 Writes the site to --out and its figures (seconds per notebook, pages, links checked) to OUT/build.json. No output is
 committed: the site is made from a clean clone each time (tests/run.sh does, as the notebooks' test).
 """
-import argparse, signal, fnmatch, html, json, os, re, select, shutil, subprocess, sys, tempfile, time
+import argparse, fnmatch, html, json, os, re, select, shutil, signal, subprocess, sys, tempfile, time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
