@@ -20,6 +20,10 @@ if [ "${CI:-}" = "true" ]; then git diff --exit-code --stat -- ntrain nbs; fi
 
 python tools/readme.py --check  # README.md is made from nbs/index.ipynb
 
+# ntrain's bytecode, compiled once as pip compiles an installed package: PYTHONDONTWRITEBYTECODE (set above and on these
+# machines) would otherwise make every Python process the suite starts compile again the sources it imports.
+python -m compileall -q ntrain
+
 # Every notebook is a test: each executed as nbdev_test runs it, then the docs site built from the executed notebooks
 # into _docs/, and its internal links checked. A failing notebook or a broken link fails here. It runs in one worker
 # beside the first pytest part below (that part leaves about a third of the two cores idle, waiting on its
