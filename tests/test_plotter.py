@@ -178,7 +178,12 @@ def test_resume_draws_in_the_plotter(tmp_path):
     r = run_cli('resume', rd, env={'NTRAIN_TEST_PLOTTER': 'report'}, timeout=300)
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
     rep = report(r.stderr)
-    assert rep['pid'] and rep['drew'] == 1 and rep['mpl'] == [], rep
+    assert rep['pid'] and rep['mpl'] == [] and rep['failed'] == 0, rep
+    if rep['drew'] != 1:  # a loaded machine: the plotter missed the final draw's 5 s; a one-shot child drew it, or it is late, never lost
+        pending = rd/'curves.png.pending'
+        assert (rd/'curves.png').exists() or re.search(r'in time|had not imported|stuck', pending.read_text()), rep
+        if pending.exists(): run_cli('report', rd, timeout=300, check=0)  # the next reader draws it
+        assert not pending.exists()
     assert_png(rd/'curves.png')
     assert gone(rep['pid'])
 

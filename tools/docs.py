@@ -16,7 +16,7 @@ is checked; a broken one fails the build. Links to other hosts are not followed 
 Writes the site to --out and its figures (seconds per notebook, pages, links checked) to OUT/build.json. No output is
 committed: the site is made from a clean clone each time (tests/run.sh does, as the notebooks' test).
 """
-import argparse, fnmatch, html, json, os, re, select, shutil, subprocess, sys, tempfile, time
+import argparse, fnmatch, html, json, os, re, select, shutil, signal, subprocess, sys, tempfile, time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -373,6 +373,9 @@ def main(argv=None):
     ap.add_argument('--no-exec', action='store_true', help='render the notebooks as they are, unexecuted')
     ap.add_argument('--worker', action='store_true', help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
+    # Started as a background job (tests/run.sh runs it beside pytest), this process and so every notebook it executes
+    # would inherit SIGINT ignored; the notebooks' Ctrl-C examples need it as a user's shell gives it.
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN: signal.signal(signal.SIGINT, signal.default_int_handler)
     if a.worker: return worker(_skip_flags())
     os.chdir(ROOT)
     return build(Path(a.out).resolve(), a.workers, a.timeout, a.only, not a.no_exec)
