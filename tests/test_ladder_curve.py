@@ -227,3 +227,14 @@ def test_rung_4_a_fit_that_beats_every_control_is_never_one_more_permutation():
     assert permuted_like(0.030, [0.029, 0.0295, 0.030], z, 0.0318, 0.03176, 0.00277) is not None  # no prior known: round 5's rule
     assert permuted_like(0.50, [0.49, 0.50, 0.51], z, 1.2, 1.1, 0.05, 0.9) is not None  # shuffled targets, controls below the prior
     assert permuted_like(0.50, [0.49, 0.50, 0.51], z, 1.04, 1.1, 0.05, 0.9) is None  # beyond the margin below the controls' best
+
+def test_rung_4_leakage_on_a_loss_with_no_zero_is_measured_by_its_range():
+    """Issue 32 round 6: poisson_leak (a quarter of the validation rows are train rows) only warned in round 5: the Poisson NLL with
+    `log_input=True` ends below 0 (1.379 -> -0.653, seed 0), so its distance from 0 (0.25 x 0.653) hid under the noise (0.41)."""
+    from ntrain.ladder.small_data import leak_explains
+    e = dict(loss=-0.653, loss_se=0.2035)
+    assert not leak_explains(125, 500, e, 'loss')[0]
+    ok, words = leak_explains(125, 500, e, 'loss', 1.379 + 0.653)
+    assert ok and 'by 0.508 at most, against its noise 0.407' in words, words
+    assert not leak_explains(1, 500, e, 'loss', 2.03)[0]  # under 1% of the validation samples
+    assert not leak_explains(1, 30, dict(acc=0.93, items=30, loss=0.2, loss_se=0.05), 'acc', 2.0)[0]  # iris: the span is the loss's alone
