@@ -113,6 +113,19 @@ def train_prior(b:Bench, model, ds)->Optional[torch.Tensor]:
             s, n = s + t.sum(0), n + len(t)
     return (s / n).float().cpu() if n else None
 
+def _train_constant(b:Bench, model, ds, prior)->Optional[float]:
+    "The loss of the constant predictor at `prior` on the targets of `ds` itself (what a fit that learned only the prior scores in training); None without tensor targets."
+    ls, ns = [], []
+    model.eval()
+    with rng_kept(), torch.inference_mode():  # a loader draws its seed from the global generator: this pass leaves it as it was
+        for batch, idx, real in b.batches(b.loader(ds, min(b.cfg.batch_size, len(ds)), shuffle=False)):
+            b.check_stop()
+            batch = to_device(batch, b.device)
+            t = b.forward(model, batch)[1]
+            if not torch.is_tensor(t): return None
+            ls.append(_constant_loss(b, prior, t, batch)); ns.append(b.count(batch) if b.items else len(idx))
+    return sum(l * k for l, k in zip(ls, ns)) / max(sum(ns), 1) if ns else None
+
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def _pieces(b:Bench, out, target, k:int=8,
             total:Optional[float]=None, # the loss of the whole batch: when it is the slices' sum (a summed loss), each slice is scaled to the batch
@@ -553,7 +566,7 @@ def _more_needed(b:Bench, t:dict, verdict:str, bound:bool, hist:list, train_loss
 def permuted_like(train_end:float, ctrl_ends:list, zones:dict,
                   val_loss:Optional[float]=None, # the fit's validation loss, and the controls' best and margin: a fit that beats them all is never a permutation
                   ctrl_best:Optional[float]=None, margin:float=0.0,
-                  const:Optional[float]=None, # the constant predictor's loss at the training prior: the controls must fit beyond it to tell anything
+                  const:Optional[float]=None, # the constant predictor's loss at the training prior on the fit's own training samples: the controls must fit beyond it
                  )->Optional[str]:
     """Why rung 4's fit behaves as one more permutation, in words, or None: against 2 controls or more, no criterion beats them,
     its `val_loss` is not below the controls' best less their margin (whatever the constant predictor says: `judge` holds a
@@ -653,7 +666,7 @@ def _rung4_words(b:Bench, r:RungResult, verdict:str, t:dict, moved:str, model, v
                       "(updates that wreck the model between epochs); lower it")
     z = r.numbers.get('judged', {})
     if not ok and t.get('extra') and (pl := permuted_like(r.numbers['train_loss_end'], [ctrl[-1]['train_loss']] + [c['train_loss_end'] for c in r.numbers.get('controls', [])], z,
-                                                         fl, t.get('cmin'), t.get('ls', 0.0), r.numbers.get('constant'))):
+                                                         fl, t.get('cmin'), t.get('ls', 0.0), r.numbers.get('constant_train'))):
         ok, evidence = True, f'{evidence}; {pl}'; r.numbers['permuted_like'] = pl
     if ok and (verdict == 'fail' or 'beats' not in z.values() or quick and z.get('metric', 'beats') not in ('beats', 'no_room')):  # strong evidence, and the metric does not beat the control
         if ctrl is None: r.fail(None, f'{metric} did not move beyond noise: {moved}; {rule}:')
@@ -708,6 +721,7 @@ def rung4(b:Bench)->RungResult:
     n.update(epochs=Et, final=final, train_loss_start=train_losses[0], train_loss_end=sum(last_epoch) / len(last_epoch), val_loss=fl)
     if Et > E: n['extended_from'] = E
     leak = _leak(b, n, task)
+    if prior is not None and (tc := _train_constant(b, model, sub, prior)) is not None: n['constant_train'] = tc  # for `permuted_like`
     if st.lr_find:
         lf = lr_find(b, sub); r.series.update(lr_find_lr=lf['lrs'], lr_find_loss=lf['losses']); n['suggested_lr'] = lf['suggested_lr']
     moved = f'{metric} {start:.4g} -> {final:.4g}' + (f', val_loss {l0:.4g} -> {fl:.4g}' if up else '') + f' on {k} of {N} samples in {Et} epochs'
