@@ -227,6 +227,8 @@ def test_rung_4_a_fit_that_beats_every_control_is_never_one_more_permutation():
     assert permuted_like(0.030, [0.029, 0.0295, 0.030], z, 0.0318, 0.03176, 0.00277) is not None  # no prior known: round 5's rule
     assert permuted_like(0.50, [0.49, 0.50, 0.51], z, 1.2, 1.1, 0.05, 0.9) is not None  # shuffled targets, controls below the prior
     assert permuted_like(0.50, [0.49, 0.50, 0.51], z, 1.04, 1.1, 0.05, 0.9) is None  # beyond the margin below the controls' best
+    # siamese seed 2 (healthy): its training loss is below all 3 controls', by less than their spread (round 5 blamed its labels)
+    assert permuted_like(0.6605, [0.6817, 0.6709, 0.6802], dict(val_loss='within', metric='within'), 0.6911, 0.6854, 0.00848, 0.687) is None
 
 def test_rung_4_leakage_on_a_loss_with_no_zero_is_measured_by_its_range():
     """Issue 32 round 6: poisson_leak (a quarter of the validation rows are train rows) only warned in round 5: the Poisson NLL with

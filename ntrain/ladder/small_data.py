@@ -571,16 +571,16 @@ def permuted_like(train_end:float, ctrl_ends:list, zones:dict,
     """Why rung 4's fit behaves as one more permutation, in words, or None: against 2 controls or more, no criterion beats them,
     its `val_loss` is not below the controls' best less their margin (whatever the constant predictor says: `judge` holds a
     loss to that as well), the controls fit their permuted targets beyond the prior (their lowest training loss below `const`
-    by their spread), and its last epoch's training loss (`train_end`) is not below the lowest of theirs (`ctrl_ends`) by
-    their spread. Under shuffled labels the fit is exchangeable with the controls; true targets, even learned slowly, fit
-    better than permuted ones. Controls that sit at the prior tell nothing: every fit, true targets or not, sits there too."""
+    by their spread), and its last epoch's training loss (`train_end`) is not below the lowest of theirs (`ctrl_ends`).
+    Under shuffled labels the fit is exchangeable with the controls; true targets, even learned slowly, fit better than
+    permuted ones, and a fit that fits its targets better than every permutation has not been shown to be one of them. Controls that sit at the prior tell nothing: every fit, true targets or not, sits there too."""
     if len(ctrl_ends) < 2 or 'beats' in zones.values(): return None
     if val_loss is not None and ctrl_best is not None and val_loss < ctrl_best - margin: return None  # it beats every control
     lo, hi = min(ctrl_ends), max(ctrl_ends)
     if const is not None and not lo < const - (hi - lo): return None  # the controls learned no more than the prior: nothing told
-    if train_end < lo - (hi - lo): return None
-    return (f"its training loss {train_end:.4g} is no lower than {len(ctrl_ends)} fits to permuted targets ({lo:.4g} to {hi:.4g}) less "
-            f"their spread, and its validation beats none of them: it behaves as one more permutation")
+    if train_end < lo: return None  # it fits its targets better than every permutation
+    return (f"its training loss {train_end:.4g} is no lower than the lowest of {len(ctrl_ends)} fits to permuted targets ({lo:.4g} to {hi:.4g}), "
+            f"and its validation beats none of them: it behaves as one more permutation")
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def blew_up(val_losses:list)->Optional[str]:
