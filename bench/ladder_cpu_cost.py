@@ -21,7 +21,7 @@ for name in sys.argv[2].split(','):
 print('CPU ' + json.dumps(dict(out, ntrain_from=ntrain.__file__)))
 '''
 if __name__ == '__main__':
-    ap = argparse.ArgumentParser(); ap.add_argument('base'); ap.add_argument('names', nargs='*'); ap.add_argument('--reps', type=int, default=3)
+    ap = argparse.ArgumentParser(); ap.add_argument('base'); ap.add_argument('names', nargs='*'); ap.add_argument('--reps', type=int, default=3); ap.add_argument('--out', default='ladder_cpu_cost_r4.json')
     a = ap.parse_args()
     names = ['digits'] + a.names
     trees = dict(base=str(Path(a.base).resolve()), new=str(HERE.parent))
@@ -38,5 +38,5 @@ if __name__ == '__main__':
             print(k, rep, {n: round(v[-1], 2) for n, v in got[k].items()}, flush=True)
     med = {k: {n: statistics.median(v) for n, v in d.items()} for k, d in got.items()}
     res = dict(base=a.base, reps=a.reps, cpu_seconds=got, median=med, ratio={n: med['new'][n] / med['base'][n] for n in names})
-    (HERE/'results'/'ladder_cpu_cost_r4.json').write_text(json.dumps(res, indent=1))
+    (HERE/'results'/a.out).write_text(json.dumps(res, indent=1))
     print(json.dumps(res['ratio'], indent=1))

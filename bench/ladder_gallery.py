@@ -4,9 +4,9 @@ examples' style, ported to local data: sklearn digits and synthetic data, nothin
 API (also used by issue 33's false-alarm counts):
 - `HEALTHY[name] = factory` and `BROKEN[name] = (factory, expect)`; `factory(seed) -> dict` of keyword arguments for
   `ntrain.ladder(...)` (model, train, valid, loss, optimizer, step, forward, config keys such as batch_size, seed);
-  `expect = dict(rung=k, verdicts=('fail',), causes=(...))`: the rung that must catch it, its verdict, and one of the
+  `expect = dict(rung=k, verdicts=('fail',), causes=(...))`: the rung that must catch it (or a tuple: any of them), its verdict, and one of the
   cause keys it must name (empty: any).
-- `HALF[name]` is 'A' (written before the rules were frozen, the half they were tuned on) or 'B' (held out: written
+- `HALF[name]` ('F': held out from the fifth round, frozen at 9c539f2: written after it and run once) is 'A' (written before the rules were frozen, the half they were tuned on) or 'B' (held out: written
   after the frozen-rules commit and run once) or 'C' (held out from the second round of rules, frozen at 86df774: written
   after that commit and run once) or 'D' (held out from the third round of rules, frozen at d333db6: written after that
   commit and run once) or 'E' (held out from the fourth round, frozen at 9d1d6da: written after it and run once).
@@ -788,8 +788,93 @@ def moons_shuffled_labels(seed): return _shuffled(moons_mlp(seed), seed, 43)
 @broken('E', 'embbag_shuffled_labels', 4, ('labels',))
 def embbag_shuffled_labels(seed): return _shuffled(embbag_topics(seed), seed, 47)
 
-@broken('E', 'resnet_lr_x100', 3, ('lr_high', 'nan', 'nan_params', 'nan_forward', 'nan_backward', 'stuck', 'flat', 'not_falling'))
+@broken('E', 'resnet_lr_x100', (3, 4), ('lr_high', 'nan', 'nan_params', 'nan_forward', 'nan_backward', 'stuck', 'flat', 'not_falling'))
 def resnet_lr_x100(seed): return dict(resnet_digits(seed), optimizer=lambda p: torch.optim.SGD(p, lr=5.0, momentum=0.9, weight_decay=5e-4))
 
 @broken('E', 'friedman_lr_zero', 3, ('lr_zero', 'flat'))
 def friedman_lr_zero(seed): return dict(friedman_mlp(seed), optimizer=lambda p: torch.optim.SGD(p, lr=0.0, momentum=0.9))
+
+# ---------------------------------------------------------------- half F: held out from the fifth round (rules frozen at 9c539f2)
+def _waves(seed, n, L=24, split=0):
+    "Sequences of L steps and 2 channels: one of 3 wave shapes (sine, square, sawtooth) at a random frequency and phase, noisy; labelled by shape."
+    g = _gen(seed * 53 + split)
+    y = torch.randint(0, 3, (n,), generator=g)
+    u = ((1.5 + 2 * torch.rand(n, 1, generator=g)) * torch.linspace(0, 1, L)[None, :] + torch.rand(n, 1, generator=g)) % 1.0
+    s = torch.stack([torch.sin(2 * math.pi * u), torch.sign(torch.sin(2 * math.pi * u)), 2 * u - 1], 1)[torch.arange(n), y]
+    x = torch.stack([s, torch.zeros_like(s)], -1) + 0.3 * torch.randn(n, L, 2, generator=g)
+    return x, y
+
+class GRUClassifier(nn.Module):  # the last hidden state of a one-layer GRU, a linear head
+    def __init__(self, d=2, h=32, k=3):
+        super().__init__(); self.gru, self.fc = nn.GRU(d, h, batch_first=True), nn.Linear(h, k)
+    def forward(self, x): _, h = self.gru(x); return self.fc(h[-1])
+
+@healthy('F')
+def gru_waves(seed):  # Adam 2e-3
+    (x, y), (vx, vy) = _waves(seed, 1500), _waves(seed, 300, split=1)
+    return dict(model=GRUClassifier, train=TensorDataset(x, y), valid=TensorDataset(vx, vy), num_classes=3,
+                optimizer=lambda p: torch.optim.Adam(p, lr=2e-3), **_keys(seed, batch_size=32))
+
+def _shop(seed, n, split=0):
+    "Tabular rows: a store (20 values), a weekday (7) and 3 numbers; a purchase (0/1) more likely in some stores and days and with the numbers."
+    g, gs = _gen(seed * 59 + split), torch.Generator().manual_seed(777 + seed)  # gs: the stores' and days' effects, shared by both splits
+    se, de, w = 1.5 * torch.randn(20, generator=gs), torch.randn(7, generator=gs), torch.randn(3, generator=gs)
+    store, day, num = torch.randint(0, 20, (n,), generator=g), torch.randint(0, 7, (n,), generator=g), torch.randn(n, 3, generator=g)
+    y = (torch.rand(n, generator=g) < torch.sigmoid(se[store] + de[day] + num @ w)).float()
+    return torch.cat([store[:, None].float(), day[:, None].float(), num], 1), y[:, None]
+
+class EmbTabular(nn.Module):  # embeddings for the categorical columns, concatenated with the numbers, an MLP
+    def __init__(self):
+        super().__init__(); self.store, self.day = nn.Embedding(20, 6), nn.Embedding(7, 3)
+        self.mlp = nn.Sequential(nn.Linear(12, 32), nn.ReLU(), nn.Linear(32, 1))
+    def forward(self, x): return self.mlp(torch.cat([self.store(x[:, 0].long()), self.day(x[:, 1].long()), x[:, 2:]], 1))
+
+@healthy('F')
+def tabular_embeddings(seed):  # BCEWithLogitsLoss, Adam 1e-3
+    (x, y), (vx, vy) = _shop(seed, 2000), _shop(seed, 500, split=1)
+    return dict(model=EmbTabular, train=TensorDataset(x, y), valid=TensorDataset(vx, vy), loss=nn.BCEWithLogitsLoss(),
+                optimizer=lambda p: torch.optim.Adam(p, lr=1e-3), **_keys(seed, batch_size=64))
+
+def _counts(seed, n, split=0):
+    "Counts drawn from a Poisson whose log-rate is linear in 5 features."
+    g = _gen(seed * 61 + split)
+    x = torch.randn(n, 5, generator=g)
+    return x, torch.poisson(torch.exp(0.8 + x @ torch.tensor([0.5, -0.4, 0.3, 0.0, 0.2])), generator=g)[:, None]
+
+@healthy('F')
+def poisson_counts(seed):  # a log-rate head, PoissonNLLLoss(log_input=True), SGD 0.01 with momentum
+    (x, y), (vx, vy) = _counts(seed, 2000), _counts(seed, 500, split=1)
+    return dict(model=lambda: nn.Sequential(nn.Linear(5, 16), nn.Tanh(), nn.Linear(16, 1)), train=TensorDataset(x, y),
+                valid=TensorDataset(vx, vy), loss=nn.PoissonNLLLoss(log_input=True),
+                optimizer=lambda p: torch.optim.SGD(p, lr=0.01, momentum=0.9), **_keys(seed, batch_size=32))
+
+class Denoiser1d(nn.Module):  # three 1-D convolutions: a noisy wave in, the clean wave out
+    def __init__(self, c=16):
+        super().__init__(); self.net = nn.Sequential(nn.Conv1d(1, c, 5, padding=2), nn.ReLU(), nn.Conv1d(c, c, 5, padding=2), nn.ReLU(), nn.Conv1d(c, 1, 5, padding=2))
+    def forward(self, x): return self.net(x)
+
+@healthy('F')
+def denoise_1d(seed):  # the noisy wave in, the clean one out; MSE, Adam 1e-3
+    def make(n, split):
+        g = _gen(seed * 67 + split)
+        y = torch.randint(0, 3, (n,), generator=g)
+        u = ((1.5 + 2 * torch.rand(n, 1, generator=g)) * torch.linspace(0, 1, 32)[None, :] + torch.rand(n, 1, generator=g)) % 1.0
+        clean = torch.stack([torch.sin(2 * math.pi * u), torch.sign(torch.sin(2 * math.pi * u)), 2 * u - 1], 1)[torch.arange(n), y][:, None]
+        return TensorDataset(clean + 0.3 * torch.randn(clean.shape, generator=g), clean)
+    return dict(model=Denoiser1d, train=make(1200, 0), valid=make(300, 1), loss=nn.MSELoss(),
+                optimizer=lambda p: torch.optim.Adam(p, lr=1e-3), **_keys(seed, batch_size=32))
+
+# broken variants of half F
+@broken('F', 'gru_shuffled_labels', 4, ('labels',))
+def gru_shuffled_labels(seed): return _shuffled(gru_waves(seed), seed, 53)
+
+@broken('F', 'tabular_shuffled_labels', 4, ('labels',))
+def tabular_shuffled_labels(seed): return _shuffled(tabular_embeddings(seed), seed, 59)
+
+@broken('F', 'gru_lr_x1000', (3, 4), ('lr_high', 'nan', 'nan_params', 'nan_forward', 'nan_backward', 'stuck', 'flat', 'not_falling'))
+def gru_lr_x1000(seed): return dict(gru_waves(seed), optimizer=lambda p: torch.optim.Adam(p, lr=2.0))
+
+@broken('F', 'poisson_leak', 4, ('leakage',))
+def poisson_leak(seed):  # a validation set that re-uses a quarter of the train rows
+    kw = poisson_counts(seed); x, y = kw['train'].tensors; vx, vy = kw['valid'].tensors
+    kw['valid'] = TensorDataset(torch.cat([vx[:375], x[:125]]), torch.cat([vy[:375], y[:125]])); return kw

@@ -23,7 +23,7 @@ from ..metrics import class_dim
 # %% auto 0
 __all__ = ['LEAK_CHUNK', 'AUROC_MAX', 'PERMUTED_CACHE', 'CONTROLS', 'digest', 'leak_check', 'auroc', 'train_prior',
            'control_seed', 'target_slot', 'Permuted', 'rng_kept', 'control_fit', 'sound_control', 'swing', 'judge',
-           'decisive', 'more_controls', 'rung4']
+           'leak_explains', 'decisive', 'more_controls', 'permuted_like', 'blew_up', 'rung4']
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def digest(x)->str:
@@ -112,6 +112,19 @@ def train_prior(b:Bench, model, ds)->Optional[torch.Tensor]:
             t = t if t.ndim == 2 else t.reshape(-1, 1)
             s, n = s + t.sum(0), n + len(t)
     return (s / n).float().cpu() if n else None
+
+def _train_constant(b:Bench, model, ds, prior)->Optional[float]:
+    "The loss of the constant predictor at `prior` on the targets of `ds` itself (what a fit that learned only the prior scores in training); None without tensor targets."
+    ls, ns = [], []
+    model.eval()
+    with rng_kept(), torch.inference_mode():  # a loader draws its seed from the global generator: this pass leaves it as it was
+        for batch, idx, real in b.batches(b.loader(ds, min(b.cfg.batch_size, len(ds)), shuffle=False)):
+            b.check_stop()
+            batch = to_device(batch, b.device)
+            t = b.forward(model, batch)[1]
+            if not torch.is_tensor(t): return None
+            ls.append(_constant_loss(b, prior, t, batch)); ns.append(b.count(batch) if b.items else len(idx))
+    return sum(l * k for l, k in zip(ls, ns)) / max(sum(ns), 1) if ns else None
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def _pieces(b:Bench, out, target, k:int=8,
@@ -326,13 +339,15 @@ def judge(val_loss:float, control_loss:list, final:Optional[float]=None, control
     'beats', 'overlaps' or 'within'. A loss not below the `constant` predictor's is 'within'; the metric is held to at
     least `chance` (the control's best is never below it). With `start`, the loss must also beat the control's best by 2% of the control's own gain from `start`: what the targets' marginal gives is the control's, not the model's. With `items`, an accuracy must beat it by 2 binomial standard errors too: one control's epochs show its swing, not how far another permutation would go. With `extra` controls, each
     criterion must beat the best of all of them, by at least their spread (the range of their bests): a fit to permuted targets
-    can land near the truth by chance, and the controls' spread shows how far such luck goes."""
+    can land near the truth by chance, and the controls' spread shows how far such luck goes. A metric bounded by 1 (an accuracy,
+    an AUROC) above the control's best whose margin reaches 1 is 'no_room': nothing could beat it, so it counts neither way."""
     def zone(x, xss, sign):  # sign 1: lower is better
         bests = [min(xs) if sign > 0 else max(xs + ([chance] if chance is not None else [])) for xs in xss]
         best = min(bests) if sign > 0 else max(bests)
         if not sign * x < sign * best: return 'within'
         m = max(max(swing(xs, sign > 0) for xs in xss), max(bests) - min(bests), 0.02 * abs(start - best) if sign > 0 and start is not None else 0.0,
                 2 * math.sqrt(best * (1 - best) / items) if sign < 0 and items and 0 < best < 1 else 0.0)
+        if sign < 0 and best + m >= 1: return 'no_room'  # a bounded metric whose margin leaves no room above the control: it cannot tell
         return 'beats' if sign * x < sign * best - m else 'overlaps'
     extra = extra or []
     out = dict(val_loss=zone(val_loss, [control_loss] + [l for l, _ in extra], 1))
@@ -351,6 +366,7 @@ def _verdict_words(zones:dict, metric:str, final, fl, cmax, cmin, ls, vs, const)
     z = zones.get('metric')
     if z == 'within': words.append(f"{metric} {final:.4g} is no higher than the control's best (or chance) {cmax:.4g}")
     elif z == 'overlaps': words.append(f"{metric} {final:.4g} is above the control's best (or chance) {cmax:.4g} but not by its swing {vs:.3g}")
+    elif z == 'no_room': words.append(f"{metric} {final:.4g} is above the control's best {cmax:.4g}, and its swing {vs:.3g} leaves no room above it: judged by the loss")
     return words
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
@@ -450,6 +466,9 @@ def _small_fail_causes(b:Bench, r:RungResult, model, vl, ctrl:Optional[list], tr
         r.note('labels', f'  the training loss hardly fell either ({tl0:.3g} -> {tl1:.3g}{tc}), yet rung 3 memorised one batch, so the model, '
                f'loss and optimizer work: with {k} samples there is nothing to learn, which points at the labels (random, shuffled or '
                'misaligned with the inputs); if they are right, raise small_epochs')
+    elif n.get('permuted_like'):
+        r.note('labels', f"  {n['permuted_like']}: labels that do not follow from the inputs (random, shuffled or misaligned), or a model "
+               'that cannot see what links them')
     else:
         r.note('no_learning', f'  the training loss hardly fell either ({tl0:.3g} -> {tl1:.3g}{tc}): too few steps, too low a learning rate '
                f'(' + (f'lr {b.lr:.3g}; ' if math.isfinite(b.lr) else '') + 'raise small_epochs or small_min), or labels that do not follow from the inputs')
@@ -461,8 +480,23 @@ def _small_fail_causes(b:Bench, r:RungResult, model, vl, ctrl:Optional[list], tr
                '(F.dropout(training=True), or a layer that reads a global flag); validation is then noisy')
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
-def _small_notes(r:RungResult, key:str, fl:float, leak:dict):
-    "Rung 4's last notes on `r`: a validation loss below the training loss (expected with dropout or augmentation), and leakage: a fail from 1% of the validation samples, else a warning."
+def leak_explains(overlap:int, checked:int, e:dict, key:str,
+                  span:float=0.0, # the loss's own range in rung 4: its start less the best the fits reached (controls' or its own)
+                 )->tuple:
+    """Whether `overlap` of `checked` validation samples that are train samples could explain rung 4's result `e` (its last evaluation,
+    metric `key`): at least 1% of them, and a move of the metric beyond its noise (2 standard errors); (explains, the numbers in words).
+    A copy moves a loss by at most its share of the loss's distance to 0 or of its `span`, the larger: a loss with no zero
+    (a Poisson or Gaussian NLL, which go below 0) is measured by its range, not by its distance from 0."""
+    f = overlap / max(checked, 1)
+    if key in ('acc', 'auroc') and math.isfinite(p := e.get(key, math.nan)):
+        m = e.get('items') or checked
+        noise, effect = 2 * math.sqrt(max(p * (1 - p), 1 / m) / m), f  # each copy moves it by one sample at most
+    elif key == 'loss' and e.get('loss_se') is not None: noise, effect = 2 * e['loss_se'], f * max(abs(e['loss']), span)  # to 0, or over the range
+    else: return f >= 0.01, f'{f:.1%} of the validation samples'
+    return f >= 0.01 and effect > noise, f'they can move {"val_" + key} by {effect:.3g} at most, against its noise {noise:.3g}'
+
+def _small_notes(r:RungResult, key:str, fl:float, leak:dict, e:Optional[dict]=None, span:float=0.0):
+    "Rung 4's last notes on `r`: a validation loss below the training loss (expected with dropout or augmentation), and leakage: a fail when the copies could explain the result (`leak_explains`, with `e` the last evaluation and `span` the loss's range), else a warning."
     n = r.numbers
     if key == 'acc' and fl < 0.8 * n['train_loss_end']:
         r.note('val_better', f"  validation loss {fl:.3g} is below the training loss {n['train_loss_end']:.3g}: expected when "
@@ -474,8 +508,8 @@ def _small_notes(r:RungResult, key:str, fl:float, leak:dict):
         if leak['checked_valid'] == leak['checked_train'] == 1:  # one item per split: a full-batch graph, split by masks in the forward
             r.warn('leakage', f"  the train and validation sets are one item each, and the same ({leak['how']}): a full-batch split "
                    "(node masks in the forward) cannot be checked by hashing; check that the masks do not overlap")
-        elif leak['overlap'] >= 0.01 * leak['checked_valid']: r.fail('leakage', words.strip())
-        else: r.warn('leakage', words.strip())
+        elif (ex := leak_explains(leak['overlap'], leak['checked_valid'], e or {}, key, span))[0]: r.fail('leakage', f"{words.strip()} ({ex[1]})")
+        else: r.warn('leakage', f"{words.strip()}; too few to explain the result ({ex[1]})")
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 CONTROLS = 3  # control permutations at most: the first always, the others when a result against it is not decisive
@@ -492,16 +526,19 @@ def decisive(t:dict, final:float, fl:float, ctrl:list, train_end:float)->bool:
     return t['cmin'] > 0 and fl <= 0.5 * t['cmin']
 
 def more_controls(b:Bench, r:RungResult, t:dict, sub, init:dict, vl, within, value:Callable, bs:int, drop:bool, metric:str,
-                  epochs:int, lr_scale:float, final:float, fl:float, start:float, const)->str:
+                  epochs:int, lr_scale:float, final:float, fl:float, start:float, const,
+                  keeps:Optional[dict]=None, # the further controls by index, kept between calls: a second call trains each `epochs` more
+                 )->str:
     """Rung 4's further controls, `CONTROLS` - 1 more permutations (`control_seed` with index 1, 2, ...) over the fit's `epochs`
     at the first control's learning rate, into `t['extra']`, `r.numbers['controls']` and `r.series`; the verdict against all of
     them (`_settle`). A further control that fails or diverges is left out, and said."""
-    extra, rec, up = [], [], t['up']
+    extra, rec, up, keeps = [], [], t['up'], {} if keeps is None else keeps
     for j in range(1, CONTROLS):
-        h, why = control_fit(b, sub, init, vl, within, value, bs, drop, metric, {}, epochs, lr_scale, index=j)
+        if keeps.get(j, {}) is None: continue  # left out before
+        h, why = control_fit(b, sub, init, vl, within, value, bs, drop, metric, keeps.setdefault(j, {}), epochs, lr_scale, index=j)
         bad = _diverged(h, why, t['l0'])
         if h is None or bad:
-            r.note(None, f"  control {j + 1} (another permutation) left out: {bad or why}"); continue
+            keeps[j] = None; r.note(None, f"  control {j + 1} (another permutation) left out: {bad or why}"); continue
         cl, cv = [e['loss'] for e in h], [value(e) for e in h]
         extra.append((cl, cv if up else None)); r.series[f'control{j + 1}_val_loss'] = cl
         rec.append(dict(seed=control_seed(b.cfg.seed, j), val_loss=cl, **({metric: cv} if up else {}), train_loss_end=h[-1]['train_loss']))
@@ -516,6 +553,41 @@ def more_controls(b:Bench, r:RungResult, t:dict, sub, init:dict, vl, within, val
         t['rule'] += (f"; {len(extra)} more permutations: the best of all {len(extra) + 1} controls is val_loss {t['cmin']:.4g} (margin {t['ls']:.3g})"
                       + (f" and {metric} {t['cmax']:.4g} (margin {t['vs']:.3g})" if up else ''))
     return _settle(r, t, final, fl, start, const)
+
+# %% ../../nbs/02_ladder/03e_small_data.ipynb
+def _more_needed(b:Bench, t:dict, verdict:str, bound:bool, hist:list, train_losses:list, last_epoch:list, ctrl:list, const, final:float)->bool:
+    """Whether rung 4 runs its further controls now: a pass against the first control that is not `decisive` (then every fit
+    goes on to its bound if they turn it into a warning); at the bound, a warning that is not decisive, or a fail whose fit
+    did not train enough to blame the labels (`_trained`): more permutations are the stronger evidence (`permuted_like`)."""
+    if verdict == 'fail': return bound and not _trained(b, train_losses, hist, t.get('ls', 0.0), ctrl, const)[0]
+    if decisive(t, final, hist[-1]['loss'], ctrl, sum(last_epoch) / len(last_epoch)): return False
+    return verdict == 'pass' or bound
+
+def permuted_like(train_end:float, ctrl_ends:list, zones:dict,
+                  val_loss:Optional[float]=None, # the fit's validation loss, and the controls' best and margin: a fit that beats them all is never a permutation
+                  ctrl_best:Optional[float]=None, margin:float=0.0,
+                  const:Optional[float]=None, # the constant predictor's loss at the training prior on the fit's own training samples: the controls must fit beyond it
+                 )->Optional[str]:
+    """Why rung 4's fit behaves as one more permutation, in words, or None: against 2 controls or more, no criterion beats them,
+    its `val_loss` is not below the controls' best less their margin (whatever the constant predictor says: `judge` holds a
+    loss to that as well), the controls fit their permuted targets beyond the prior (their lowest training loss below `const`
+    by their spread), and its last epoch's training loss (`train_end`) is not below the lowest of theirs (`ctrl_ends`).
+    Under shuffled labels the fit is exchangeable with the controls; true targets, even learned slowly, fit better than
+    permuted ones, and a fit that fits its targets better than every permutation has not been shown to be one of them. Controls that sit at the prior tell nothing: every fit, true targets or not, sits there too."""
+    if len(ctrl_ends) < 2 or 'beats' in zones.values(): return None
+    if val_loss is not None and ctrl_best is not None and val_loss < ctrl_best - margin: return None  # it beats every control
+    lo, hi = min(ctrl_ends), max(ctrl_ends)
+    if const is not None and not lo < const - (hi - lo): return None  # the controls learned no more than the prior: nothing told
+    if train_end < lo: return None  # it fits its targets better than every permutation
+    return (f"its training loss {train_end:.4g} is no lower than the lowest of {len(ctrl_ends)} fits to permuted targets ({lo:.4g} to {hi:.4g}), "
+            f"and its validation beats none of them: it behaves as one more permutation")
+
+# %% ../../nbs/02_ladder/03e_small_data.ipynb
+def blew_up(val_losses:list)->Optional[str]:
+    "How a validation loss series (the one before training first) blew up, over 10 times its start at a peak, in words; None when it did not."
+    vs = [v for v in val_losses if math.isfinite(v)]
+    if not vs or vs[0] <= 0 or max(vs) <= 10 * vs[0]: return None
+    return f'its val_loss rose from {vs[0]:.4g} to a peak of {max(vs):.4g} between epochs, {max(vs) / vs[0]:.0f} times its start'
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def _thresholds(b:Bench, r:RungResult, ctrl, why, e0:dict, value:Callable, key:str, metric:str, start:float, const)->dict:
@@ -536,7 +608,7 @@ def _settle(r:RungResult, t:dict, final:float, fl:float, start:float, const)->st
     up = t['up']
     if not t['control']: return 'pass' if (final > t['thr'] if up else (final < t['thr'] and final < start)) and (const is None or fl < const) else 'fail'
     r.numbers['judged'] = zones = judge(fl, t['cl'], final if up else None, t['cv'] if up else None, const, t['chance'] if up else None, t['l0'], t['items'], t.get('extra'))
-    beats = [z == 'beats' for z in zones.values()]
+    beats = [z == 'beats' for z in zones.values() if z != 'no_room']  # a metric with no room to tell counts neither way
     t['settled'] = settled = not all(y < x for x, y in zip(t['cl'], t['cl'][1:]))  # a control whose val_loss fell every epoch has not shown its best
     return 'pass' if all(beats) else 'fail' if zones['val_loss'] == 'within' or (settled and not any(beats)) else 'warn'
 
@@ -589,8 +661,14 @@ def _rung4_words(b:Bench, r:RungResult, verdict:str, t:dict, moved:str, model, v
     if scale:
         return r.warn('target_scale', f"{moved}: no better than the control ({rule}); the likely cause is the target's scale, "
                       f"not the labels or the learning rate: {scale}")
+    if (up := blew_up([e['loss'] for e in hist])):  # the fit's own validation loss blew up between epochs: no labels do that
+        return r.fail('lr_high', f"{moved}: {up}: the learning rate{f' {b.lr:.3g}' if math.isfinite(b.lr) else ''} is too high "
+                      "(updates that wreck the model between epochs); lower it")
     z = r.numbers.get('judged', {})
-    if ok and (verdict == 'fail' or 'beats' not in z.values() or quick and z.get('metric', 'beats') != 'beats'):  # strong evidence, and the metric does not beat the control
+    if not ok and t.get('extra') and (pl := permuted_like(r.numbers['train_loss_end'], [ctrl[-1]['train_loss']] + [c['train_loss_end'] for c in r.numbers.get('controls', [])], z,
+                                                         fl, t.get('cmin'), t.get('ls', 0.0), r.numbers.get('constant_train'))):
+        ok, evidence = True, f'{evidence}; {pl}'; r.numbers['permuted_like'] = pl
+    if ok and (verdict == 'fail' or 'beats' not in z.values() or quick and z.get('metric', 'beats') not in ('beats', 'no_room')):  # strong evidence, and the metric does not beat the control
         if ctrl is None: r.fail(None, f'{metric} did not move beyond noise: {moved}; {rule}:')
         else: r.fail(None, f"{moved}: no better than with the targets permuted ({rule}); the fit trained enough to tell ({evidence}):")
         return _small_fail_causes(b, r, model, vl, ctrl, train_losses, k)
@@ -625,24 +703,28 @@ def rung4(b:Bench)->RungResult:
     if const is not None: n['constant'] = const
     t = _thresholds(b, r, ctrl, why, e0, value, key, metric, start, const)
     hist, train_losses, last_epoch = _small_fit(b, r, model, sub, vl, within, bs, drop, E, metric, value, e0, start, fk)
-    verdict = _settle(r, t, value(hist[-1]), hist[-1]['loss'], start, const)
-    while verdict != 'pass' and len(hist) - 1 + E <= max(st.small_max, 1) * E:  # not a pass yet: more epochs for both fits
+    verdict, xk, lrs = _settle(r, t, value(hist[-1]), hist[-1]['loss'], start, const), None, 0.1 if rerun else 1.0  # xk: the further controls, once run
+    while True:
+        bound = len(hist) - 1 + E > max(st.small_max, 1) * E
+        if ctrl is not None and xk is None and _more_needed(b, t, verdict, bound, hist, train_losses, last_epoch, ctrl, const, value(hist[-1])):
+            xk = {}; verdict = more_controls(b, r, t, sub, init, vl, within, value, bs, drop, metric, len(ctrl), lrs, value(hist[-1]), hist[-1]['loss'], start, const, xk)
+        if verdict == 'pass' or bound: break  # not a pass yet: more epochs for every fit
         if ctrl is not None:
             ctrl, why = control_fit(b, sub, init, vl, within, value, bs, drop, metric, ck, E)
-            if ctrl is None: ctrl, why = None, f'the control failed on its extension: {why}'
+            if ctrl is None: ctrl, why, xk = None, f'the control failed on its extension: {why}', None
             t = _thresholds(b, r, ctrl, why, e0, value, key, metric, start, const)
         hist, train_losses, last_epoch = _small_fit(b, r, model, sub, vl, within, bs, drop, E, metric, value, e0, start, fk)
-        verdict = _settle(r, t, value(hist[-1]), hist[-1]['loss'], start, const)
-    if ctrl is not None and verdict != 'fail' and not decisive(t, value(hist[-1]), hist[-1]['loss'], ctrl, sum(last_epoch) / len(last_epoch)):
-        verdict = more_controls(b, r, t, sub, init, vl, within, value, bs, drop, metric, len(ctrl), 0.1 if rerun else 1.0, value(hist[-1]), hist[-1]['loss'], start, const)
+        if xk is not None: verdict = more_controls(b, r, t, sub, init, vl, within, value, bs, drop, metric, E, lrs, value(hist[-1]), hist[-1]['loss'], start, const, xk)
+        else: verdict = _settle(r, t, value(hist[-1]), hist[-1]['loss'], start, const)
     Et = len(hist) - 1
     final, fl, l0 = value(hist[-1]), hist[-1]['loss'], e0['loss']
     n.update(epochs=Et, final=final, train_loss_start=train_losses[0], train_loss_end=sum(last_epoch) / len(last_epoch), val_loss=fl)
     if Et > E: n['extended_from'] = E
     leak = _leak(b, n, task)
+    if prior is not None and (tc := _train_constant(b, model, sub, prior)) is not None: n['constant_train'] = tc  # for `permuted_like`
     if st.lr_find:
         lf = lr_find(b, sub); r.series.update(lr_find_lr=lf['lrs'], lr_find_loss=lf['losses']); n['suggested_lr'] = lf['suggested_lr']
     moved = f'{metric} {start:.4g} -> {final:.4g}' + (f', val_loss {l0:.4g} -> {fl:.4g}' if up else '') + f' on {k} of {N} samples in {Et} epochs'
     _rung4_words(b, r, verdict, t, moved, model, vl, ctrl, why, rerun, hist, train_losses, k, E, final, fl)
-    _small_notes(r, key, fl, leak)
+    _small_notes(r, key, fl, leak, hist[-1], max(l0 - min(fl, t.get('cmin', fl)), 0.0))  # the loss's range: start to the best reached
     return r
