@@ -3,6 +3,12 @@ written before that commit and run once after it. Families not in halves A-F: a 
 regression, distillation from a fixed teacher (KL divergence), pairwise ranking (MarginRankingLoss), attention-pooled
 multiple-instance bags, a Hugging Face-style model (dict batches, an output object, `ntrain.hf_forward`).
 Registered into ladder_gallery's HEALTHY/BROKEN/HALF through its decorators; ladder_gallery imports this module last.
+
+Protocol, fixed before the freeze: each program checked by hand only with a plain torch loop (shapes, 5 epochs: the healthy
+ones learn, the broken ones are broken as meant), never with the ladder. After the `ladder rules, round 6 (frozen):`
+commit appears on r6, r6 is merged and half G runs once, rungs 1-4, seeds 0-9 as two processes (seeds 0-4, 5-9):
+`OMP_NUM_THREADS=1 nice -n 19 timeout 2400 python bench/ladder_sweep.py --rungs 1-4 --seeds 5 [--first-seed 5] --half G`.
+No program changes after the run starts; every verdict is reported, wrong ones read one by one.
 """
 from __future__ import annotations
 from types import SimpleNamespace
