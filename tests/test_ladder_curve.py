@@ -215,3 +215,28 @@ def test_rung_4_shuffled_labels_behave_as_one_more_permutation():
     t = dict(control=True, up=True, cmax=0.5, cmin=1.0)  # a pass that is not decisive runs the further controls before the bound
     assert _more_needed(None, t, 'pass', False, [dict(loss=0.9)], [1.0], [0.95], [dict(train_loss=1.0)], None, 0.6)
     assert not _more_needed(None, t, 'warn', False, [dict(loss=0.9)], [1.0], [0.95], [dict(train_loss=1.0)], None, 0.6)
+
+def test_rung_4_a_fit_that_beats_every_control_is_never_one_more_permutation():
+    """Issue 32 round 6: cancer_ae (healthy) failed `labels` 7/10 in round 5. Its val_loss beat 3 controls' best by far more than their
+    margin, but `judge` reads it `within` (it is not yet below the constant predictor at the prior), and `permuted_like` took that
+    for a fit that beats none. Controls that never fit their permuted targets beyond the prior tell nothing either."""
+    from ntrain.ladder.small_data import permuted_like
+    z = dict(val_loss='within')
+    assert permuted_like(0.021, [0.0205, 0.021, 0.0212], z, 0.02343, 0.02979, 0.000491, 0.02235) is None  # seed 0: beats every control
+    assert permuted_like(0.030, [0.029, 0.0295, 0.030], z, 0.0318, 0.03176, 0.00277, 0.01604) is None  # seed 1: controls above the prior
+    assert permuted_like(0.030, [0.029, 0.0295, 0.030], z, 0.0318, 0.03176, 0.00277) is not None  # no prior known: round 5's rule
+    assert permuted_like(0.50, [0.49, 0.50, 0.51], z, 1.2, 1.1, 0.05, 0.9) is not None  # shuffled targets, controls below the prior
+    assert permuted_like(0.50, [0.49, 0.50, 0.51], z, 1.04, 1.1, 0.05, 0.9) is None  # beyond the margin below the controls' best
+    # siamese seed 2 (healthy): its training loss is below all 3 controls', by less than their spread (round 5 blamed its labels)
+    assert permuted_like(0.6605, [0.6817, 0.6709, 0.6802], dict(val_loss='within', metric='within'), 0.6911, 0.6854, 0.00848, 0.687) is None
+
+def test_rung_4_leakage_on_a_loss_with_no_zero_is_measured_by_its_range():
+    """Issue 32 round 6: poisson_leak (a quarter of the validation rows are train rows) only warned in round 5: the Poisson NLL with
+    `log_input=True` ends below 0 (1.379 -> -0.653, seed 0), so its distance from 0 (0.25 x 0.653) hid under the noise (0.41)."""
+    from ntrain.ladder.small_data import leak_explains
+    e = dict(loss=-0.653, loss_se=0.2035)
+    assert not leak_explains(125, 500, e, 'loss')[0]
+    ok, words = leak_explains(125, 500, e, 'loss', 1.379 + 0.653)
+    assert ok and 'by 0.508 at most, against its noise 0.407' in words, words
+    assert not leak_explains(1, 500, e, 'loss', 2.03)[0]  # under 1% of the validation samples
+    assert not leak_explains(1, 30, dict(acc=0.93, items=30, loss=0.2, loss_se=0.05), 'acc', 2.0)[0]  # iris: the span is the loss's alone

@@ -113,6 +113,19 @@ def train_prior(b:Bench, model, ds)->Optional[torch.Tensor]:
             s, n = s + t.sum(0), n + len(t)
     return (s / n).float().cpu() if n else None
 
+def _train_constant(b:Bench, model, ds, prior)->Optional[float]:
+    "The loss of the constant predictor at `prior` on the targets of `ds` itself (what a fit that learned only the prior scores in training); None without tensor targets."
+    ls, ns = [], []
+    model.eval()
+    with rng_kept(), torch.inference_mode():  # a loader draws its seed from the global generator: this pass leaves it as it was
+        for batch, idx, real in b.batches(b.loader(ds, min(b.cfg.batch_size, len(ds)), shuffle=False)):
+            b.check_stop()
+            batch = to_device(batch, b.device)
+            t = b.forward(model, batch)[1]
+            if not torch.is_tensor(t): return None
+            ls.append(_constant_loss(b, prior, t, batch)); ns.append(b.count(batch) if b.items else len(idx))
+    return sum(l * k for l, k in zip(ls, ns)) / max(sum(ns), 1) if ns else None
+
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def _pieces(b:Bench, out, target, k:int=8,
             total:Optional[float]=None, # the loss of the whole batch: when it is the slices' sum (a summed loss), each slice is scaled to the batch
@@ -467,19 +480,23 @@ def _small_fail_causes(b:Bench, r:RungResult, model, vl, ctrl:Optional[list], tr
                '(F.dropout(training=True), or a layer that reads a global flag); validation is then noisy')
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
-def leak_explains(overlap:int, checked:int, e:dict, key:str)->tuple:
+def leak_explains(overlap:int, checked:int, e:dict, key:str,
+                  span:float=0.0, # the loss's own range in rung 4: its start less the best the fits reached (controls' or its own)
+                 )->tuple:
     """Whether `overlap` of `checked` validation samples that are train samples could explain rung 4's result `e` (its last evaluation,
-    metric `key`): at least 1% of them, and a move of the metric beyond its noise (2 standard errors); (explains, the numbers in words)."""
+    metric `key`): at least 1% of them, and a move of the metric beyond its noise (2 standard errors); (explains, the numbers in words).
+    A copy moves a loss by at most its share of the loss's distance to 0 or of its `span`, the larger: a loss with no zero
+    (a Poisson or Gaussian NLL, which go below 0) is measured by its range, not by its distance from 0."""
     f = overlap / max(checked, 1)
     if key in ('acc', 'auroc') and math.isfinite(p := e.get(key, math.nan)):
         m = e.get('items') or checked
         noise, effect = 2 * math.sqrt(max(p * (1 - p), 1 / m) / m), f  # each copy moves it by one sample at most
-    elif key == 'loss' and e.get('loss_se') is not None: noise, effect = 2 * e['loss_se'], f * abs(e['loss'])  # copies memorised to 0
+    elif key == 'loss' and e.get('loss_se') is not None: noise, effect = 2 * e['loss_se'], f * max(abs(e['loss']), span)  # to 0, or over the range
     else: return f >= 0.01, f'{f:.1%} of the validation samples'
     return f >= 0.01 and effect > noise, f'they can move {"val_" + key} by {effect:.3g} at most, against its noise {noise:.3g}'
 
-def _small_notes(r:RungResult, key:str, fl:float, leak:dict, e:Optional[dict]=None):
-    "Rung 4's last notes on `r`: a validation loss below the training loss (expected with dropout or augmentation), and leakage: a fail when the copies could explain the result (`leak_explains`, with `e` the last evaluation), else a warning."
+def _small_notes(r:RungResult, key:str, fl:float, leak:dict, e:Optional[dict]=None, span:float=0.0):
+    "Rung 4's last notes on `r`: a validation loss below the training loss (expected with dropout or augmentation), and leakage: a fail when the copies could explain the result (`leak_explains`, with `e` the last evaluation and `span` the loss's range), else a warning."
     n = r.numbers
     if key == 'acc' and fl < 0.8 * n['train_loss_end']:
         r.note('val_better', f"  validation loss {fl:.3g} is below the training loss {n['train_loss_end']:.3g}: expected when "
@@ -491,7 +508,7 @@ def _small_notes(r:RungResult, key:str, fl:float, leak:dict, e:Optional[dict]=No
         if leak['checked_valid'] == leak['checked_train'] == 1:  # one item per split: a full-batch graph, split by masks in the forward
             r.warn('leakage', f"  the train and validation sets are one item each, and the same ({leak['how']}): a full-batch split "
                    "(node masks in the forward) cannot be checked by hashing; check that the masks do not overlap")
-        elif (ex := leak_explains(leak['overlap'], leak['checked_valid'], e or {}, key))[0]: r.fail('leakage', f"{words.strip()} ({ex[1]})")
+        elif (ex := leak_explains(leak['overlap'], leak['checked_valid'], e or {}, key, span))[0]: r.fail('leakage', f"{words.strip()} ({ex[1]})")
         else: r.warn('leakage', f"{words.strip()}; too few to explain the result ({ex[1]})")
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
@@ -546,15 +563,24 @@ def _more_needed(b:Bench, t:dict, verdict:str, bound:bool, hist:list, train_loss
     if decisive(t, final, hist[-1]['loss'], ctrl, sum(last_epoch) / len(last_epoch)): return False
     return verdict == 'pass' or bound
 
-def permuted_like(train_end:float, ctrl_ends:list, zones:dict)->Optional[str]:
+def permuted_like(train_end:float, ctrl_ends:list, zones:dict,
+                  val_loss:Optional[float]=None, # the fit's validation loss, and the controls' best and margin: a fit that beats them all is never a permutation
+                  ctrl_best:Optional[float]=None, margin:float=0.0,
+                  const:Optional[float]=None, # the constant predictor's loss at the training prior on the fit's own training samples: the controls must fit beyond it
+                 )->Optional[str]:
     """Why rung 4's fit behaves as one more permutation, in words, or None: against 2 controls or more, no criterion beats them,
-    and its last epoch's training loss (`train_end`) is not below the lowest of theirs (`ctrl_ends`) by their spread. Under
-    shuffled labels the fit is exchangeable with the controls; true targets, even learned slowly, fit better than permuted ones."""
+    its `val_loss` is not below the controls' best less their margin (whatever the constant predictor says: `judge` holds a
+    loss to that as well), the controls fit their permuted targets beyond the prior (their lowest training loss below `const`
+    by their spread), and its last epoch's training loss (`train_end`) is not below the lowest of theirs (`ctrl_ends`).
+    Under shuffled labels the fit is exchangeable with the controls; true targets, even learned slowly, fit better than
+    permuted ones, and a fit that fits its targets better than every permutation has not been shown to be one of them. Controls that sit at the prior tell nothing: every fit, true targets or not, sits there too."""
     if len(ctrl_ends) < 2 or 'beats' in zones.values(): return None
+    if val_loss is not None and ctrl_best is not None and val_loss < ctrl_best - margin: return None  # it beats every control
     lo, hi = min(ctrl_ends), max(ctrl_ends)
-    if train_end < lo - (hi - lo): return None
-    return (f"its training loss {train_end:.4g} is no lower than {len(ctrl_ends)} fits to permuted targets ({lo:.4g} to {hi:.4g}) less "
-            f"their spread, and its validation beats none of them: it behaves as one more permutation")
+    if const is not None and not lo < const - (hi - lo): return None  # the controls learned no more than the prior: nothing told
+    if train_end < lo: return None  # it fits its targets better than every permutation
+    return (f"its training loss {train_end:.4g} is no lower than the lowest of {len(ctrl_ends)} fits to permuted targets ({lo:.4g} to {hi:.4g}), "
+            f"and its validation beats none of them: it behaves as one more permutation")
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def blew_up(val_losses:list)->Optional[str]:
@@ -639,7 +665,8 @@ def _rung4_words(b:Bench, r:RungResult, verdict:str, t:dict, moved:str, model, v
         return r.fail('lr_high', f"{moved}: {up}: the learning rate{f' {b.lr:.3g}' if math.isfinite(b.lr) else ''} is too high "
                       "(updates that wreck the model between epochs); lower it")
     z = r.numbers.get('judged', {})
-    if not ok and t.get('extra') and (pl := permuted_like(r.numbers['train_loss_end'], [ctrl[-1]['train_loss']] + [c['train_loss_end'] for c in r.numbers.get('controls', [])], z)):
+    if not ok and t.get('extra') and (pl := permuted_like(r.numbers['train_loss_end'], [ctrl[-1]['train_loss']] + [c['train_loss_end'] for c in r.numbers.get('controls', [])], z,
+                                                         fl, t.get('cmin'), t.get('ls', 0.0), r.numbers.get('constant_train'))):
         ok, evidence = True, f'{evidence}; {pl}'; r.numbers['permuted_like'] = pl
     if ok and (verdict == 'fail' or 'beats' not in z.values() or quick and z.get('metric', 'beats') not in ('beats', 'no_room')):  # strong evidence, and the metric does not beat the control
         if ctrl is None: r.fail(None, f'{metric} did not move beyond noise: {moved}; {rule}:')
@@ -694,9 +721,10 @@ def rung4(b:Bench)->RungResult:
     n.update(epochs=Et, final=final, train_loss_start=train_losses[0], train_loss_end=sum(last_epoch) / len(last_epoch), val_loss=fl)
     if Et > E: n['extended_from'] = E
     leak = _leak(b, n, task)
+    if prior is not None and (tc := _train_constant(b, model, sub, prior)) is not None: n['constant_train'] = tc  # for `permuted_like`
     if st.lr_find:
         lf = lr_find(b, sub); r.series.update(lr_find_lr=lf['lrs'], lr_find_loss=lf['losses']); n['suggested_lr'] = lf['suggested_lr']
     moved = f'{metric} {start:.4g} -> {final:.4g}' + (f', val_loss {l0:.4g} -> {fl:.4g}' if up else '') + f' on {k} of {N} samples in {Et} epochs'
     _rung4_words(b, r, verdict, t, moved, model, vl, ctrl, why, rerun, hist, train_losses, k, E, final, fl)
-    _small_notes(r, key, fl, leak, hist[-1])
+    _small_notes(r, key, fl, leak, hist[-1], max(l0 - min(fl, t.get('cmin', fl)), 0.0))  # the loss's range: start to the best reached
     return r
