@@ -10,6 +10,8 @@ API (also used by issue 33's false-alarm counts):
   after the frozen-rules commit and run once) or 'C' (held out from the second round of rules, frozen at 86df774: written
   after that commit and run once) or 'D' (held out from the third round of rules, frozen at d333db6: written after that
   commit and run once) or 'E' (held out from the fourth round, frozen at 9d1d6da: written after it and run once).
+  'G' (bench/ladder_gallery_g.py, imported last: held out from the sixth round, written before its frozen-rules commit
+  `ladder rules, round 6 (frozen):` on r6 and run once after it).
 - `run(name, seed, rungs='1-3')` runs one program's ladder and returns the LadderResult.
 """
 from __future__ import annotations
@@ -878,3 +880,5 @@ def gru_lr_x1000(seed): return dict(gru_waves(seed), optimizer=lambda p: torch.o
 def poisson_leak(seed):  # a validation set that re-uses a quarter of the train rows
     kw = poisson_counts(seed); x, y = kw['train'].tensors; vx, vy = kw['valid'].tensors
     kw['valid'] = TensorDataset(torch.cat([vx[:375], x[:125]]), torch.cat([vy[:375], y[:125]])); return kw
+
+import ladder_gallery_g  # noqa: E402,F401  half G (held out from round 6) registers itself into HEALTHY, BROKEN and HALF
