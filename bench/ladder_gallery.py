@@ -797,7 +797,7 @@ def resnet_lr_x100(seed): return dict(resnet_digits(seed), optimizer=lambda p: t
 def friedman_lr_zero(seed): return dict(friedman_mlp(seed), optimizer=lambda p: torch.optim.SGD(p, lr=0.0, momentum=0.9))
 
 # ---------------------------------------------------------------- half F: held out from the fifth round (rules frozen at 9c539f2)
-def _waves(seed, n, L=24, split=0):
+def _wave_shapes(seed, n, L=24, split=0):
     "Sequences of L steps and 2 channels: one of 3 wave shapes (sine, square, sawtooth) at a random frequency and phase, noisy; labelled by shape."
     g = _gen(seed * 53 + split)
     y = torch.randint(0, 3, (n,), generator=g)
@@ -813,7 +813,7 @@ class GRUClassifier(nn.Module):  # the last hidden state of a one-layer GRU, a l
 
 @healthy('F')
 def gru_waves(seed):  # Adam 2e-3
-    (x, y), (vx, vy) = _waves(seed, 1500), _waves(seed, 300, split=1)
+    (x, y), (vx, vy) = _wave_shapes(seed, 1500), _wave_shapes(seed, 300, split=1)
     return dict(model=GRUClassifier, train=TensorDataset(x, y), valid=TensorDataset(vx, vy), num_classes=3,
                 optimizer=lambda p: torch.optim.Adam(p, lr=2e-3), **_keys(seed, batch_size=32))
 
