@@ -91,40 +91,42 @@ def _label_columns(p, t)->tuple:
 
 def _takes_probs(loss)->bool: return isinstance(loss, torch.nn.BCELoss) or getattr(loss, '__name__', '') == 'binary_cross_entropy'
 
-def _constant_loss(b:Bench, prior, target, batch)->float:
-    "The task's loss for predicting the training prior for every sample: BCE its logit (a probability for BCELoss), MSE the mean."
+def _constant_loss(b:Bench, prior, target, n:int)->float:
+    "The task's loss for predicting the training prior for every sample: BCE its logit (a probability for BCELoss), MSE the mean; per item (of `n`) under loss_norm='items'."
     c = prior.to(target.device, torch.float32)  # (no float64 on every device)
     if not (target.ndim == 2 and c.numel() == target.shape[1]): c = c.mean()  # per label for (N, L) targets, else one number
     if b.is_bce and not _takes_probs(b.task.loss): c = torch.logit(c.clamp(1e-6, 1 - 1e-6))
     with user_code('loss'): l = b.task.loss(c.to(target.dtype).expand(target.shape), target)
-    return float(l) / (max(b.count(batch), 1) if b.items else 1)
+    return float(l) / (max(n, 1) if b.items else 1)
 
-def train_prior(b:Bench, model, ds)->Optional[torch.Tensor]:
-    "The mean target of `ds` as the forward pass returns it (per label for (N, L) targets); None when they are not tensors."
-    s, n = 0.0, 0
+def _train_targets(b:Bench, model, ds)->Optional[list]:
+    "The targets of `ds` as the forward pass returns them: a (targets on the CPU, the batch's count) pair per batch; None when they are not tensors."
+    out = []
     model.eval()
     with torch.inference_mode():
-        for batch, idx, real in b.batches(b.loader(ds, min(b.cfg.batch_size, len(ds)), shuffle=False)):
-            b.check_stop()
-            t = b.forward(model, to_device(batch, b.device))[1]
-            if not torch.is_tensor(t): return None
-            t = t.detach().cpu().double()
-            t = t if t.ndim == 2 else t.reshape(-1, 1)
-            s, n = s + t.sum(0), n + len(t)
-    return (s / n).float().cpu() if n else None
-
-def _train_constant(b:Bench, model, ds, prior)->Optional[float]:
-    "The loss of the constant predictor at `prior` on the targets of `ds` itself (what a fit that learned only the prior scores in training); None without tensor targets."
-    ls, ns = [], []
-    model.eval()
-    with rng_kept(), torch.inference_mode():  # a loader draws its seed from the global generator: this pass leaves it as it was
         for batch, idx, real in b.batches(b.loader(ds, min(b.cfg.batch_size, len(ds)), shuffle=False)):
             b.check_stop()
             batch = to_device(batch, b.device)
             t = b.forward(model, batch)[1]
             if not torch.is_tensor(t): return None
-            ls.append(_constant_loss(b, prior, t, batch)); ns.append(b.count(batch) if b.items else len(idx))
-    return sum(l * k for l, k in zip(ls, ns)) / max(sum(ns), 1) if ns else None
+            out.append((t.detach().cpu(), b.count(batch) if b.items else len(idx)))
+    return out
+
+def train_prior(b:Bench, model, ds,
+                targets:Optional[list]=None, # `_train_targets(b, model, ds)`, when already at hand
+               )->Optional[torch.Tensor]:
+    "The mean target of `ds` as the forward pass returns it (per label for (N, L) targets); None when they are not tensors."
+    s, n = 0.0, 0
+    for t, _ in (_train_targets(b, model, ds) if targets is None else targets) or []:
+        t = t.double()
+        t = t if t.ndim == 2 else t.reshape(-1, 1)
+        s, n = s + t.sum(0), n + len(t)
+    return (s / n).float() if n else None
+
+def _train_constant(b:Bench, targets:list, prior)->Optional[float]:
+    "The loss of the constant predictor at `prior` on `targets` (`_train_targets`: the fit's own training samples), what a fit that learned only the prior scores in training."
+    ls = [_constant_loss(b, prior, t, k) for t, k in targets]
+    return sum(l * k for l, (_, k) in zip(ls, targets)) / max(sum(k for _, k in targets), 1) if targets else None
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def _pieces(b:Bench, out, target, k:int=8,
@@ -157,9 +159,9 @@ def _evaluate(b:Bench, model, loader, within=None, prior=None)->dict:
             b.check_batch(batch, idx, 'valid', within)
             batch = to_device(batch, b.device)
             loss, out, target = b.forward_loss(model, batch)
-            ls.append(float(loss)); ns.append(b.count(batch) if b.items else len(idx))
+            ls.append(float(loss)); ns.append(k := b.count(batch) if b.items else len(idx))
             pieces += _pieces(b, out, target, total=float(loss))
-            if prior is not None and torch.is_tensor(target): const.append(_constant_loss(b, prior, target, batch))
+            if prior is not None and torch.is_tensor(target): const.append(_constant_loss(b, prior, target, k))
             if b.is_bce:
                 if kept < AUROC_MAX and torch.is_tensor(target):
                     try: p, t = _label_columns(b.prediction(out).float(), target.float())
@@ -688,7 +690,8 @@ def rung4(b:Bench)->RungResult:
     sub, k, N, nv, vl, within = _small_data(b)
     model = b.model()
     init = copy.deepcopy(model.state_dict())  # the control starts from these weights
-    prior = train_prior(b, model, sub) if b.is_bce or b.is_mse else None
+    targets = _train_targets(b, model, sub) if b.is_bce or b.is_mse else None  # also for `_train_constant` after the fit
+    prior = train_prior(b, model, sub, targets) if targets else None
     e0 = _evaluate(b, model, vl, within, prior)
     const, E = e0.get('constant'), st.small_epochs
     key = 'auroc' if 'auroc' in e0 else 'acc' if 'acc' in e0 else 'loss'
@@ -721,7 +724,7 @@ def rung4(b:Bench)->RungResult:
     n.update(epochs=Et, final=final, train_loss_start=train_losses[0], train_loss_end=sum(last_epoch) / len(last_epoch), val_loss=fl)
     if Et > E: n['extended_from'] = E
     leak = _leak(b, n, task)
-    if prior is not None and (tc := _train_constant(b, model, sub, prior)) is not None: n['constant_train'] = tc  # for `permuted_like`
+    if prior is not None and (tc := _train_constant(b, targets, prior)) is not None: n['constant_train'] = tc  # for `permuted_like`
     if st.lr_find:
         lf = lr_find(b, sub); r.series.update(lr_find_lr=lf['lrs'], lr_find_loss=lf['losses']); n['suggested_lr'] = lf['suggested_lr']
     moved = f'{metric} {start:.4g} -> {final:.4g}' + (f', val_loss {l0:.4g} -> {fl:.4g}' if up else '') + f' on {k} of {N} samples in {Et} epochs'
