@@ -179,6 +179,11 @@ def _token_pairs(x, y)->bool:
     ok = lambda t: torch.is_tensor(t) and t.dim() == 2 and not t.dtype.is_floating_point and not t.is_complex() and t.dtype != torch.bool
     return ok(x) and ok(y) and x.shape == y.shape and x.shape[1] >= 4
 
+def _inputs_again(x, y)->bool:
+    "Whether the targets `y` are the inputs `x` themselves, in place or one position away, at 99% of the labelled positions (a language model, an autoencoder)."
+    x, y = x.long(), y.long()
+    return any(((a == b) | (b < 0)).float().mean() >= 0.99 for a, b in ((x, y), (x[:, 1:], y[:, :-1]), (x[:, :-1], y[:, 1:])))
+
 def _lookup_acc(keys, vals, fit, held)->float:
     "How often the commonest target of each key (counted on the `fit` positions) is right on the `held` ones; a key never seen gets the commonest target."
     C, V = int(vals.max()) + 1, int(keys.max()) + 1
@@ -229,7 +234,7 @@ def _check_shift(b:Bench, r:RungResult, batch):
     """Rung 1's look at a label per token (`_token_pairs`: the first batch decides): up to 64 train batches read in order, their
     `token_alignment` into `r.numbers['token_alignment']`, and a warning `targets_shifted` when `shifted_targets` says so."""
     tok = lambda bt: (x.get('input_ids') if isinstance(x := batch_inputs(bt), dict) else x, batch_target(bt))
-    if not _token_pairs(*tok(batch)): return
+    if not _token_pairs(*(p := tok(batch))) or _inputs_again(*p): return  # a language model's batch: no need to read more
     pairs, n = [], 0
     for bt, _, _ in b.batches(b.loader(b.task.train, min(b.cfg.batch_size, len(b.task.train)), shuffle=False)):
         if not _token_pairs(*(p := tok(bt))): return
