@@ -633,6 +633,7 @@ def _settle(r:RungResult, t:dict, final:float, fl:float, start:float, const)->st
     t['settled'] = settled = not all(y < x for x, y in zip(t['cl'], t['cl'][1:]))  # a control whose val_loss fell every epoch has not shown its best
     return 'pass' if all(beats) else 'fail' if zones['val_loss'] == 'within' or (settled and not any(beats)) else 'warn'
 
+# %% ../../nbs/02_ladder/03e_small_data.ipynb
 def _trained(b:Bench, train_losses:list, hist:list, margin:float, ctrl:Optional[list]=None, const:Optional[float]=None)->tuple:
     """Whether rung 4's fit (`hist`: its evaluations, the one before training first) trained enough to blame the labels, and the
     evidence in words: its training loss fell 10% (first epoch's mean to last's) and below the control's (`ctrl`); or it fell
