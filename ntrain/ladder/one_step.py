@@ -16,7 +16,7 @@ from .diagnose import describe, batch_inputs, batch_targets, nan_diagnosis, broa
 from ..metrics import class_dim
 
 # %% auto 0
-__all__ = ['EVAL_TOL', 'eval_gap', 'no_grad_params', 'worker_rng', 'rung1']
+__all__ = ['EVAL_TOL', 'eval_gap', 'no_grad_params', 'worker_rng', 'token_alignment', 'shifted_targets', 'rung1']
 
 # %% ../../nbs/02_ladder/03a_one_step.ipynb
 def _nbytes(ts)->int: return sum(t.numel() * t.element_size() for t in ts if torch.is_tensor(t))
@@ -174,6 +174,77 @@ def _check_workers(b:Bench, r:RungResult, i:int):
     if w: r.warn('worker_rng', w)
 
 # %% ../../nbs/02_ladder/03a_one_step.ipynb
+def _token_pairs(x, y)->bool:
+    "Whether a batch's inputs `x` and targets `y` are token ids and a label per token: integer tensors of one shape (rows, positions), 4 positions or more."
+    ok = lambda t: torch.is_tensor(t) and t.dim() == 2 and not t.dtype.is_floating_point and not t.is_complex() and t.dtype != torch.bool
+    return ok(x) and ok(y) and x.shape == y.shape and x.shape[1] >= 4
+
+def _inputs_again(x, y)->bool:
+    "Whether the targets `y` are the inputs `x` themselves, in place or one position away, at 99% of the labelled positions (a language model, an autoencoder)."
+    x, y = x.long(), y.long()
+    return any(((a == b) | (b < 0)).float().mean() >= 0.99 for a, b in ((x, y), (x[:, 1:], y[:, :-1]), (x[:, :-1], y[:, 1:])))
+
+def _lookup_acc(keys, vals, fit, held)->float:
+    "How often the commonest target of each key (counted on the `fit` positions) is right on the `held` ones; a key never seen gets the commonest target."
+    C, V = int(vals.max()) + 1, int(keys.max()) + 1
+    cnt = torch.bincount(keys[fit] * C + vals[fit], minlength=V * C).view(V, C)
+    pred = torch.where(cnt.sum(1)[keys[held]] > 0, cnt.argmax(1)[keys[held]], torch.bincount(vals[fit], minlength=C).argmax())
+    return (pred == vals[held]).float().mean().item()
+
+def token_alignment(pairs:list, min_positions:int=200)->Optional[dict]:
+    """How well each target is told by the input token at its own position and at the one before and after: for shifts -1, 0
+    and 1, the accuracy of a lookup (each token's commonest target) learned on half the rows and scored on the other half,
+    both ways; `base` is the commonest target's share. `pairs`: (inputs, targets) batches as `_token_pairs` takes them; a
+    target below 0 is padding (`ignore_index`). None when there is too little to tell, token ids past 2**20 x classes, or
+    the targets are the inputs themselves at a shift (a language model's next token: the shift is the task)."""
+    rows, xs, ys, r0 = [], [], [], 0
+    for x, y in pairs:
+        x, y = x.long().cpu(), y.long().cpu(); rows.append(torch.arange(r0, r0 + len(x)).unsqueeze(1).expand_as(x)); xs.append(x); ys.append(y); r0 += len(x)
+    if not xs or min(int(x.min()) for x in xs) < 0: return None
+    out = {}
+    for k in (-1, 0, 1):
+        sl = lambda t: t[:, max(0, k):t.shape[1] + min(0, k)]  # the input at t + k beside the target at t
+        tg = lambda t: t[:, max(0, -k):t.shape[1] - max(0, k)]
+        keys, vals, row = (torch.cat([f(t).reshape(-1) for t in ts]) for f, ts in ((sl, xs), (tg, ys), (tg, rows)))
+        m = vals >= 0; keys, vals, row = keys[m], vals[m], row[m]
+        if len(vals) < 2 * min_positions or (int(keys.max()) + 1) * (int(vals.max()) + 1) > 2**20 * 64: return None
+        if (keys == vals).float().mean() >= 0.99: return None  # the targets are the inputs (at this shift): nothing to align
+        fit = row % 2 == 0
+        if fit.sum() < min_positions or (~fit).sum() < min_positions: return None
+        out[k] = (_lookup_acc(keys, vals, fit, ~fit) + _lookup_acc(keys, vals, ~fit, fit)) / 2
+        if k == 0: out['base'] = torch.bincount(vals).max().item() / len(vals)
+    return out
+
+def shifted_targets(al:Optional[dict])->Optional[str]:
+    """Why targets look shifted by one position from their tokens (`token_alignment`'s `al`), in words, or None: the token beside
+    a target tells it better than the token at its own position, by 0.2 of accuracy at least and by twice as much beyond the
+    commonest target. A tag per token that is the next token's tag (an off-by-one in the reader) shows so; a BiLSTM sees
+    the next token too, so such targets train and pass every later rung, only worse than they should."""
+    if al is None: return None
+    k = max((-1, 1), key=lambda s: al[s]); a, a0, base = al[k], al[0], al['base']
+    if not (a >= a0 + 0.2 and a - base >= 2 * max(a0 - base, 0.0)): return None
+    side = 'after' if k > 0 else 'before'
+    return (f"each target follows the input token one position {side} it (a lookup by that token gets {a:.0%} right) far better than "
+            f"the token at its own position ({a0:.0%}; the commonest target alone {base:.0%}): the targets look shifted by one "
+            f"position from their inputs (an off-by-one where they were read or padded?); if the task is to predict the label one "
+            "position away, ignore this")
+
+# %% ../../nbs/02_ladder/03a_one_step.ipynb
+def _check_shift(b:Bench, r:RungResult, batch):
+    """Rung 1's look at a label per token (`_token_pairs`: the first batch decides): up to 64 train batches read in order, their
+    `token_alignment` into `r.numbers['token_alignment']`, and a warning `targets_shifted` when `shifted_targets` says so."""
+    tok = lambda bt: (x.get('input_ids') if isinstance(x := batch_inputs(bt), dict) else x, batch_target(bt))
+    if not _token_pairs(*(p := tok(batch))) or _inputs_again(*p): return  # a language model's batch: no need to read more
+    pairs, n = [], 0
+    for bt, _, _ in b.batches(b.loader(b.task.train, min(b.cfg.batch_size, len(b.task.train)), shuffle=False)):
+        if not _token_pairs(*(p := tok(bt))): return
+        pairs.append(p); n += p[1].numel()
+        if n >= 50_000 or len(pairs) >= 64: break
+    if (al := token_alignment(pairs)) is None: return
+    r.numbers['token_alignment'] = {('next' if k == 1 else 'previous' if k == -1 else 'own' if k == 0 else k): round(v, 4) for k, v in al.items()}
+    if (w := shifted_targets(al)): r.warn('targets_shifted', w)
+
+# %% ../../nbs/02_ladder/03a_one_step.ipynb
 def rung1(b:Bench)->RungResult:
     "One batch end to end: shapes, dtypes, a finite scalar loss, one step, one validation batch, a checkpoint and a metrics write."
     r = b.rung_result(1)
@@ -189,6 +260,8 @@ def rung1(b:Bench)->RungResult:
     n.update(inputs=describe(batch_inputs(batch)), targets=describe(batch_targets(batch)), batch_size=len(idx))
     if (w := string_targets(batch_target(batch))) and (b.classes or b.is_ce or b.is_bce or b.is_mse): return r.fail('string_labels', w)
     _check_workers(b, r, int(idx[0]))
+    try: _check_shift(b, r, batch)
+    except UserCodeError as e: r.note(None, f'the look at a label per token could not load the train set: {e}')
     cpu, batch = batch, to_device(batch, b.device)
     model.train()
     with warnings.catch_warnings(record=True) as caught:  # shown in the diagnosis: torch's warnings about shapes, dtypes ...
