@@ -12,6 +12,8 @@ API (also used by issue 33's false-alarm counts):
   commit and run once) or 'E' (held out from the fourth round, frozen at 9d1d6da: written after it and run once).
   'G' (bench/ladder_gallery_g.py, imported last: held out from the sixth round, written before its frozen-rules commit
   `ladder rules, round 6 (frozen):` on r6 and run once after it).
+  'H' (bench/ladder_gallery_h.py, imported after half G: held out from the seventh round, written before its frozen-rules
+  commit `ladder rules, round 7 (frozen):` on r7, checked only with a plain torch loop, and run once after it).
 - `run(name, seed, rungs='1-3')` runs one program's ladder and returns the LadderResult.
 """
 from __future__ import annotations
@@ -882,3 +884,4 @@ def poisson_leak(seed):  # a validation set that re-uses a quarter of the train 
     kw['valid'] = TensorDataset(torch.cat([vx[:375], x[:125]]), torch.cat([vy[:375], y[:125]])); return kw
 
 import ladder_gallery_g  # noqa: E402,F401  half G (held out from round 6) registers itself into HEALTHY, BROKEN and HALF
+import ladder_gallery_h  # noqa: E402,F401  half H (held out from round 7) registers itself into HEALTHY, BROKEN and HALF
