@@ -22,7 +22,8 @@ __all__ = ['default_forward', 'hf_forward', 'default_prediction', 'map_output', 
            'sample_seed', 'sample_rng', 'sample_key', 'KeyedDataset', 'EpochSampler', 'CollateError', 'sample_shape',
            'KeyedCollate', 'KeyedLoader', 'make_loader', 'LoaderError', 'stop_signal_death', 'worker_lost',
            'next_batch', 'LoaderWatch', 'close_loaders', 'kill_workers', 'string_targets', 'check_targets',
-           'cheap_targets', 'dataset_targets', 'check_task_targets', 'batch_target', 'check_batch_targets']
+           'batch_targets_are_the_loss', 'cheap_targets', 'dataset_targets', 'check_task_targets', 'batch_target',
+           'check_batch_targets', 'check_target_values']
 
 # %% ../nbs/00_foundation/04_data.ipynb
 def default_forward(model, batch):
@@ -727,10 +728,16 @@ def check_targets(targets, num_classes:int, split:str='train', ignore_index:Opti
         raise TaskError(f"{split} sample {i[0]}: target {t[tuple(i)].item()} is outside [0, {num_classes}) for num_classes={num_classes}")
 
 # %% ../nbs/00_foundation/04_data.ipynb
+def batch_targets_are_the_loss(task:Task)->bool:
+    "Whether the loss's targets are the batch's own (`batch_target`): ntrain's forwards return them; a forward of your own may compute others."
+    return task.forward in (default_forward, hf_forward)
+
 def cheap_targets(task:Task, split:str):
-    "All of a split's targets as one tensor, when they are cheap to reach (Task.targets, `.targets`, a TensorDataset's), else None."
+    """All of a split's targets as one tensor, when they are cheap to reach (Task.targets, `.targets`, a TensorDataset's), else
+    None. A forward of your own may hand the loss other targets than the dataset's second item, so only `Task.targets` speaks
+    for it."""
     if task.targets is not None: return torch.as_tensor(task.targets(split))
-    return dataset_targets(getattr(task, split))
+    return dataset_targets(getattr(task, split)) if batch_targets_are_the_loss(task) else None
 
 def dataset_targets(ds):
     "All of a dataset's targets as one tensor when it holds them (a TensorDataset's labels, `.targets`, through Subsets), else None."
@@ -764,13 +771,19 @@ def batch_target(batch):
 # %% ../nbs/00_foundation/04_data.ipynb
 def check_batch_targets(batch, idx, num_classes:int, ignore_index:Optional[int]=None, split:str='train'):
     "Host-side check of a CPU batch's class targets: names the first bad sample and its value."
-    t = batch_target(batch)
+    check_target_values(batch_target(batch), idx, num_classes, ignore_index, split)
+
+def check_target_values(t, idx, num_classes:int, ignore_index:Optional[int]=None, split:str='train', source:str=''):
+    """Check a batch's class targets `t` on the host (a CPU tensor; other devices are not read): names the first bad sample
+    (`idx`: the batch's sample indices, when `t`'s rows are its samples; else the batch's first) and its value. `source`:
+    where the targets came from, said after the value (' from Task.forward')."""
     if (w := string_targets(t, split)): raise TaskError(f'{w} (sample {int(idx[0])}: {t[0]!r})')
     if not isinstance(t, torch.Tensor) or t.device.type != 'cpu': return
     C = num_classes
     if t.dtype.is_floating_point:
-        raise TaskError(f"{split} sample {int(idx[0])}: target is {t.dtype} but cross-entropy with num_classes={C} needs integer class indices; convert the targets with .long()")
+        raise TaskError(f"{split} sample {int(idx[0])}: target{source} is {t.dtype} but cross-entropy with num_classes={C} needs integer class indices; convert the targets with .long()")
     bad = ((t < 0) | (t >= C)) & (t != ignore_index) if ignore_index is not None else (t < 0) | (t >= C)
     if bad.any():
         pos = bad.nonzero()[0].tolist()
-        raise TaskError(f"{split} sample {int(idx[pos[0]])}: target {t[tuple(pos)].item()} is outside [0, {C}) for num_classes={C}")
+        who = f'sample {int(idx[pos[0]])}' if t.ndim and len(t) == len(idx) else f'batch of samples {int(idx[0])}, ... (target position {pos})'
+        raise TaskError(f"{split} {who}: target {t[tuple(pos)].item()}{source} is outside [0, {C}) for num_classes={C}")

@@ -108,3 +108,36 @@ def test_factory_time_beside_the_step(tmp_path):
     r = one(task(model=slow), tmp_path)
     assert r.numbers['factory_seconds'] >= 0.3 and 0 < r.numbers['step_seconds'] < r.numbers['factory_seconds'], r.numbers
     assert 'factory_seconds' in r.to_dict()['numbers']
+
+class Reverser(nn.Module):
+    "A GRU encoder-decoder fed (source, decoder input): the decoder input starts with BOS = 10, which is no class."
+    def __init__(self):
+        super().__init__(); self.se, self.te = nn.Embedding(10, 8), nn.Embedding(11, 8)
+        self.enc, self.dec, self.out = nn.GRU(8, 32, batch_first=True), nn.GRU(8, 32, batch_first=True), nn.Linear(32, 10)
+    def forward(self, src, tgt_in):
+        _, h = self.enc(self.se(src)); o, _ = self.dec(self.te(tgt_in), h); return self.out(o)
+
+def reversals(n, seed, off=0):
+    g = torch.Generator().manual_seed(seed); src = torch.randint(0, 10, (n, 5), generator=g); tgt = src.flip(1)
+    return torch.utils.data.TensorDataset(src, torch.cat([torch.full((n, 1), 10), tgt[:, :-1]], 1), tgt + off)
+
+def s2s_forward(model, b): return model(b[0], b[1]).reshape(-1, 10), b[2].reshape(-1)
+
+def test_targets_are_what_a_forward_of_ones_own_returns(tmp_path):
+    "A seq2seq batch (source, decoder input, target): the decoder input's BOS is not blamed; targets off by one are, in fit and rung 1; rung 4's control permutes the target the forward takes."
+    from ntrain.ladder.small_data import control_fit, _small_data
+    ok = Task(model=Reverser, train=reversals(256, 0), valid=reversals(64, 1), forward=s2s_forward, num_classes=10)
+    r = ntrain.fit(task=ok, epochs=1, num_workers=0, progress=False, quiet=True, run_dir=str(tmp_path/'fit'))
+    assert r.status == 'finished'
+    b = bench('digits', ['num_workers=0'], task=ok, run_dir=tmp_path/'l'); r1 = rung1(b)
+    assert r1.verdict != 'fail' and 'Task.forward returns' in r1.numbers['targets_checked'], r1.diagnosis
+    assert r1.numbers['targets'] == 'int64[320]', r1.numbers['targets']  # 64 rows x 5 positions, as the loss sees them
+    sub, k, N, nv, vl, within = _small_data(b)
+    hist, why = control_fit(b, sub, b.model().state_dict(), vl, within, lambda e: e['loss'], 32, False, epochs=1)
+    assert why is None and len(hist) == 1, why  # the third item is permuted, not the decoder input (which the forward's targets ignore)
+    bad = Task(model=Reverser, train=reversals(256, 0, off=1), valid=reversals(64, 1), forward=s2s_forward, num_classes=10)
+    r1 = ntrain.ladder(task=bad, rungs='1', run_dir=tmp_path/'l2', write=False, num_workers=0).rungs[0]  # the ladder names BadTargets
+    assert r1.verdict == 'fail' and r1.causes == ['bad_labels'] and 'target 10 from Task.forward is outside [0, 10)' in r1.diagnosis, r1.diagnosis
+    with pytest.raises(NtrainError) as e:
+        ntrain.fit(task=bad, epochs=1, num_workers=0, progress=False, quiet=True, run_dir=str(tmp_path/'fit2'))
+    assert 'target 10 from Task.forward is outside [0, 10)' in str(e.value) and '\n' not in str(e.value), str(e.value)

@@ -15,6 +15,7 @@ from ..core import (EnvProbe, NtrainError, ConfigError, TaskError, CheckpointErr
                          env_record, atomic_write_text, first_line, need_run_dir)
 from ..config import Config, run_name
 from ..data import (Task, get_task, dataset_len, EpochSampler, make_loader, check_task_targets, check_batch_targets, select_rows, tensors_of,
+                         batch_targets_are_the_loss, check_target_values,
                          string_targets, batch_target,
                          LoaderWatch, LoaderError, kill_workers, close_loaders, worker_lost, task_record)
 from ..metrics import Mean, reduce_states, compute_all, reset_all, update_all, metric_names, metric_directions
@@ -453,13 +454,16 @@ def _micro(self:_Step, j:int, n:int, batch, idx, real, n_real:int, count, total)
     "Forward and backward of micro-batch `j` of `n` in the window; its gradient is weighted by `count` of `total`."
     cfg, task, timer = self.cfg, self.task, self.timer
     last = j == n - 1
-    if self.epoch == self._check_epoch and ((ce := bool(self.is_ce and task.num_classes)) or self.step == self._first_step): self._check_batch_targets(batch, idx, ce)
+    check = self.epoch == self._check_epoch and ((ce := bool(self.is_ce and task.num_classes)) or self.step == self._first_step)
+    own = check and not batch_targets_are_the_loss(task)  # a forward of your own: its targets are checked once it returns them
+    if check and not own: self._check_batch_targets(batch, idx, ce)
     with timer('h2d'): batch = to_device(batch, self.device, cfg.non_blocking)
     if self.strategy == 'fsdp': self.model.set_requires_gradient_sync(last)  # FSDP2's no_sync
     sync = self.train_model.no_sync() if self.strategy == 'ddp' and not last else contextlib.nullcontext()
     with sync:
         with timer('forward'), self.prec.autocast():
             output, target = task.forward(self.train_model, batch)  # the model's whole output: a tensor, tuple, dict or object
+            if own: self._check_forward_targets(target, idx, ce)
             if n_real != len(real):
                 m = real.to(self.device, non_blocking=cfg.non_blocking)
                 output, target = _select(output, target, m)
@@ -487,6 +491,16 @@ def _check_batch_targets(self:_Step, batch, idx, classes:bool=True):
     "Host-side check of a CPU batch's class targets in the first epoch, naming the first bad sample and value (the ladder's check too); `classes=False` (no class count, or not cross-entropy): only labels that are strings, on the first step."
     if classes: return check_batch_targets(batch, idx, self.task.num_classes, self.task.ignore_index)
     if (w := string_targets(batch_target(batch))): raise TaskError(f'{w} (sample {int(idx[0])})')
+
+@patch
+def _check_forward_targets(self:_Step, target, idx, classes:bool=True):
+    """The same check on the targets a forward of your own returns, before the loss sees them: the batch's second item need
+    not be them (a decoder's input, say). Targets on an accelerator are read back at the first step only (one transfer)."""
+    if torch.is_tensor(target) and target.device.type != 'cpu':
+        if self.step != self._first_step: return
+        target = target.cpu()
+    if classes: return check_target_values(target, idx, self.task.num_classes, self.task.ignore_index, source=' from Task.forward')
+    if (w := string_targets(target)): raise TaskError(f'{w} (sample {int(idx[0])})')
 
 @patch
 def _count_items(self:_Step, batch, real)->int:

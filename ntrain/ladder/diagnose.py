@@ -98,6 +98,12 @@ def anomaly_op(run_steps:Callable)->Optional[str]:
     return None
 
 # %% ../../nbs/02_ladder/04_diagnose.ipynb
+def _forward_targets(b, model, batch):
+    "The targets a forward of your own hands the loss for `batch` (None when the forward raises): the batch's second item need not be them."
+    try:
+        with torch.no_grad(): return b.task.forward(model, batch)[1]
+    except Exception: return None
+
 def nan_diagnosis(b, model, batch, idx, losses:list=(), rerun:Optional[Callable]=None)->tuple:
     "(causes, words) explaining a non-finite loss on `batch`."
     causes, words = [], []
@@ -126,7 +132,7 @@ def nan_diagnosis(b, model, batch, idx, losses:list=(), rerun:Optional[Callable]
         causes.append('lr_high'); words.append(f"the loss rose from {min(fin):.3g} to {fin[-1]:.3g} before it went non-finite: the learning rate is too high")
     if b.precision == 'fp16':
         causes.append('fp16'); words.append('the run uses fp16, whose range overflows easily: use precision=bf16 (or fp32)')
-    t = batch_targets(batch)
+    t = batch_targets(batch) if b.batch_targets else _forward_targets(b, model, batch)
     C = b.task.num_classes
     ign = b.task.ignore_index
     if b.is_ce and C and torch.is_tensor(t) and not t.dtype.is_floating_point and (((t < 0) | (t >= C)) & (t != ign if ign is not None else True)).any():

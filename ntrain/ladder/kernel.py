@@ -15,6 +15,7 @@ from torch import nn
 from ..core import NtrainError, ConfigError, TaskError, seed_all, nearest, first_line, patch
 from ..config import Config, run_config
 from ..data import Task, get_task, EpochSampler, make_loader, check_targets, check_batch_targets, cheap_targets, dataset_targets, batch_target
+from ..data import batch_targets_are_the_loss, check_target_values
 from ..engine.device import resolve_device, Precision
 from ..events import Events, Stopper, record
 from ..engine.optim import build_optimizer, trainable_params
@@ -265,6 +266,9 @@ class Bench:
         self.classes = task.num_classes if self.is_ce else None
         self.target_sets = dict(train=task.train, valid=task.valid)
         self.scanned, self.checked_batches = {}, 0
+        # a forward of your own may hand the loss other targets than the batch's second item: those are checked once it
+        # returns them (`_pending`: the batch `check_batch` saw last, checked at the next forward)
+        self.batch_targets, self._pending = batch_targets_are_the_loss(task), None
         self.stopper = stop if isinstance(stop, Stopper) else Stopper(stop)
         callbacks = [callbacks] if callable(callbacks) else list(callbacks or ())
         self.log = None  # the JSONL sink: every record also goes to run_dir/ladder.jsonl
@@ -366,8 +370,17 @@ def first_batch(self:Bench):
 # %% ../../nbs/02_ladder/00_kernel.ipynb
 @patch
 def forward(self:Bench, model, batch):
-    "(output, targets) of a batch: the task's forward pass; the output is whatever the model returned."
-    with user_code('forward'): return self.task.forward(model, batch)
+    """(output, targets) of a batch: the task's forward pass; the output is whatever the model returned. The targets of a
+    forward of your own are checked here when `check_batch` saw the batch (BadTargets names the sample)."""
+    with user_code('forward'): output, target = self.task.forward(model, batch)
+    if self._pending is not None:
+        (idx, split, within), self._pending = self._pending, None
+        if within is not None: idx = torch.as_tensor([within[int(i)] for i in idx])
+        t = target.cpu() if torch.is_tensor(target) else target
+        try: check_target_values(t, idx, self.classes, self.task.ignore_index, split, source=' from Task.forward')
+        except TaskError as e: raise BadTargets(e) from None
+        self.checked_batches += 1
+    return output, target
 
 @patch
 def compute_loss(self:Bench, output, target):
@@ -400,7 +413,8 @@ def scan_targets(self:Bench)->dict:
     "Check every target that is cheap to reach (as fit does); {split: how many, or None}. Raises BadTargets."
     ign = self.task.ignore_index
     for split, ds in self.target_sets.items():
-        t = cheap_targets(self.task, split) if ds is getattr(self.task, split, None) else dataset_targets(ds)
+        t = (cheap_targets(self.task, split) if ds is getattr(self.task, split, None) else
+             dataset_targets(ds) if self.batch_targets else None)
         if t is not None and (t.dtype.is_floating_point or t.dtype == torch.bool): t = None  # rung 1 names float targets itself
         if t is not None:
             try: check_targets(t, self.classes, split, ign)
@@ -413,6 +427,7 @@ def scan_targets(self:Bench)->dict:
 def check_batch(self:Bench, batch, idx, split:str='train', within=None):
     "Check a CPU batch's targets when they were not all scanned; `within`: the indices of the Subset the loader read."
     if not self.classes or self.scanned.get(split): return
+    if not self.batch_targets: self._pending = (idx, split, within); return  # checked when the forward returns them
     t = batch_target(batch)
     if torch.is_tensor(t) and t.dtype.is_floating_point: return  # rung 1 names float targets itself (target_dtype)
     if within is not None: idx = torch.as_tensor([within[int(i)] for i in idx])

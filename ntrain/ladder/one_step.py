@@ -10,7 +10,7 @@ import torch
 from ..core import NtrainError, to_device, first_line, default_num_workers
 from ..loggers import JSONLLogger, read_metrics
 from ..engine import checkpoint as ckpt
-from .kernel import RungResult, UserCodeError, Bench, same_tree
+from .kernel import RungResult, UserCodeError, BadTargets, Bench, same_tree
 from ..data import string_targets, batch_target
 from .diagnose import describe, batch_inputs, batch_targets, nan_diagnosis, broadcast_mismatch
 from ..metrics import class_dim
@@ -39,16 +39,20 @@ def _check_targets(b:Bench, n:dict, cpu, idx):
     "The host-side target checks of fit: every target cheap to reach, and this CPU batch; BadTargets names the sample."
     sc = b.scan_targets(); b.check_batch(cpu, idx)
     n['targets_checked'] = (f"all: train {sc['train']}, valid {sc['valid']} (against {b.classes} classes)" if all(sc.values()) else
+                            f"the targets Task.forward returns, batch by batch as the rungs load them (a forward of your own: the "
+                            f"dataset's second item need not be what the loss sees; against {b.classes} classes)" if not b.batch_targets else
                             f"the batches the rungs load (no Task.targets, dataset .targets or TensorDataset to scan; against {b.classes} classes)")
 
 # %% ../../nbs/02_ladder/03a_one_step.ipynb
 def _first_step(b:Bench, r:RungResult, model, ps:list, batch, cpu, idx):
-    "Rung 1's forward, target checks, loss and optimizer step: (optimizer, saved activation sizes), or None when the rung failed."
+    "Rung 1's forward, target checks, loss and optimizer step: (optimizer, saved activation sizes, the forward's targets), or None when the rung failed."
     n = r.numbers
     if b.is_ce and b.classes: _check_targets(b, n, cpu, idx)  # num_classes known: before anything reaches the device
     try: output, target = b.forward(model, batch)
+    except BadTargets: raise
     except UserCodeError as e: r.fail('forward', str(e)); return None
     n['outputs'] = describe(output)
+    if not b.batch_targets: n['targets'] = describe(target)  # a forward of your own: what the loss sees
     try: preds = b.prediction(output)
     except UserCodeError as e:
         if b.task.make_metrics(): r.fail('prediction', str(e)); return None
@@ -86,7 +90,7 @@ def _first_step(b:Bench, r:RungResult, model, ps:list, batch, cpu, idx):
         if frozen and len(frozen) == len(list(model.parameters())):
             r.fail('frozen', f'every parameter has requires_grad=False (frozen): nothing can train; unfreeze them with model.requires_grad_(True)'); return None
         r.fail('detached', 'the loss does not require grad: the graph is detached (a .detach(), .data or torch.no_grad() in the forward pass?)'); return None
-    return _measured_step(b, r, model, ps, batch)
+    return None if (m := _measured_step(b, r, model, ps, batch)) is None else (*m, target)
 
 # %% ../../nbs/02_ladder/03a_one_step.ipynb
 def _measured_step(b:Bench, r:RungResult, model, ps:list, batch):
@@ -102,6 +106,7 @@ def _measured_step(b:Bench, r:RungResult, model, ps:list, batch):
     t0 = time.perf_counter()
     try:
         with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t): b.train_step(model, opt, batch)
+    except BadTargets: raise
     except UserCodeError as e: r.fail('step', f'one optimizer step: {e}'); return None
     r.numbers['step_seconds'] = round(time.perf_counter() - t0, 4)
     return opt, saved
@@ -230,9 +235,14 @@ def shifted_targets(al:Optional[dict])->Optional[str]:
             "position away, ignore this")
 
 # %% ../../nbs/02_ladder/03a_one_step.ipynb
-def _check_shift(b:Bench, r:RungResult, batch):
+def _check_shift(b:Bench, r:RungResult, batch, target=None):
     """Rung 1's look at a label per token (`_token_pairs`: the first batch decides): up to 64 train batches read in order, their
-    `token_alignment` into `r.numbers['token_alignment']`, and a warning `targets_shifted` when `shifted_targets` says so."""
+    `token_alignment` into `r.numbers['token_alignment']`, and a warning `targets_shifted` when `shifted_targets` says so.
+    With a forward of your own, only when the targets it returned for `batch` (`target`) are the batch's second item,
+    perhaps flattened: else that item is something else (a decoder's input)."""
+    if not b.batch_targets:
+        bt = batch_target(batch)
+        if not (torch.is_tensor(target) and torch.is_tensor(bt) and target.numel() == bt.numel() and torch.equal(target.detach().cpu().reshape(-1), bt.reshape(-1))): return
     tok = lambda bt: (x.get('input_ids') if isinstance(x := batch_inputs(bt), dict) else x, batch_target(bt))
     if not _token_pairs(*(p := tok(batch))) or _inputs_again(*p): return  # a language model's batch: no need to read more
     pairs, n = [], 0
@@ -243,6 +253,11 @@ def _check_shift(b:Bench, r:RungResult, batch):
     if (al := token_alignment(pairs)) is None: return
     r.numbers['token_alignment'] = {('next' if k == 1 else 'previous' if k == -1 else 'own' if k == 0 else k): round(v, 4) for k, v in al.items()}
     if (w := shifted_targets(al)): r.warn('targets_shifted', w)
+
+def _look_for_shift(b:Bench, r:RungResult, batch, target=None):
+    "`_check_shift`, with a note when the train set cannot be loaded for it."
+    try: _check_shift(b, r, batch, target)
+    except UserCodeError as e: r.note(None, f'the look at a label per token could not load the train set: {e}')
 
 # %% ../../nbs/02_ladder/03a_one_step.ipynb
 def rung1(b:Bench)->RungResult:
@@ -260,8 +275,7 @@ def rung1(b:Bench)->RungResult:
     n.update(inputs=describe(batch_inputs(batch)), targets=describe(batch_targets(batch)), batch_size=len(idx))
     if (w := string_targets(batch_target(batch))) and (b.classes or b.is_ce or b.is_bce or b.is_mse): return r.fail('string_labels', w)
     _check_workers(b, r, int(idx[0]))
-    try: _check_shift(b, r, batch)
-    except UserCodeError as e: r.note(None, f'the look at a label per token could not load the train set: {e}')
+    if b.batch_targets: _look_for_shift(b, r, batch)  # a forward of your own: once it has returned the first targets (below)
     cpu, batch = batch, to_device(batch, b.device)
     model.train()
     with warnings.catch_warnings(record=True) as caught:  # shown in the diagnosis: torch's warnings about shapes, dtypes ...
@@ -272,7 +286,8 @@ def rung1(b:Bench)->RungResult:
         n['warnings'] = ws
         for w in ws[:5]: r.note(None, f'warning during the step: {w}')
     if stepped is None: return r
-    opt, saved = stepped
+    opt, saved, target = stepped
+    if not b.batch_targets: _look_for_shift(b, r, cpu, target)
     if (names := no_grad_params(model)): _unused_warning(r, names)
     mb = lambda x: round(x / 2**20, 3)
     st = [v for s in opt.state.values() for v in s.values()]

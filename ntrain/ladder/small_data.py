@@ -236,6 +236,18 @@ def rng_kept():
         if st[3] is not None: torch.cuda.set_rng_state_all(st[3])
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
+def _permuted_seen(b:Bench, model, sub, perm:list, slot, first, n:int)->tuple:
+    """(the control's samples, None): `sub` with the targets the forward pass takes permuted by `perm`, at `slot` (the batch's
+    target), or else, for a forward of your own on tuple samples, at the first other item whose permutation it sees (a
+    decoder's `(source, decoder input, target)` takes its targets from the third); (None, why not) when it sees none."""
+    alt = range(2, len(first)) if isinstance(first, (tuple, list)) and slot == 1 and not b.batch_targets else ()
+    why = None
+    for s in (slot, *alt):
+        ds = Permuted(sub, perm, s)
+        if (w := _sees_permutation(b, model, sub, ds, n)) is None: return ds, None
+        why = why or w
+    return None, why
+
 def _sees_permutation(b:Bench, model, sub, ds:Permuted, n:int)->Optional[str]:
     "None when the forward pass takes its targets where `ds` permutes them; else why not, in words."
     f = b.task.forward
@@ -272,13 +284,14 @@ def control_fit(b:Bench, sub, init:dict, vl, within, value:Callable, bs:int, dro
                     return None, (f"a train sample is a {type(first).__name__} with no target of its own to permute (the second item of a tuple, or "
                                   "the target key of a dict: 'labels', or functools.partial(hf_forward, target_key=...) as Task.forward)")
                 g = torch.Generator(); g.manual_seed(seed)
-                ds = Permuted(sub, torch.randperm(len(sub), generator=g).tolist(), slot)
+                perm = torch.randperm(len(sub), generator=g).tolist()
                 model = b.model()
                 with user_code('model'): model.load_state_dict(init)
                 seed_all(seed)
                 opt = b.optimizer(model)
                 for gr in opt.param_groups: gr['lr'] = gr['lr'] * lr_scale
-                if (why := _sees_permutation(b, model, sub, ds, min(bs, len(sub)))): return None, why
+                ds, why = _permuted_seen(b, model, sub, perm, slot, first, min(bs, len(sub)))
+                if why: return None, why
                 hist = []
             keep.update(model=model, opt=opt, ds=ds, hist=hist, lr=opt.param_groups[0]['lr'])
             for ep in range(len(hist), len(hist) + E):
