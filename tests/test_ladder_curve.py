@@ -271,3 +271,24 @@ def test_rung_1_warns_a_label_per_token_shifted_by_one(tmp_path):
     assert bad.verdict == 'warn' and bad.causes == ['targets_shifted'], (bad.verdict, bad.causes, bad.diagnosis)
     assert 'one position after it' in bad.diagnosis and bad.numbers['token_alignment']['next'] > 0.9
     assert good.verdict == 'pass' and good.numbers['token_alignment']['own'] > 0.9, good.diagnosis
+
+def test_rung_4_does_not_blame_the_labels_of_a_recommender_with_too_few_ratings_per_id():
+    "Matrix factorisation on 512 of 6,500 ratings: each user and item is seen about twice, so the fit memorises and validation is worse than the mean, as with permuted ratings. That is `sparse_ids` (a warning naming the samples needed), not `labels`; ids with many samples each are not sparse."
+    import ladder_gallery_h  # noqa: F401 (registers half H's programs)
+    from ntrain.ladder.kernel import bench
+    from ntrain.ladder.small_data import sparse_ids
+    r = gallery('mf_ratings', rungs='4').rung(4)
+    assert r.verdict == 'warn' and r.causes == ['sparse_ids'] and 'small_min=' in r.diagnosis, r.diagnosis
+    kw = G.HEALTHY['mf_ratings'](0)
+    b = bench('digits', ['num_workers=0'], task=ntrain_task(kw))
+    x, y = kw['train'].tensors
+    dense = torch.utils.data.TensorDataset(x % 20, y)  # 20 users and 20 items: each seen about 25 times in 512 ratings
+    vl = b.loader(kw['valid'], 256, shuffle=False)
+    sub = torch.utils.data.Subset(dense, list(range(512)))
+    assert sparse_ids(b, kw['model'](), sub, b.loader(torch.utils.data.TensorDataset(*(t[:300] % 20 for t in kw['valid'].tensors)), 256, shuffle=False), 512, len(x)) is None
+    assert 'appears once' in sparse_ids(b, kw['model'](), torch.utils.data.Subset(kw['train'], list(range(512))), vl, 512, len(x))
+    assert sparse_ids(b, nn.Linear(2, 1), torch.utils.data.Subset(kw['train'], list(range(512))), vl, 512, len(x)) is None  # no embedding: no ids
+
+def ntrain_task(kw):
+    from ntrain.data import Task
+    return Task(model=kw['model'], train=kw['train'], valid=kw['valid'], loss=kw['loss'])

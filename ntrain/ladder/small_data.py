@@ -21,9 +21,10 @@ from .overfit import loss_rose
 from ..metrics import class_dim
 
 # %% auto 0
-__all__ = ['LEAK_CHUNK', 'AUROC_MAX', 'PERMUTED_CACHE', 'CONTROLS', 'MEMORISED', 'digest', 'leak_check', 'auroc', 'train_prior',
-           'control_seed', 'target_slot', 'Permuted', 'rng_kept', 'control_fit', 'sound_control', 'swing', 'judge',
-           'leak_explains', 'decisive', 'more_controls', 'permuted_like', 'blew_up', 'train_se', 'rung4']
+__all__ = ['LEAK_CHUNK', 'AUROC_MAX', 'PERMUTED_CACHE', 'CONTROLS', 'MEMORISED', 'SPARSE_IDS', 'digest', 'leak_check', 'auroc',
+           'train_prior', 'control_seed', 'target_slot', 'Permuted', 'rng_kept', 'control_fit', 'sound_control',
+           'swing', 'judge', 'leak_explains', 'decisive', 'more_controls', 'permuted_like', 'blew_up', 'train_se',
+           'sparse_ids', 'rung4']
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def digest(x)->str:
@@ -682,7 +683,43 @@ def _trained(b:Bench, train_losses:list, hist:list, margin:float, ctrl:Optional[
     return ok, words, quick
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
-def _rung4_words(b:Bench, r:RungResult, verdict:str, t:dict, moved:str, model, vl, ctrl, why, rerun, hist:list, train_losses:list, k:int, E:int, final, fl):
+SPARSE_IDS = 5  # a validation row's rarest id seen fewer times than this in rung 4's subset (median): too few to generalise from
+
+def _int_columns(b:Bench, loader)->Optional[torch.Tensor]:
+    "The inputs `loader` gives, as one (rows, columns) integer tensor, when every batch's inputs are one: ids (users, items, categories); else None."
+    out = []
+    for batch, _, _ in b.batches(loader):
+        x = batch_inputs(batch)
+        if not (torch.is_tensor(x) and x.ndim == 2 and not x.dtype.is_floating_point and not x.is_complex() and x.dtype != torch.bool): return None
+        out.append(x.long())
+    return torch.cat(out) if out else None
+
+def _counts(fit:torch.Tensor, held:torch.Tensor)->torch.Tensor:
+    "How often each of `held`'s ids occurs in `fit`."
+    c = torch.bincount(fit, minlength=int(max(fit.max(), held.max())) + 1)
+    return c[held]
+
+def sparse_ids(b:Bench, model, sub, vl, k:int, N:int)->Optional[str]:
+    """Why rung 4's subset cannot tell the labels from chance on a model with a parameter row per id, in words, or None. The
+    inputs must be a few columns of integer ids (8 at most: users and items, categories, not a sentence of tokens) and the
+    model must hold an embedding. Then, for each validation row, the count in the subset of its rarest id: with a median
+    below `SPARSE_IDS`, the fit has too few samples per id to generalise from (a recommender on 1% of its ratings), with
+    true targets or permuted ones alike, so the control cannot speak for the labels."""
+    if not any(isinstance(m, (torch.nn.Embedding, torch.nn.EmbeddingBag)) for m in model.modules()): return None
+    xs, xv = _int_columns(b, b.loader(sub, min(b.cfg.batch_size, len(sub)), shuffle=False)), _int_columns(b, vl)
+    if xs is None or xv is None or xs.shape[1] != xv.shape[1] or not 1 <= xs.shape[1] <= 8 or min(int(xs.min()), int(xv.min())) < 0: return None
+    seen = torch.stack([_counts(xs[:, j], xv[:, j]) for j in range(xs.shape[1])], 1).min(1).values.float()
+    med = float(seen.median())
+    if med >= SPARSE_IDS: return None
+    need = min(N, int(math.ceil(k * SPARSE_IDS / max(med, 0.5))))
+    times = 'once' if med == 1 else f'{med:g} times'
+    return (f"the inputs are {xs.shape[1]} columns of ids read by an embedding, and a validation row's rarest id appears {times} "
+            f"in rung 4's {k} samples (median; {float((seen == 0).float().mean()):.0%} of validation rows have an id the subset never "
+            f"shows): a parameter row per id cannot generalise from so few samples, with true targets or permuted ones, so the "
+            f"control says nothing about the labels; settle it with more samples (small_min={need}) or judge the full run's validation")
+
+# %% ../../nbs/02_ladder/03e_small_data.ipynb
+def _rung4_words(b:Bench, r:RungResult, verdict:str, t:dict, moved:str, model, vl, ctrl, why, rerun, hist:list, train_losses:list, k:int, E:int, final, fl, sub=None):
     """Rung 4's verdict into `r`, in words: a pass; the target's scale (rung 2's `target_scale`) named before the labels; a fail
     only when the fit trained enough (`_trained`) to blame what it blames; else `inconclusive`, with the evidence and how to settle it."""
     rule, metric, Et = t['rule'], r.numbers['metric'], len(hist) - 1
@@ -703,6 +740,8 @@ def _rung4_words(b:Bench, r:RungResult, verdict:str, t:dict, moved:str, model, v
                                                          fl, t.get('cmin'), t.get('ls', 0.0), r.numbers.get('constant_train'), t.get('settled', True))):
         ok, evidence = True, f'{evidence}; {pl}'; r.numbers['permuted_like'] = pl
     if ok and (verdict == 'fail' or 'beats' not in z.values() or quick and z.get('metric', 'beats') not in ('beats', 'no_room')):  # strong evidence, and the metric does not beat the control
+        if sub is not None and (ids := sparse_ids(b, model, sub, vl, k, r.numbers['of'])):  # a recommender on 1% of its ratings
+            return r.warn('sparse_ids', f'{moved}: no better than with the targets permuted ({rule}); inconclusive: {ids}')
         if ctrl is None: r.fail(None, f'{metric} did not move beyond noise: {moved}; {rule}:')
         else: r.fail(None, f"{moved}: no better than with the targets permuted ({rule}); the fit trained enough to tell ({evidence}):")
         return _small_fail_causes(b, r, model, vl, ctrl, train_losses, k)
@@ -760,6 +799,6 @@ def rung4(b:Bench)->RungResult:
     if st.lr_find:
         lf = lr_find(b, sub); r.series.update(lr_find_lr=lf['lrs'], lr_find_loss=lf['losses']); n['suggested_lr'] = lf['suggested_lr']
     moved = f'{metric} {start:.4g} -> {final:.4g}' + (f', val_loss {l0:.4g} -> {fl:.4g}' if up else '') + f' on {k} of {N} samples in {Et} epochs'
-    _rung4_words(b, r, verdict, t, moved, model, vl, ctrl, why, rerun, hist, train_losses, k, E, final, fl)
+    _rung4_words(b, r, verdict, t, moved, model, vl, ctrl, why, rerun, hist, train_losses, k, E, final, fl, sub)
     _small_notes(r, key, fl, leak, hist[-1], max(l0 - min(fl, t.get('cmin', fl)), 0.0))  # the loss's range: start to the best reached
     return r
