@@ -440,6 +440,7 @@ def check_batch(self:Bench, batch, idx, split:str='train', within=None):
 def train_step(self:Bench, model, opt, batch):
     "One optimizer step on a device batch: ntrain's step, or the user's `step(model, batch, optimizer)`."
     if self.step_fn is not None:
+        self._pending = None  # your step runs its own forward: the batch's targets are not seen here
         with user_code('step'):
             loss = self.step_fn(model, batch, opt)
             return loss.detach() if torch.is_tensor(loss) else torch.tensor(float(loss))
