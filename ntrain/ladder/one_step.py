@@ -93,6 +93,19 @@ def _first_step(b:Bench, r:RungResult, model, ps:list, batch, cpu, idx):
     return None if (m := _measured_step(b, r, model, ps, batch)) is None else (*m, target)
 
 # %% ../../nbs/02_ladder/03a_one_step.ipynb
+def _step_blew_up(b:Bench, model, batch, before:float)->Optional[str]:
+    """Why the first optimizer step is to blame for a non-finite validation loss, in words, or None: the training batch's loss
+    was finite before the step and is not after it (in eval mode, the weights still finite). One update that large comes
+    from the learning rate (or an unclipped gradient), whatever the data."""
+    if not math.isfinite(before): return None
+    try:
+        with torch.inference_mode(): after = float(b.forward_loss(model, batch)[0])
+    except UserCodeError: return None
+    if math.isfinite(after): return None
+    lr = f' {b.lr:.3g}' if math.isfinite(b.lr) else ''
+    return (f"one optimizer step took the training batch's own loss from {before:.4g} to {after}: the update was too large "
+            f"for this model, so the learning rate{lr} is too high (lower it, warm it up, or clip the gradient)")
+
 def _measured_step(b:Bench, r:RungResult, model, ps:list, batch):
     "Rung 1's optimizer step, recording the sizes of the activations saved for the backward pass (not the parameters `ps`): (optimizer, sizes in bytes), or None when the step failed (`r` says why)."
     # one optimizer step, measuring memory
@@ -313,6 +326,9 @@ def rung1(b:Bench)->RungResult:
             m = b.model().train(); b.train_step(m, b.optimizer(m), batch)
         cs, ws = nan_diagnosis(b, model, vb, None, [n['loss']], rerun)
         r.fail('nan', f"the loss of the first validation batch is {n['val_loss']} (after one optimizer step):")
+        if 'nan_params' not in cs and (up := _step_blew_up(b, model, batch, n['loss'])):
+            r.note('lr_high', '  ' + up)
+            if not cs: ws = []  # nan_diagnosis found nothing of its own to say
         for c, w in zip(cs + [None] * len(ws), ws): r.note(c, '  ' + w)
         return r
     return _round_trip(b, r, model, opt)
