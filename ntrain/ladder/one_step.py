@@ -11,7 +11,7 @@ from ..core import NtrainError, to_device, first_line, default_num_workers
 from ..loggers import JSONLLogger, read_metrics
 from ..engine import checkpoint as ckpt
 from .kernel import RungResult, UserCodeError, BadTargets, Bench, same_tree
-from ..data import string_targets, batch_target
+from ..data import string_targets, batch_target, same_targets
 from .diagnose import describe, batch_inputs, batch_targets, nan_diagnosis, broadcast_mismatch
 from ..metrics import class_dim
 
@@ -37,7 +37,11 @@ def eval_gap(a, b)->float:
 # %% ../../nbs/02_ladder/03a_one_step.ipynb
 def _check_targets(b:Bench, n:dict, cpu, idx):
     "The host-side target checks of fit: every target cheap to reach, and this CPU batch; BadTargets names the sample."
-    sc = b.scan_targets(); b.check_batch(cpu, idx)
+    b.scan_targets(); b.check_batch(cpu, idx); _say_checked(b, n)
+
+def _say_checked(b:Bench, n:dict):
+    "What the target checks covered, in words, into `n['targets_checked']`."
+    sc = b.scanned
     n['targets_checked'] = (f"all: train {sc['train']}, valid {sc['valid']} (against {b.classes} classes)" if all(sc.values()) else
                             f"the targets Task.forward returns, batch by batch as the rungs load them (a forward of your own: the "
                             f"dataset's second item need not be what the loss sees; against {b.classes} classes)" if not b.batch_targets else
@@ -52,7 +56,9 @@ def _first_step(b:Bench, r:RungResult, model, ps:list, batch, cpu, idx):
     except BadTargets: raise
     except UserCodeError as e: r.fail('forward', str(e)); return None
     n['outputs'] = describe(output)
-    if not b.batch_targets: n['targets'] = describe(target)  # a forward of your own: what the loss sees
+    if not b.batch_targets:  # a forward of your own: what the loss sees, and whether the datasets' targets were its own
+        n['targets'] = describe(target)
+        if b.is_ce and b.classes: _say_checked(b, n)
     try: preds = b.prediction(output)
     except UserCodeError as e:
         if b.task.make_metrics(): r.fail('prediction', str(e)); return None
@@ -253,9 +259,7 @@ def _check_shift(b:Bench, r:RungResult, batch, target=None):
     `token_alignment` into `r.numbers['token_alignment']`, and a warning `targets_shifted` when `shifted_targets` says so.
     With a forward of your own, only when the targets it returned for `batch` (`target`) are the batch's second item,
     perhaps flattened: else that item is something else (a decoder's input)."""
-    if not b.batch_targets:
-        bt = batch_target(batch)
-        if not (torch.is_tensor(target) and torch.is_tensor(bt) and target.numel() == bt.numel() and torch.equal(target.detach().cpu().reshape(-1), bt.reshape(-1))): return
+    if not (b.batch_targets or same_targets(target, batch)): return
     tok = lambda bt: (x.get('input_ids') if isinstance(x := batch_inputs(bt), dict) else x, batch_target(bt))
     if not _token_pairs(*(p := tok(batch))) or _inputs_again(*p): return  # a language model's batch: no need to read more
     pairs, n = [], 0
