@@ -22,8 +22,8 @@ __all__ = ['default_forward', 'hf_forward', 'default_prediction', 'map_output', 
            'sample_seed', 'sample_rng', 'sample_key', 'KeyedDataset', 'EpochSampler', 'CollateError', 'sample_shape',
            'KeyedCollate', 'KeyedLoader', 'make_loader', 'LoaderError', 'stop_signal_death', 'worker_lost',
            'next_batch', 'LoaderWatch', 'close_loaders', 'kill_workers', 'string_targets', 'check_targets',
-           'batch_targets_are_the_loss', 'cheap_targets', 'dataset_targets', 'check_task_targets', 'batch_target',
-           'check_batch_targets', 'check_target_values']
+           'batch_targets_are_the_loss', 'cheap_targets', 'same_targets', 'dataset_targets', 'check_task_targets',
+           'batch_target', 'check_batch_targets', 'check_target_values']
 
 # %% ../nbs/00_foundation/04_data.ipynb
 def default_forward(model, batch):
@@ -732,12 +732,18 @@ def batch_targets_are_the_loss(task:Task)->bool:
     "Whether the loss's targets are the batch's own (`batch_target`): ntrain's forwards return them; a forward of your own may compute others."
     return task.forward in (default_forward, hf_forward)
 
-def cheap_targets(task:Task, split:str):
+def cheap_targets(task:Task, split:str, seen:bool=False):
     """All of a split's targets as one tensor, when they are cheap to reach (Task.targets, `.targets`, a TensorDataset's), else
     None. A forward of your own may hand the loss other targets than the dataset's second item, so only `Task.targets` speaks
-    for it."""
+    for it, unless `seen`: its first targets were the batch's own (`same_targets`)."""
     if task.targets is not None: return torch.as_tensor(task.targets(split))
-    return dataset_targets(getattr(task, split)) if batch_targets_are_the_loss(task) else None
+    return dataset_targets(getattr(task, split)) if seen or batch_targets_are_the_loss(task) else None
+
+def same_targets(target, batch)->bool:
+    "Whether the targets a forward returned for `batch` are the batch's own second item (`batch_target`), perhaps reshaped (one per position, flattened)."
+    bt = batch_target(batch)
+    return (torch.is_tensor(target) and torch.is_tensor(bt) and target.numel() == bt.numel()
+            and torch.equal(target.detach().cpu().reshape(-1), bt.detach().cpu().reshape(-1)))
 
 def dataset_targets(ds):
     "All of a dataset's targets as one tensor when it holds them (a TensorDataset's labels, `.targets`, through Subsets), else None."
@@ -754,11 +760,11 @@ def dataset_targets(ds):
     return t if t.ndim and len(t) == n else None
 
 # %% ../nbs/00_foundation/04_data.ipynb
-def check_task_targets(task:Task, num_classes:int, ignore_index:Optional[int]=None)->dict:
-    "Check every split's targets that are cheap to reach; returns {split: number checked, or None (check them batch by batch)}."
+def check_task_targets(task:Task, num_classes:int, ignore_index:Optional[int]=None, seen:bool=False)->dict:
+    "Check every split's targets that are cheap to reach (`seen`: as `cheap_targets`); returns {split: number checked, or None (check them batch by batch)}."
     out = {}
     for split in ('train', 'valid'):
-        t = cheap_targets(task, split)
+        t = cheap_targets(task, split, seen)
         if t is not None: check_targets(t, num_classes, split, ignore_index)
         out[split] = None if t is None else len(t)
     return out

@@ -292,3 +292,10 @@ def test_rung_4_does_not_blame_the_labels_of_a_recommender_with_too_few_ratings_
 def ntrain_task(kw):
     from ntrain.data import Task
     return Task(model=kw['model'], train=kw['train'], valid=kw['valid'], loss=kw['loss'])
+
+def test_rung_1_names_the_learning_rate_when_one_step_blows_the_loss_up():
+    "A mixture-density net with RMSprop at lr 1.0 (1000x its author's): one step takes the batch's loss from about 1.2 to inf. Rung 1 says the step did it (`lr_high`), not only that the loss is not finite."
+    import ladder_gallery_h  # noqa: F401 (registers half H's programs)
+    r = gallery('mdn_lr_x1000', seed=5, rungs='1').rung(1)
+    assert r.verdict == 'fail' and r.causes == ['nan', 'lr_high'], r.diagnosis
+    assert "one optimizer step took the training batch's own loss from" in r.diagnosis and 'neither the inputs' not in r.diagnosis, r.diagnosis

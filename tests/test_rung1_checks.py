@@ -141,3 +141,16 @@ def test_targets_are_what_a_forward_of_ones_own_returns(tmp_path):
     with pytest.raises(NtrainError) as e:
         ntrain.fit(task=bad, epochs=1, num_workers=0, progress=False, quiet=True, run_dir=str(tmp_path/'fit2'))
     assert 'target 10 from Task.forward is outside [0, 10)' in str(e.value) and '\n' not in str(e.value), str(e.value)
+
+def test_a_forward_that_returns_the_batch_targets_flattened_gets_them_checked_whole(tmp_path):
+    "A tagger's forward flattens the batch's own tags: once its first targets are seen to be the batch's, fit checks the datasets' targets whole at the first step, so a bad tag in validation (which no train batch reaches) is named before any training."
+    g = torch.Generator().manual_seed(0)
+    x, vx = torch.randint(0, 20, (128, 6), generator=g), torch.randint(0, 20, (32, 6), generator=g)
+    y, vy = x % 4, vx % 4
+    vy[3, 2] = 7
+    tagger = lambda: nn.Sequential(nn.Embedding(20, 8), nn.Linear(8, 4))
+    t = Task(model=tagger, train=torch.utils.data.TensorDataset(x, y), valid=torch.utils.data.TensorDataset(vx, vy),
+             forward=lambda m, b: (m(b[0]).reshape(-1, 4), b[1].reshape(-1)), num_classes=4)
+    with pytest.raises(NtrainError) as e:
+        ntrain.fit(task=t, epochs=1, num_workers=0, progress=False, quiet=True, run_dir=str(tmp_path/'fit'))
+    assert 'valid sample 3: target 7 is outside [0, 4)' in str(e.value), str(e.value)

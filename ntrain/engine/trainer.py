@@ -15,7 +15,7 @@ from ..core import (EnvProbe, NtrainError, ConfigError, TaskError, CheckpointErr
                          env_record, atomic_write_text, first_line, need_run_dir)
 from ..config import Config, run_name
 from ..data import (Task, get_task, dataset_len, EpochSampler, make_loader, check_task_targets, check_batch_targets, select_rows, tensors_of,
-                         batch_targets_are_the_loss, check_target_values,
+                         batch_targets_are_the_loss, check_target_values, same_targets,
                          string_targets, batch_target,
                          LoaderWatch, LoaderError, kill_workers, close_loaders, worker_lost, task_record)
 from ..metrics import Mean, reduce_states, compute_all, reset_all, update_all, metric_names, metric_directions
@@ -463,7 +463,7 @@ def _micro(self:_Step, j:int, n:int, batch, idx, real, n_real:int, count, total)
     with sync:
         with timer('forward'), self.prec.autocast():
             output, target = task.forward(self.train_model, batch)  # the model's whole output: a tensor, tuple, dict or object
-            if own: self._check_forward_targets(target, idx, ce)
+            if own: self._check_forward_targets(target, idx, ce, batch)
             if n_real != len(real):
                 m = real.to(self.device, non_blocking=cfg.non_blocking)
                 output, target = _select(output, target, m)
@@ -493,9 +493,12 @@ def _check_batch_targets(self:_Step, batch, idx, classes:bool=True):
     if (w := string_targets(batch_target(batch))): raise TaskError(f'{w} (sample {int(idx[0])})')
 
 @patch
-def _check_forward_targets(self:_Step, target, idx, classes:bool=True):
+def _check_forward_targets(self:_Step, target, idx, classes:bool=True, batch=None):
     """The same check on the targets a forward of your own returns, before the loss sees them: the batch's second item need
-    not be them (a decoder's input, say). Targets on an accelerator are read back at the first step only (one transfer)."""
+    not be them (a decoder's input, say). Targets on an accelerator are read back at the first step only (one transfer).
+    When the first step's are the batch's own (`same_targets`), the datasets' targets are checked whole then."""
+    if classes and self.step == self._first_step and same_targets(target, batch):
+        check_task_targets(self.task, self.task.num_classes, self.task.ignore_index, seen=True)
     if torch.is_tensor(target) and target.device.type != 'cpu':
         if self.step != self._first_step: return
         target = target.cpu()

@@ -15,7 +15,7 @@ from torch import nn
 from ..core import NtrainError, ConfigError, TaskError, seed_all, nearest, first_line, patch
 from ..config import Config, run_config
 from ..data import Task, get_task, EpochSampler, make_loader, check_targets, check_batch_targets, cheap_targets, dataset_targets, batch_target
-from ..data import batch_targets_are_the_loss, check_target_values
+from ..data import batch_targets_are_the_loss, check_target_values, same_targets
 from ..engine.device import resolve_device, Precision
 from ..events import Events, Stopper, record
 from ..engine.optim import build_optimizer, trainable_params
@@ -269,6 +269,7 @@ class Bench:
         # a forward of your own may hand the loss other targets than the batch's second item: those are checked once it
         # returns them (`_pending`: the batch `check_batch` saw last, checked at the next forward)
         self.batch_targets, self._pending = batch_targets_are_the_loss(task), None
+        self.seen = False  # set once a forward of your own returned the batch's own targets: the datasets' are the loss's
         self.stopper = stop if isinstance(stop, Stopper) else Stopper(stop)
         callbacks = [callbacks] if callable(callbacks) else list(callbacks or ())
         self.log = None  # the JSONL sink: every record also goes to run_dir/ladder.jsonl
@@ -380,6 +381,7 @@ def forward(self:Bench, model, batch):
         try: check_target_values(t, idx, self.classes, self.task.ignore_index, split, source=' from Task.forward')
         except TaskError as e: raise BadTargets(e) from None
         self.checked_batches += 1
+        if not self.seen and same_targets(target, batch): self.seen = True; self.scan_targets()  # the datasets' targets are the loss's
     return output, target
 
 @patch
@@ -413,8 +415,8 @@ def scan_targets(self:Bench)->dict:
     "Check every target that is cheap to reach (as fit does); {split: how many, or None}. Raises BadTargets."
     ign = self.task.ignore_index
     for split, ds in self.target_sets.items():
-        t = (cheap_targets(self.task, split) if ds is getattr(self.task, split, None) else
-             dataset_targets(ds) if self.batch_targets else None)
+        t = (cheap_targets(self.task, split, self.seen) if ds is getattr(self.task, split, None) else
+             dataset_targets(ds) if self.batch_targets or self.seen else None)
         if t is not None and (t.dtype.is_floating_point or t.dtype == torch.bool): t = None  # rung 1 names float targets itself
         if t is not None:
             try: check_targets(t, self.classes, split, ign)

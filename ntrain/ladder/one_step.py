@@ -11,7 +11,7 @@ from ..core import NtrainError, to_device, first_line, default_num_workers
 from ..loggers import JSONLLogger, read_metrics
 from ..engine import checkpoint as ckpt
 from .kernel import RungResult, UserCodeError, BadTargets, Bench, same_tree
-from ..data import string_targets, batch_target
+from ..data import string_targets, batch_target, same_targets
 from .diagnose import describe, batch_inputs, batch_targets, nan_diagnosis, broadcast_mismatch
 from ..metrics import class_dim
 
@@ -37,7 +37,11 @@ def eval_gap(a, b)->float:
 # %% ../../nbs/02_ladder/03a_one_step.ipynb
 def _check_targets(b:Bench, n:dict, cpu, idx):
     "The host-side target checks of fit: every target cheap to reach, and this CPU batch; BadTargets names the sample."
-    sc = b.scan_targets(); b.check_batch(cpu, idx)
+    b.scan_targets(); b.check_batch(cpu, idx); _say_checked(b, n)
+
+def _say_checked(b:Bench, n:dict):
+    "What the target checks covered, in words, into `n['targets_checked']`."
+    sc = b.scanned
     n['targets_checked'] = (f"all: train {sc['train']}, valid {sc['valid']} (against {b.classes} classes)" if all(sc.values()) else
                             f"the targets Task.forward returns, batch by batch as the rungs load them (a forward of your own: the "
                             f"dataset's second item need not be what the loss sees; against {b.classes} classes)" if not b.batch_targets else
@@ -52,7 +56,9 @@ def _first_step(b:Bench, r:RungResult, model, ps:list, batch, cpu, idx):
     except BadTargets: raise
     except UserCodeError as e: r.fail('forward', str(e)); return None
     n['outputs'] = describe(output)
-    if not b.batch_targets: n['targets'] = describe(target)  # a forward of your own: what the loss sees
+    if not b.batch_targets:  # a forward of your own: what the loss sees, and whether the datasets' targets were its own
+        n['targets'] = describe(target)
+        if b.is_ce and b.classes: _say_checked(b, n)
     try: preds = b.prediction(output)
     except UserCodeError as e:
         if b.task.make_metrics(): r.fail('prediction', str(e)); return None
@@ -93,6 +99,19 @@ def _first_step(b:Bench, r:RungResult, model, ps:list, batch, cpu, idx):
     return None if (m := _measured_step(b, r, model, ps, batch)) is None else (*m, target)
 
 # %% ../../nbs/02_ladder/03a_one_step.ipynb
+def _step_blew_up(b:Bench, model, batch, before:float)->Optional[str]:
+    """Why the first optimizer step is to blame for a non-finite validation loss, in words, or None: the training batch's loss
+    was finite before the step and is not after it (in eval mode, the weights still finite). One update that large comes
+    from the learning rate (or an unclipped gradient), whatever the data."""
+    if not math.isfinite(before): return None
+    try:
+        with torch.inference_mode(): after = float(b.forward_loss(model, batch)[0])
+    except UserCodeError: return None
+    if math.isfinite(after): return None
+    lr = f' {b.lr:.3g}' if math.isfinite(b.lr) else ''
+    return (f"one optimizer step took the training batch's own loss from {before:.4g} to {after}: the update was too large "
+            f"for this model, so the learning rate{lr} is too high (lower it, warm it up, or clip the gradient)")
+
 def _measured_step(b:Bench, r:RungResult, model, ps:list, batch):
     "Rung 1's optimizer step, recording the sizes of the activations saved for the backward pass (not the parameters `ps`): (optimizer, sizes in bytes), or None when the step failed (`r` says why)."
     # one optimizer step, measuring memory
@@ -240,9 +259,7 @@ def _check_shift(b:Bench, r:RungResult, batch, target=None):
     `token_alignment` into `r.numbers['token_alignment']`, and a warning `targets_shifted` when `shifted_targets` says so.
     With a forward of your own, only when the targets it returned for `batch` (`target`) are the batch's second item,
     perhaps flattened: else that item is something else (a decoder's input)."""
-    if not b.batch_targets:
-        bt = batch_target(batch)
-        if not (torch.is_tensor(target) and torch.is_tensor(bt) and target.numel() == bt.numel() and torch.equal(target.detach().cpu().reshape(-1), bt.reshape(-1))): return
+    if not (b.batch_targets or same_targets(target, batch)): return
     tok = lambda bt: (x.get('input_ids') if isinstance(x := batch_inputs(bt), dict) else x, batch_target(bt))
     if not _token_pairs(*(p := tok(batch))) or _inputs_again(*p): return  # a language model's batch: no need to read more
     pairs, n = [], 0
@@ -313,6 +330,9 @@ def rung1(b:Bench)->RungResult:
             m = b.model().train(); b.train_step(m, b.optimizer(m), batch)
         cs, ws = nan_diagnosis(b, model, vb, None, [n['loss']], rerun)
         r.fail('nan', f"the loss of the first validation batch is {n['val_loss']} (after one optimizer step):")
+        if 'nan_params' not in cs and (up := _step_blew_up(b, model, batch, n['loss'])):
+            r.note('lr_high', '  ' + up)
+            if not cs: ws = []  # nan_diagnosis found nothing of its own to say
         for c, w in zip(cs + [None] * len(ws), ws): r.note(c, '  ' + w)
         return r
     return _round_trip(b, r, model, opt)
