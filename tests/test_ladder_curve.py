@@ -299,3 +299,11 @@ def test_rung_1_names_the_learning_rate_when_one_step_blows_the_loss_up():
     r = gallery('mdn_lr_x1000', seed=5, rungs='1').rung(1)
     assert r.verdict == 'fail' and r.causes == ['nan', 'lr_high'], r.diagnosis
     assert "one optimizer step took the training batch's own loss from" in r.diagnosis and 'neither the inputs' not in r.diagnosis, r.diagnosis
+
+def test_rung_4_on_a_knowledge_graph_and_on_graphs_collated_block_diagonally():
+    "Half I's faults, fixed after it was run: a knowledge graph's (head, relation, tail) triples are copies only when all three are, and its 1-N model on 512 triples is `sparse_ids`, not labels; a graph's (nodes, adjacency, label) collated block-diagonally gets its control on the label (permuting the adjacency broke the forward), so labels misaligned by the collate_fn are caught."
+    import ladder_gallery_i  # noqa: F401 (registers half I's programs)
+    r = gallery('distmult_kg', rungs='4').rung(4)
+    assert r.verdict == 'warn' and r.causes == ['sparse_ids'] and r.numbers['overlap'] == 0, r.diagnosis
+    r = gallery('gin_collate_misaligned', rungs='3-4', force=True).rung(4)
+    assert r.verdict == 'fail' and 'labels' in r.causes and 'no_control' not in r.causes, r.diagnosis

@@ -12,7 +12,7 @@ import torch
 from torch.utils.data import Dataset, Subset
 from torch.utils._pytree import tree_flatten
 from ..core import seed_all, to_device
-from ..data import hf_forward, default_forward, mix_seed
+from ..data import hf_forward, default_forward, mix_seed, same_targets
 from .kernel import RungResult, LadderStopped, UserCodeError, user_code, Bench, same_tree
 from .diagnose import batch_inputs
 from .range_test import lr_find
@@ -21,10 +21,10 @@ from .overfit import loss_rose
 from ..metrics import class_dim
 
 # %% auto 0
-__all__ = ['LEAK_CHUNK', 'AUROC_MAX', 'PERMUTED_CACHE', 'CONTROLS', 'MEMORISED', 'SPARSE_IDS', 'digest', 'leak_check', 'auroc',
-           'train_prior', 'control_seed', 'target_slot', 'Permuted', 'rng_kept', 'control_fit', 'sound_control',
-           'swing', 'judge', 'leak_explains', 'decisive', 'more_controls', 'permuted_like', 'blew_up', 'train_se',
-           'sparse_ids', 'rung4']
+__all__ = ['LEAK_CHUNK', 'AUROC_MAX', 'PERMUTED_CACHE', 'CONTROLS', 'MEMORISED', 'SPARSE_IDS', 'digest', 'sample_inputs',
+           'leak_check', 'auroc', 'train_prior', 'control_seed', 'target_slot', 'Permuted', 'rng_kept', 'control_fit',
+           'sound_control', 'swing', 'judge', 'leak_explains', 'decisive', 'more_controls', 'permuted_like', 'blew_up',
+           'train_se', 'sparse_ids', 'rung4']
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def digest(x)->str:
@@ -48,6 +48,12 @@ def digest(x)->str:
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 LEAK_CHUNK = 512  # samples hashed between two progress reports (and stop checks)
 
+def sample_inputs(s):
+    """What identifies a loaded sample for the leak check: the inputs of an `(inputs, target)` pair or a dict (`batch_inputs`),
+    but the whole of a tuple of three or more items, whose target is wherever a forward of its own takes it: a knowledge
+    graph's `(head, relation, tail)` triples are copies only when all three are."""
+    return s if isinstance(s, (tuple, list)) and len(s) > 2 else batch_inputs(s)
+
 def leak_check(task, max_n:int=50000,
                progress:Optional[Callable]=None, # progress(done, total), every LEAK_CHUNK samples
                stop:Optional[Callable]=None, # checked every LEAK_CHUNK samples: truthy (the reason) raises LadderStopped
@@ -56,7 +62,7 @@ def leak_check(task, max_n:int=50000,
     if task.raw is not None: get, how, site = task.raw, 'hashes of Task.raw', 'raw'
     else:
         ds = dict(train=task.train, valid=task.valid)
-        get, how, site = (lambda s, i: batch_inputs(ds[s][i])), 'hashes of the loaded items (augmented copies are missed: give Task.raw)', 'data'
+        get, how, site = (lambda s, i: sample_inputs(ds[s][i])), 'hashes of the loaded items (augmented copies are missed: give Task.raw)', 'data'
     nt, nv = min(len(task.train), max_n), min(len(task.valid), max_n)
     keys = [('train', i) for i in range(nt)] + [('valid', i) for i in range(nv)]
     seen, pairs = {}, []
@@ -239,13 +245,20 @@ def rng_kept():
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def _permuted_seen(b:Bench, model, sub, perm:list, slot, first, n:int)->tuple:
     """(the control's samples, None): `sub` with the targets the forward pass takes permuted by `perm`, at `slot` (the batch's
-    target), or else, for a forward of your own on tuple samples, at the first other item whose permutation it sees (a
-    decoder's `(source, decoder input, target)` takes its targets from the third); (None, why not) when it sees none."""
-    alt = range(2, len(first)) if isinstance(first, (tuple, list)) and slot == 1 and not b.batch_targets else ()
+    target), or else, for a forward or a collate_fn of your own on tuple samples, at the first other item whose
+    permutation it sees (a decoder's `(source, decoder input, target)` takes its targets from the third; a graph's
+    `(nodes, adjacency, label)`, collated block-diagonally, from the third too: permuting its adjacency breaks the
+    forward, so that item is not the target); (None, why not) when it sees none."""
+    own = not b.batch_targets or b.task.collate_fn is not None
+    alt = range(2, len(first)) if isinstance(first, (tuple, list)) and slot == 1 and own else ()
     why = None
     for s in (slot, *alt):
         ds = Permuted(sub, perm, s)
-        if (w := _sees_permutation(b, model, sub, ds, n)) is None: return ds, None
+        try: w = _sees_permutation(b, model, sub, ds, n)
+        except UserCodeError as e:
+            if not alt: raise
+            w = f'the forward pass fails on samples whose item {s!r} is permuted ({e})'
+        if w is None: return ds, None
         why = why or w
     return None, why
 
@@ -685,13 +698,25 @@ def _trained(b:Bench, train_losses:list, hist:list, margin:float, ctrl:Optional[
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 SPARSE_IDS = 5  # a validation row's rarest id seen fewer times than this in rung 4's subset (median): too few to generalise from
 
-def _int_columns(b:Bench, loader)->Optional[torch.Tensor]:
-    "The inputs `loader` gives, as one (rows, columns) integer tensor, when every batch's inputs are one: ids (users, items, categories); else None."
+def _id_columns(b:Bench, model, batch)->Optional[torch.Tensor]:
+    """A batch's inputs as one (rows, columns) integer tensor when they are ids (users, items, categories; an entity and a
+    relation), else None: the inputs of an `(inputs, target)` batch, or, for a forward of your own on a tuple batch, every
+    item but the one whose values are the targets it returns (a knowledge graph's `(head, relation, tail)`)."""
+    if isinstance(batch, (tuple, list)) and len(batch) > 2 and not b.batch_targets:
+        with torch.no_grad(): t = b.forward(model, to_device(batch, b.device))[1]
+        xs = [x for x in batch if not same_targets(t, (None, x))]
+        if len(xs) != len(batch) - 1: return None
+    else: xs = [batch_inputs(batch)]
+    ok = lambda x: torch.is_tensor(x) and x.ndim in (1, 2) and not x.dtype.is_floating_point and not x.is_complex() and x.dtype != torch.bool
+    if not all(ok(x) for x in xs) or len({len(x) for x in xs}) != 1: return None
+    return torch.cat([x.long().reshape(len(x), -1) for x in xs], 1)
+
+def _int_columns(b:Bench, model, loader)->Optional[torch.Tensor]:
+    "The id columns (`_id_columns`) of every batch `loader` gives, as one tensor; None unless every batch has them."
     out = []
     for batch, _, _ in b.batches(loader):
-        x = batch_inputs(batch)
-        if not (torch.is_tensor(x) and x.ndim == 2 and not x.dtype.is_floating_point and not x.is_complex() and x.dtype != torch.bool): return None
-        out.append(x.long())
+        if (x := _id_columns(b, model, batch)) is None: return None
+        out.append(x)
     return torch.cat(out) if out else None
 
 def _counts(fit:torch.Tensor, held:torch.Tensor)->torch.Tensor:
@@ -706,7 +731,8 @@ def sparse_ids(b:Bench, model, sub, vl, k:int, N:int)->Optional[str]:
     below `SPARSE_IDS`, the fit has too few samples per id to generalise from (a recommender on 1% of its ratings), with
     true targets or permuted ones alike, so the control cannot speak for the labels."""
     if not any(isinstance(m, (torch.nn.Embedding, torch.nn.EmbeddingBag)) for m in model.modules()): return None
-    xs, xv = _int_columns(b, b.loader(sub, min(b.cfg.batch_size, len(sub)), shuffle=False)), _int_columns(b, vl)
+    model.eval()
+    xs, xv = _int_columns(b, model, b.loader(sub, min(b.cfg.batch_size, len(sub)), shuffle=False)), _int_columns(b, model, vl)
     if xs is None or xv is None or xs.shape[1] != xv.shape[1] or not 1 <= xs.shape[1] <= 8 or min(int(xs.min()), int(xv.min())) < 0: return None
     seen = torch.stack([_counts(xs[:, j], xv[:, j]) for j in range(xs.shape[1])], 1).min(1).values.float()
     med = float(seen.median())
