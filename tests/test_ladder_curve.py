@@ -307,3 +307,11 @@ def test_rung_4_on_a_knowledge_graph_and_on_graphs_collated_block_diagonally():
     assert r.verdict == 'warn' and r.causes == ['sparse_ids'] and r.numbers['overlap'] == 0, r.diagnosis
     r = gallery('gin_collate_misaligned', rungs='3-4', force=True).rung(4)
     assert r.verdict == 'fail' and 'labels' in r.causes and 'no_control' not in r.causes, r.diagnosis
+
+def test_rung_2_init_scale_stops_only_when_sure():
+    "GIN's summed readout (half I, seed 1) starts with outputs of std 1.3 and a loss 51% above ln 3: a warning that names the init scale; a head scaled 100x (std about 5, 4x the theory) still stops the ladder."
+    import ladder_gallery_i  # noqa: F401 (registers half I's programs)
+    r = gallery('gin_graphs', seed=1, rungs='2').rung(2)
+    assert r.verdict == 'warn' and r.causes == ['init_scale'] and 'the ladder goes on' in r.diagnosis, r.diagnosis
+    r = gallery('imbalanced_big_init', rungs='2').rung(2)
+    assert r.verdict == 'fail' and r.causes == ['init_scale'], r.diagnosis

@@ -16,7 +16,7 @@ from .diagnose import init_loss_theory, regression_parts
 from ..metrics import class_dim
 
 # %% auto 0
-__all__ = ['TARGET_SCALE', 'REINITS', 'eval_state', 'target_scale', 'init_spread', 'lucky_init', 'rung2']
+__all__ = ['TARGET_SCALE', 'REINITS', 'INIT_SURE', 'eval_state', 'target_scale', 'init_spread', 'lucky_init', 'rung2']
 
 # %% ../../nbs/02_ladder/03b_init_loss.ipynb
 def _output_checks(b:Bench, r:RungResult, p0, t0):
@@ -162,6 +162,8 @@ def lucky_init(b:Bench, r:RungResult, seen:list, w:list, measured:float, expecte
 
 
 # %% ../../nbs/02_ladder/03b_init_loss.ipynb
+INIT_SURE = 2.0  # rung 2 stops on `init_scale` alone only beyond this std of the outputs at init (or twice the theory)
+
 def rung2(b:Bench)->RungResult:
     "The initial loss against theory, with likely causes when it is off."
     r = b.rung_result(2)
@@ -214,6 +216,9 @@ def rung2(b:Bench)->RungResult:
     head = f'initial loss {measured:.4g} is {rel:.0%} off the theory {expected:.4g} ({source}; tolerance {st.init_tol:.0%})'
     if was_ok and c.causes == ['unexplained']:  # above theory, and no cause it knows: a warning, not a stop (severity matches certainty)
         r.warn('unexplained', head + '; no known cause explains it (a warning: the ladder goes on):')
+    elif was_ok and c.causes == ['init_scale'] and n['output_std'] <= INIT_SURE and rel <= 1.0:  # a sum over a graph's nodes, say
+        r.warn(None, head + f"; outputs this spread (std up to {INIT_SURE:g}, the loss under twice the theory) train, if worse "
+               "than they should at first (a warning: the ladder goes on):")
     else: r.fail(None, head + '; likely causes:')
     r.causes += [k for k in c.causes if k not in r.causes]
     if c.diagnosis: r.diagnosis += '\n' + c.diagnosis
