@@ -315,3 +315,14 @@ def test_rung_2_init_scale_stops_only_when_sure():
     assert r.verdict == 'warn' and r.causes == ['init_scale'] and 'the ladder goes on' in r.diagnosis, r.diagnosis
     r = gallery('imbalanced_big_init', rungs='2').rung(2)
     assert r.verdict == 'fail' and r.causes == ['init_scale'], r.diagnosis
+
+def test_a_few_natural_duplicates_do_not_fail_a_clear_pass_and_an_eval_mode_nan_is_not_the_step():
+    "gin_graphs (half I) has 9 of 250 validation graphs equal to train graphs (small random graphs coincide): they can move val_acc by 0.036, the rung passed by 0.34, so leakage is a warning; a fifth of validation copied (textcnn_leak) still fails. An inverted padding mask gives NaN in eval mode only: rung 1 fails `nan` without blaming the step's learning rate."
+    from ntrain.ladder.small_data import leak_explains
+    e = dict(acc=0.916, items=250)
+    assert leak_explains(9, 250, e, 'acc')[0] and not leak_explains(9, 250, e, 'acc', margin=0.336)[0]
+    assert 'more than they can explain' in leak_explains(9, 250, e, 'acc', margin=0.336)[1]
+    assert leak_explains(9, 250, e, 'acc', margin=0.02)[0] and leak_explains(120, 600, dict(acc=0.94, items=600), 'acc', margin=0.4)[0]
+    import ladder_gallery_i  # noqa: F401 (registers half I's programs)
+    r = gallery('transformer_mask_inverted', rungs='1').rung(1)
+    assert r.verdict == 'fail' and r.causes == ['nan'], r.diagnosis

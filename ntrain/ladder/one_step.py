@@ -101,12 +101,15 @@ def _first_step(b:Bench, r:RungResult, model, ps:list, batch, cpu, idx):
 # %% ../../nbs/02_ladder/03a_one_step.ipynb
 def _step_blew_up(b:Bench, model, batch, before:float)->Optional[str]:
     """Why the first optimizer step is to blame for a non-finite validation loss, in words, or None: the training batch's loss
-    was finite before the step and is not after it (in eval mode, the weights still finite). One update that large comes
-    from the learning rate (or an unclipped gradient), whatever the data."""
+    was finite before the step and is not after it, in the same (train) mode, the weights still finite. One update that
+    large comes from the learning rate (or an unclipped gradient), whatever the data. (A loss that is finite in train mode
+    and not in eval mode is eval mode's doing, not the step's: a padding mask the eval fast path reads otherwise.)"""
     if not math.isfinite(before): return None
+    was = model.training
     try:
-        with torch.inference_mode(): after = float(b.forward_loss(model, batch)[0])
+        with torch.random.fork_rng(devices=[]), torch.inference_mode(): after = float(b.forward_loss(model.train(), batch)[0])
     except UserCodeError: return None
+    finally: model.train(was)
     if math.isfinite(after): return None
     lr = f' {b.lr:.3g}' if math.isfinite(b.lr) else ''
     return (f"one optimizer step took the training batch's own loss from {before:.4g} to {after}: the update was too large "

@@ -21,10 +21,10 @@ from .overfit import loss_rose
 from ..metrics import class_dim
 
 # %% auto 0
-__all__ = ['LEAK_CHUNK', 'AUROC_MAX', 'PERMUTED_CACHE', 'CONTROLS', 'MEMORISED', 'SPARSE_IDS', 'digest', 'sample_inputs',
-           'leak_check', 'auroc', 'train_prior', 'control_seed', 'target_slot', 'Permuted', 'rng_kept', 'control_fit',
-           'sound_control', 'swing', 'judge', 'leak_explains', 'decisive', 'more_controls', 'permuted_like', 'blew_up',
-           'train_se', 'sparse_ids', 'rung4']
+__all__ = ['LEAK_CHUNK', 'AUROC_MAX', 'PERMUTED_CACHE', 'LEAK_SURE', 'CONTROLS', 'MEMORISED', 'SPARSE_IDS', 'digest',
+           'sample_inputs', 'leak_check', 'auroc', 'train_prior', 'control_seed', 'target_slot', 'Permuted', 'rng_kept',
+           'control_fit', 'sound_control', 'swing', 'judge', 'leak_explains', 'decisive', 'more_controls',
+           'permuted_like', 'blew_up', 'train_se', 'sparse_ids', 'rung4']
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def digest(x)->str:
@@ -513,22 +513,30 @@ def _small_fail_causes(b:Bench, r:RungResult, model, vl, ctrl:Optional[list], tr
                '(F.dropout(training=True), or a layer that reads a global flag); validation is then noisy')
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
+LEAK_SURE = 0.1  # a share of validation copies that is a leak whatever the rung's margin (a split made before a dedup)
+
 def leak_explains(overlap:int, checked:int, e:dict, key:str,
                   span:float=0.0, # the loss's own range in rung 4: its start less the best the fits reached (controls' or its own)
+                  margin:Optional[float]=None, # how far a pass went beyond its threshold, in the metric's units (None: no pass)
                  )->tuple:
     """Whether `overlap` of `checked` validation samples that are train samples could explain rung 4's result `e` (its last evaluation,
     metric `key`): at least 1% of them, and a move of the metric beyond its noise (2 standard errors); (explains, the numbers in words).
     A copy moves a loss by at most its share of the loss's distance to 0 or of its `span`, the larger: a loss with no zero
-    (a Poisson or Gaussian NLL, which go below 0) is measured by its range, not by its distance from 0."""
+    (a Poisson or Gaussian NLL, which go below 0) is measured by its range, not by its distance from 0. Fewer than
+    `LEAK_SURE` of them (the duplicates a real data set holds: small graphs that coincide) cannot explain a pass whose
+    `margin` beyond its threshold is larger than what they can move."""
     f = overlap / max(checked, 1)
     if key in ('acc', 'auroc') and math.isfinite(p := e.get(key, math.nan)):
         m = e.get('items') or checked
         noise, effect = 2 * math.sqrt(max(p * (1 - p), 1 / m) / m), f  # each copy moves it by one sample at most
     elif key == 'loss' and e.get('loss_se') is not None: noise, effect = 2 * e['loss_se'], f * max(abs(e['loss']), span)  # to 0, or over the range
     else: return f >= 0.01, f'{f:.1%} of the validation samples'
-    return f >= 0.01 and effect > noise, f'they can move {"val_" + key} by {effect:.3g} at most, against its noise {noise:.3g}'
+    words = f'they can move {"val_" + key} by {effect:.3g} at most, against its noise {noise:.3g}'
+    if f >= 0.01 and effect > noise and f < LEAK_SURE and margin is not None and margin > effect:
+        return False, f'{words}, and the rung passed by {margin:.3g}, more than they can explain'
+    return f >= 0.01 and effect > noise, words
 
-def _small_notes(r:RungResult, key:str, fl:float, leak:dict, e:Optional[dict]=None, span:float=0.0):
+def _small_notes(r:RungResult, key:str, fl:float, leak:dict, e:Optional[dict]=None, span:float=0.0, margin:Optional[float]=None):
     "Rung 4's last notes on `r`: a validation loss below the training loss (expected with dropout or augmentation), and leakage: a fail when the copies could explain the result (`leak_explains`, with `e` the last evaluation and `span` the loss's range), else a warning."
     n = r.numbers
     if key == 'acc' and fl < 0.8 * n['train_loss_end']:
@@ -541,7 +549,7 @@ def _small_notes(r:RungResult, key:str, fl:float, leak:dict, e:Optional[dict]=No
         if leak['checked_valid'] == leak['checked_train'] == 1:  # one item per split: a full-batch graph, split by masks in the forward
             r.warn('leakage', f"  the train and validation sets are one item each, and the same ({leak['how']}): a full-batch split "
                    "(node masks in the forward) cannot be checked by hashing; check that the masks do not overlap")
-        elif (ex := leak_explains(leak['overlap'], leak['checked_valid'], e or {}, key, span))[0]: r.fail('leakage', f"{words.strip()} ({ex[1]})")
+        elif (ex := leak_explains(leak['overlap'], leak['checked_valid'], e or {}, key, span, margin))[0]: r.fail('leakage', f"{words.strip()} ({ex[1]})")
         else: r.warn('leakage', f"{words.strip()}; too few to explain the result ({ex[1]})")
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
@@ -826,5 +834,6 @@ def rung4(b:Bench)->RungResult:
         lf = lr_find(b, sub); r.series.update(lr_find_lr=lf['lrs'], lr_find_loss=lf['losses']); n['suggested_lr'] = lf['suggested_lr']
     moved = f'{metric} {start:.4g} -> {final:.4g}' + (f', val_loss {l0:.4g} -> {fl:.4g}' if up else '') + f' on {k} of {N} samples in {Et} epochs'
     _rung4_words(b, r, verdict, t, moved, model, vl, ctrl, why, rerun, hist, train_losses, k, E, final, fl, sub)
-    _small_notes(r, key, fl, leak, hist[-1], max(l0 - min(fl, t.get('cmin', fl)), 0.0))  # the loss's range: start to the best reached
+    margin = ((final - t['thr']) if up else (t['thr'] - final)) if verdict == 'pass' and math.isfinite(t.get('thr', math.nan)) else None
+    _small_notes(r, key, fl, leak, hist[-1], max(l0 - min(fl, t.get('cmin', fl)), 0.0), margin)  # the loss's range: start to the best reached
     return r
