@@ -463,7 +463,7 @@ def _micro(self:_Step, j:int, n:int, batch, idx, real, n_real:int, count, total)
     with sync:
         with timer('forward'), self.prec.autocast():
             output, target = task.forward(self.train_model, batch)  # the model's whole output: a tensor, tuple, dict or object
-            if own: self._check_forward_targets(target, idx, ce, batch)
+            if own: self._check_batch_targets(batch, idx, ce, own, target)
             if n_real != len(real):
                 m = real.to(self.device, non_blocking=cfg.non_blocking)
                 output, target = _select(output, target, m)
@@ -487,16 +487,16 @@ def _global_count(self:_Step, n):
     return t.item()
 
 @patch
-def _check_batch_targets(self:_Step, batch, idx, classes:bool=True):
-    "Host-side check of a CPU batch's class targets in the first epoch, naming the first bad sample and value (the ladder's check too); `classes=False` (no class count, or not cross-entropy): only labels that are strings, on the first step."
-    if classes: return check_batch_targets(batch, idx, self.task.num_classes, self.task.ignore_index)
-    if (w := string_targets(batch_target(batch))): raise TaskError(f'{w} (sample {int(idx[0])})')
-
-@patch
-def _check_forward_targets(self:_Step, target, idx, classes:bool=True, batch=None):
-    """The same check on the targets a forward of your own returns, before the loss sees them: the batch's second item need
-    not be them (a decoder's input, say). Targets on an accelerator are read back at the first step only (one transfer).
-    When the first step's are the batch's own (`same_targets`), the datasets' targets are checked whole then."""
+def _check_batch_targets(self:_Step, batch, idx, classes:bool=True, own:bool=False, target=None):
+    """Host-side check of the first epoch's class targets, naming the first bad sample and value (the ladder's check too);
+    `classes=False` (no class count, or not cross-entropy): only labels that are strings, on the first step. The CPU batch's
+    own targets; or, with `own` (a forward of your own), the `target` it returned, before the loss sees it: the batch's
+    second item need not be them (a decoder's input, say). Those are read back from an accelerator at the first step only
+    (one transfer), and when the first step's are the batch's own (`same_targets`), the datasets' are checked whole then."""
+    if not own:
+        if classes: return check_batch_targets(batch, idx, self.task.num_classes, self.task.ignore_index)
+        if (w := string_targets(batch_target(batch))): raise TaskError(f'{w} (sample {int(idx[0])})')
+        return
     if classes and self.step == self._first_step and same_targets(target, batch):
         check_task_targets(self.task, self.task.num_classes, self.task.ignore_index, seen=True)
     if torch.is_tensor(target) and target.device.type != 'cpu':
