@@ -164,10 +164,8 @@ def lucky_init(b:Bench, r:RungResult, seen:list, w:list, measured:float, expecte
 # %% ../../nbs/02_ladder/03b_init_loss.ipynb
 INIT_SURE = 2.0  # rung 2 stops on `init_scale` alone only beyond this std of the outputs at init (or twice the theory)
 
-def rung2(b:Bench)->RungResult:
-    "The initial loss against theory, with likely causes when it is off."
-    r = b.rung_result(2)
-    st, n = b.st, r.numbers
+def _init_batches(b:Bench)->tuple:
+    "The loss at init on the first batch and up to three more, without gradients: (losses, counts, rows, items, seen), `seen` holding (batch, predictions, targets) per batch."
     model = b.model().eval()
     batches = [b.first_batch()]
     it = b.batches(b.loader(b.task.train, len(b.first_batch()[1]), epoch=1))
@@ -187,6 +185,14 @@ def rung2(b:Bench)->RungResult:
                 with user_code('count_items'): items.append(int(b.task.count_items(bt)))
             losses.append(float(loss)); counts.append(items[-1] if b.items else rows[-1])
             seen.append((bt, preds.float(), target))  # the theory is taken on the samples the loss was measured on
+    return losses, counts, rows, items, seen
+
+# %% ../../nbs/02_ladder/03b_init_loss.ipynb
+def rung2(b:Bench)->RungResult:
+    "The initial loss against theory, with likely causes when it is off."
+    r = b.rung_result(2)
+    st, n = b.st, r.numbers
+    losses, counts, rows, items, seen = _init_batches(b)
     measured = sum(l * c for l, c in zip(losses, counts)) / sum(counts)
     n.update(measured=measured, samples=sum(rows), **(dict(items=sum(items)) if b.items else {}))
     (b0, p0, t0), w = seen[0], [c / sum(counts) for c in counts]  # the first batch: the output checks

@@ -304,6 +304,12 @@ def higher_lr(b:Bench, init:dict, batch, lr:float, target:float)->Optional[dict]
 # %% ../../nbs/02_ladder/03d_overfit.ipynb
 SURE = ('zero_grad', 'lr_high', 'flat', 'lr_zero', 'lr_low', 'no_update', 'step_fn', 'not_falling', 'softmax', 'target_dtype')  # fail whatever the curve
 
+def _spiked(losses:list, cv:dict, st)->Optional[str]:
+    "A rise that is a spike in a curve that learned (lowest at most 1 - `overfit_steep` of the first loss, and steep or at a floor at the end), in words; None otherwise: then a rise is sure."
+    lo = min(losses)
+    if cv['state'] not in ('steep', 'floor') or not lo <= (1 - st.overfit_steep) * losses[0]: return None
+    return f'the loss learned ({losses[0]:.4g} -> lowest {lo:.4g}) and spiked on the way (peak {max(losses):.4g}, last {losses[-1]:.4g})'
+
 def _judge(b:Bench, r:RungResult, model, batch, idx, init:dict, grads:dict, words:Optional[str], kept, lr:float, moved:float):
     "Rung 3's verdict on a finite curve that did not memorise its batch: pass (steep, or at a floor), warn (slow, stalled) or fail (stuck, or a sure cause), with the causes."
     st, n, losses = b.st, r.numbers, r.series['loss']
@@ -311,7 +317,8 @@ def _judge(b:Bench, r:RungResult, model, batch, idx, init:dict, grads:dict, word
     n.update(curve=cv['state'], drop=round(cv['drop'], 4), **({'floor': cv['floor'], 'progress': round(cv['progress'], 3)} if cv['progress'] is not None else {}))
     found = RungResult(3, numbers=n, series=r.series)  # the causes, gathered apart: the verdict's line comes first
     _overfit_causes(b, found, model, batch, idx, init, grads, words, kept, lr, moved)
-    sure = [c for c in found.causes if c in SURE]
+    spiked = _spiked(losses, cv, st) if 'lr_high' in found.causes else None
+    sure = [c for c in found.causes if c in SURE and not (c == 'lr_high' and spiked)]
     def add(cs=None):
         for c in found.causes:
             if cs is None or c in cs:
@@ -330,6 +337,8 @@ def _judge(b:Bench, r:RungResult, model, batch, idx, init:dict, grads:dict, word
         if grads['frozen']: r.note('linear_probe', f'  a linear probe: {words}; the trainable part learns, so they are taken as frozen on purpose')
         if (odd := [c for c in found.causes if c in ('detached', 'dead_grad')]):  # worth a warning on a pass
             for c, line in zip(odd, [l for l in found.diagnosis.splitlines() if 'requires_grad=False' not in l]): r.warn(c, line)
+        if spiked: r.warn('lr_high', f'  {spiked} at learning rate {lr:.3g}: high for memorising one batch, which drives a loss into '
+                          'sharp minima; watch the full run for spikes, and lower the learning rate if it shows them')
         return r
     if sure or (cv['state'] == 'stuck' and not (hl and hl['learns'])) or (grads['frozen'] and hl and not hl['learns']):
         r.fail(None, f"could not overfit one batch of {len(idx)} samples: {cv['words']} (target {n['threshold']:.3g}). "
