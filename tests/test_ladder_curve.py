@@ -326,3 +326,24 @@ def test_a_few_natural_duplicates_do_not_fail_a_clear_pass_and_an_eval_mode_nan_
     import ladder_gallery_i  # noqa: F401 (registers half I's programs)
     r = gallery('transformer_mask_inverted', rungs='1').rung(1)
     assert r.verdict == 'fail' and r.causes == ['nan'], r.diagnosis
+
+def test_rung_3_a_zero_learning_rate_under_a_random_forward_is_lr_zero_and_nothing_else():
+    "Half J's DDPM at lr 0 (fresh noise and timesteps every step): its loss moves though no parameter does. Rung 3 said `stuck` ('the learning rate 0 is not 0') or `not_falling` ('a learning rate too high'); now `lr_zero`, and no lr_high."
+    for seed in (1, 8):
+        r = gallery('ddpm_lr_zero', seed, rungs='3').rung(3)
+        assert r.verdict == 'fail' and r.causes == ['lr_zero'], (seed, r.diagnosis)
+        assert 'the forward pass is random' in r.diagnosis and 'is not 0' not in r.diagnosis, r.diagnosis
+
+def test_rung_4_a_fit_whose_training_loss_rose_never_blames_the_labels():
+    "Half J's VQ-VAE (unstable in its first hundred steps): rung 4's training loss went 0.17 -> 0.30 while rung 3 had memorised a batch fast, and `quick` blamed the labels. A fit that learned nothing speaks for no labels."
+    from types import SimpleNamespace
+    from ntrain.ladder.small_data import _trained
+    b = SimpleNamespace(results={3: SimpleNamespace(verdict='pass', numbers=dict(steps=10))})  # memorised in 10 steps: quick at 20
+    steps = [0.17 + 0.0045 * i for i in range(30)]
+    means = [sum(steps[i:i + 10]) / 10 for i in (0, 10, 20)]
+    ok, words, quick = _trained(b, steps, _fit_hist(steps, [0.18, 0.2, 0.25, 0.3], [0.01] * 4, means), 0.01)
+    assert quick and not ok and 'it did not fall' in words, words
+    falling = steps[::-1]
+    means = [sum(falling[i:i + 10]) / 10 for i in (0, 10, 20)]
+    ok, words, _ = _trained(b, falling, _fit_hist(falling, [0.3, 0.25, 0.2, 0.18], [0.01] * 4, means), 0.01)
+    assert ok and 'did not fall' not in words, words

@@ -246,18 +246,19 @@ def _overfit_causes(b:Bench, r:RungResult, model, batch, idx, init:dict, grads:d
     if grads['no_grad']: r.note('detached', f"  {len(grads['no_grad'])} parameter tensors get no gradient although they require one: {names_list(grads['no_grad'])}; they are not in the graph (a .detach(), .data or torch.no_grad() in the forward pass, or an unused layer)")
     if grads['zero_grad']: r.note('dead_grad', f"  {len(grads['zero_grad'])} parameter tensors get an exactly zero gradient: {names_list(grads['zero_grad'])} (dead ReLUs, a branch multiplied by zero, or a detached path)")
     if kept and kept > KEEPS: r.note('zero_grad', '  ' + ZERO_GRAD)
-    elif (rose := loss_rose(losses)) is not None:
+    elif lr != 0 and moved != 0 and (rose := loss_rose(losses)) is not None:  # a still model's loss moves by its random forward alone
         lf = lr_find(_Quiet(b), Subset(b.task.train, [int(i) for i in idx]))  # the LR range test on this batch's samples
         r.series.update(lr_find_lr=lf['lrs'], lr_find_loss=lf['losses']); n['suggested_lr'] = s = lf['suggested_lr']
         r.note('lr_high', f'  the loss rose ({rose}) at learning rate {lr:.3g}: the learning rate is too high; ' + (
             f'the LR range test on this batch suggests a max LR of {s:.3g}' + (' (not below it: look at the loss and the step too)' if s >= lr else '')
             if math.isfinite(s) else 'the LR range test on this batch found no finite loss'))
     flat = abs(first - last) <= 0.01 * abs(first)
+    still = ' (the loss moves only because the forward pass is random: dropout, sampled noise or timesteps)' if not flat else ''
+    if flat: r.note('flat', f'  the loss is flat from step 0 ({first:.4g} -> {last:.4g})')
+    if lr == 0: r.note('lr_zero', f'  the learning rate is 0: nothing can move (optim.lr=0){still}')
+    elif moved == 0: r.note('no_update', f'  the parameters did not change at all{still}')
     if flat:
-        r.note('flat', f'  the loss is flat from step 0 ({first:.4g} -> {last:.4g})')
-        if lr == 0: r.note('lr_zero', '  the learning rate is 0: nothing can move (optim.lr=0)')
-        elif lr < 1e-6 and 'lr_high' not in r.causes: r.note('lr_low', f'  the learning rate {lr:.2g} is far too low')
-        if moved == 0 and lr != 0: r.note('no_update', '  the parameters did not change at all')
+        if lr < 1e-6 and lr != 0 and 'lr_high' not in r.causes: r.note('lr_low', f'  the learning rate {lr:.2g} is far too low')
         if b.step_fn is not None and 'zero_grad' not in r.causes:
             r.note('step_fn', '  your step function: does it call loss.backward(), optimizer.step() and optimizer.zero_grad() every step?')
     with torch.no_grad(): _, out, tgt = b.forward_loss(model, batch)

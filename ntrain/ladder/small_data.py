@@ -678,7 +678,8 @@ def _trained(b:Bench, train_losses:list, hist:list, margin:float, ctrl:Optional[
     the validation loss ends above it by 2 of its standard errors (a slow learner that starts to fit its subset sits near
     the prior in validation; memorised labels that carry nothing push it above); or it fell 5%, ends no lower than the control's on permuted targets (it fits its own targets no better than
     permuted ones), and the fit ran at least the steps in which rung 3 passed (memorised one batch, or fell steeply); or it
-    ran twice the steps in which rung 3 memorised its batch (a model that fast would have learned real targets). A
+    ran twice the steps in which rung 3 memorised its batch (a model that fast would have learned real targets). Never
+    when the training loss ended no lower than it began: that fit learned nothing, from true targets or permuted ones. A
     training loss that tracks the control's in fewer steps is a slow learner as much as labels that carry nothing."""
     ep = [e['train_loss'] for e in hist[1:]]
     tl0, tl1, steps, v0, v1 = ep[0], ep[-1], len(train_losses), hist[0]['loss'], hist[-1]['loss']
@@ -694,8 +695,10 @@ def _trained(b:Bench, train_losses:list, hist:list, margin:float, ctrl:Optional[
     alike = ct is not None and tl1 < 0.95 * tl0 and tl1 >= 0.98 * ct and need is not None and steps >= need
     mem = r3.numbers.get('steps') if r3 is not None and r3.verdict == 'pass' and r3.numbers.get('curve') is None else None
     quick = mem is not None and steps >= 2 * mem  # a model that memorises a batch this fast learns something real in twice the steps
-    ok = (tl1 < 0.9 * tl0 and not (ct is not None and tl1 >= 0.98 * ct)) or worse or prior or alike or quick
+    rose = tl1 >= tl0  # a fit whose training loss ended no lower than it began learned nothing from these samples, true or permuted
+    ok = ((tl1 < 0.9 * tl0 and not (ct is not None and tl1 >= 0.98 * ct)) or worse or prior or alike or quick) and not rose
     words = (f'its training loss went {tl0:.4g} -> {tl1:.4g} (epoch means) in {steps} steps' +
+             (': it did not fall, so the fit learned nothing that could speak for the labels (an unstable start? a lower learning rate or a warm-up)' if rose else '') +
              (f', no lower than with permuted targets ({ct:.4g}): it fits these targets no better than permuted ones' if alike else '') +
              (f', below the constant predictor at the prior ({const:.4g}) by more than noise ({below:.3g}) while val_loss {v1:.4g} is above it by more than its noise ({2 * se1:.3g}): what it learns beyond the targets\' average does not carry over' if prior else '') +
              (f' while its val_loss rose {v0:.4g} -> {v1:.4g}, beyond its noise ({rise:.3g}): what it learns from these targets does not carry over' if worse else '') +
@@ -770,7 +773,8 @@ def _rung4_words(b:Bench, r:RungResult, verdict:str, t:dict, moved:str, model, v
         return r.fail('lr_high', f"{moved}: {up}: the learning rate{f' {b.lr:.3g}' if math.isfinite(b.lr) else ''} is too high "
                       "(updates that wreck the model between epochs); lower it")
     z = r.numbers.get('judged', {})
-    if not ok and t.get('extra') and (pl := permuted_like(r.numbers['train_loss_end'], [ctrl[-1]['train_loss']] + [c['train_loss_end'] for c in r.numbers.get('controls', [])], z,
+    fell = hist[-1]['train_loss'] < hist[1]['train_loss']  # a fit that learned nothing behaves as a permutation whatever its targets
+    if not ok and fell and t.get('extra') and (pl := permuted_like(r.numbers['train_loss_end'], [ctrl[-1]['train_loss']] + [c['train_loss_end'] for c in r.numbers.get('controls', [])], z,
                                                          fl, t.get('cmin'), t.get('ls', 0.0), r.numbers.get('constant_train'), t.get('settled', True))):
         ok, evidence = True, f'{evidence}; {pl}'; r.numbers['permuted_like'] = pl
     if ok and (verdict == 'fail' or 'beats' not in z.values() or quick and z.get('metric', 'beats') not in ('beats', 'no_room')):  # strong evidence, and the metric does not beat the control
@@ -782,7 +786,7 @@ def _rung4_words(b:Bench, r:RungResult, verdict:str, t:dict, moved:str, model, v
     words = _verdict_words(r.numbers['judged'], metric, final, fl, t['cmax'], t['cmin'], t['ls'], t['vs'], r.numbers.get('constant')) if t['control'] else []
     r.warn('inconclusive', f"inconclusive after {Et} epochs (extended from {E}): {moved}; " + '; '.join(words + [evidence]) +
            f" ({rule}). " + ('Too little training to tell a slow learner from labels that carry nothing' if not ok else
-           'The fit is not clearly better than the control') + f'; settle it with more: {more}, or a higher learning rate')
+           'The fit is not clearly better than the control') + (f'; settle it with more: {more}, or a higher learning rate' if fell else '; settle it once the fit learns: a lower learning rate or a warm-up'))
     if t['control'] and not t.get('settled', True):
         r.note(None, f"  the control's val_loss fell every epoch ({t['cl'][0]:.4g} -> {t['cl'][-1]:.4g}): it was still learning the targets' prior, "
                "so it has not shown how far permuted targets go; on an imbalanced task, start the last layer's bias at the prior's logit")
