@@ -640,6 +640,11 @@ def blew_up(val_losses:list)->Optional[str]:
     return f'its val_loss rose from {vs[0]:.4g} to a peak of {max(vs):.4g} between epochs, {max(vs) / vs[0]:.0f} times its start'
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
+def _rose(train_losses:list, hist:list)->bool:
+    "Whether rung 4's training loss (`hist`'s epochs) ended above its first epoch's mean by more than noise (2 standard errors of the difference): an unstable fit, which learned nothing from its samples, true or permuted."
+    ep = [e['train_loss'] for e in hist[1:]]
+    return ep[-1] > ep[0] + 2 * math.sqrt(2) * train_se(train_losses, ep)
+
 def train_se(train_losses:list, epochs:list)->float:
     """The standard error of the last epoch's mean training loss, from its steps (`train_losses`, every step of `len(epochs)`
     epochs); with one step an epoch, the largest change between the last 3 epochs' losses (`epochs`)."""
@@ -679,7 +684,7 @@ def _trained(b:Bench, train_losses:list, hist:list, margin:float, ctrl:Optional[
     the prior in validation; memorised labels that carry nothing push it above); or it fell 5%, ends no lower than the control's on permuted targets (it fits its own targets no better than
     permuted ones), and the fit ran at least the steps in which rung 3 passed (memorised one batch, or fell steeply); or it
     ran twice the steps in which rung 3 memorised its batch (a model that fast would have learned real targets). Never
-    when the training loss ended no lower than it began: that fit learned nothing, from true targets or permuted ones. A
+    when the training loss rose beyond its noise (`_rose`): that fit learned nothing, from true targets or permuted ones. A
     training loss that tracks the control's in fewer steps is a slow learner as much as labels that carry nothing."""
     ep = [e['train_loss'] for e in hist[1:]]
     tl0, tl1, steps, v0, v1 = ep[0], ep[-1], len(train_losses), hist[0]['loss'], hist[-1]['loss']
@@ -695,10 +700,10 @@ def _trained(b:Bench, train_losses:list, hist:list, margin:float, ctrl:Optional[
     alike = ct is not None and tl1 < 0.95 * tl0 and tl1 >= 0.98 * ct and need is not None and steps >= need
     mem = r3.numbers.get('steps') if r3 is not None and r3.verdict == 'pass' and r3.numbers.get('curve') is None else None
     quick = mem is not None and steps >= 2 * mem  # a model that memorises a batch this fast learns something real in twice the steps
-    rose = tl1 >= tl0  # a fit whose training loss ended no lower than it began learned nothing from these samples, true or permuted
+    rose = _rose(train_losses, hist)
     ok = ((tl1 < 0.9 * tl0 and not (ct is not None and tl1 >= 0.98 * ct)) or worse or prior or alike or quick) and not rose
     words = (f'its training loss went {tl0:.4g} -> {tl1:.4g} (epoch means) in {steps} steps' +
-             (': it did not fall, so the fit learned nothing that could speak for the labels (an unstable start? a lower learning rate or a warm-up)' if rose else '') +
+             (': it rose beyond its noise, so the fit learned nothing that could speak for the labels (an unstable start? a lower learning rate or a warm-up)' if rose else '') +
              (f', no lower than with permuted targets ({ct:.4g}): it fits these targets no better than permuted ones' if alike else '') +
              (f', below the constant predictor at the prior ({const:.4g}) by more than noise ({below:.3g}) while val_loss {v1:.4g} is above it by more than its noise ({2 * se1:.3g}): what it learns beyond the targets\' average does not carry over' if prior else '') +
              (f' while its val_loss rose {v0:.4g} -> {v1:.4g}, beyond its noise ({rise:.3g}): what it learns from these targets does not carry over' if worse else '') +
@@ -773,7 +778,7 @@ def _rung4_words(b:Bench, r:RungResult, verdict:str, t:dict, moved:str, model, v
         return r.fail('lr_high', f"{moved}: {up}: the learning rate{f' {b.lr:.3g}' if math.isfinite(b.lr) else ''} is too high "
                       "(updates that wreck the model between epochs); lower it")
     z = r.numbers.get('judged', {})
-    fell = hist[-1]['train_loss'] < hist[1]['train_loss']  # a fit that learned nothing behaves as a permutation whatever its targets
+    fell = not _rose(train_losses, hist)  # a fit that learned nothing behaves as a permutation whatever its targets
     if not ok and fell and t.get('extra') and (pl := permuted_like(r.numbers['train_loss_end'], [ctrl[-1]['train_loss']] + [c['train_loss_end'] for c in r.numbers.get('controls', [])], z,
                                                          fl, t.get('cmin'), t.get('ls', 0.0), r.numbers.get('constant_train'), t.get('settled', True))):
         ok, evidence = True, f'{evidence}; {pl}'; r.numbers['permuted_like'] = pl
