@@ -212,6 +212,11 @@ def test_what_the_drain_could_not_send_a_sender_in_the_background_sends(tmp_path
     root = tmp_path/'runs'; rd = root/'r'; root.mkdir()
     _make_store(root/'mlflow.db')
     monkeypatch.setattr(MLflowLogger, 'DRAIN_S', 0.05)
+    finish = MLflowLogger._finish
+    def slow_finish(self, *a, **k):  # the end state takes longer than the drain: on an idle machine it could take under 0.05 s (a flake)
+        time.sleep(0.5)
+        if not self._abandon.is_set(): finish(self, *a, **k)
+    monkeypatch.setattr(MLflowLogger, '_finish', slow_finish)
     n = torch.get_num_threads(); torch.set_num_threads(1)
     try: res = ntrain.fit('digits', [*OPTS, 'task_args.delay=0'], run_dir=rd, quiet=True)
     finally: torch.set_num_threads(n)
