@@ -347,3 +347,26 @@ def test_rung_4_a_fit_whose_training_loss_rose_never_blames_the_labels():
     means = [sum(falling[i:i + 10]) / 10 for i in (0, 10, 20)]
     ok, words, _ = _trained(b, falling, _fit_hist(falling, [0.3, 0.25, 0.2, 0.18], [0.01] * 4, means), 0.01)
     assert ok and 'rose beyond' not in words, words
+
+def test_rung_4_margin_beyond_the_control_is_capped_by_what_is_left_to_learn():
+    """Half J's focal-loss classifier (10% positives): the control's gain from the start (0.137 -> 0.021) is the prior's, and 2% of it
+    (0.0023) is more than the whole room left below the control's best. The model's 0.0179 beat 0.0190 and was blamed on its labels.
+    The margin is 2% of the smaller of the control's gain and its best loss; a language model's (gain 1 from ln V) is unchanged."""
+    from ntrain.ladder.small_data import judge
+    assert judge(0.01792, [0.0195, 0.01901, 0.01902], start=0.1301)['val_loss'] == 'beats'  # seed 6
+    assert judge(0.0189, [0.0195, 0.01901, 0.01902], start=0.1301)['val_loss'] == 'overlaps'  # within 2% of the best
+    assert judge(2.99, [3.1, 3.0, 3.01], start=4.0)['val_loss'] == 'overlaps'  # 2% of the gain 1.0: 3.0 - 0.02
+    assert judge(2.97, [3.1, 3.0, 3.01], start=4.0)['val_loss'] == 'beats'
+
+def test_rung_4_inconclusive_at_its_bound_runs_again_on_more_samples():
+    """Issue 32: "more epochs, then more samples". Shuffled labels on two moons and a slow learner (the siamese pair network, Adadelta)
+    both sit at the targets' prior after 15 epochs on 512 samples: `inconclusive`. On twice the samples the shuffled labels fail
+    `labels` and the pair network beats every control. `small_grow=1` keeps the first run's verdict."""
+    from ntrain.ladder.kernel import LadderSettings
+    r = gallery('moons_shuffled_labels', 0, '1-4').rung(4)
+    assert r.verdict == 'fail' and 'labels' in r.causes and r.numbers['samples'] == 1000, r.diagnosis
+    assert r.numbers['first_try']['samples'] == 512 and 'inconclusive' in r.numbers['first_try']['diagnosis'] and 'second run' in r.diagnosis
+    one = gallery('moons_shuffled_labels', 0, '1-4', settings=LadderSettings(small_grow=1)).rung(4)
+    assert one.verdict == 'warn' and one.causes == ['inconclusive'] and 'first_try' not in one.numbers, one.diagnosis
+    s = gallery('siamese', 0, '1-4').rung(4)
+    assert s.verdict == 'pass' and s.numbers['samples'] == 1024 and s.numbers['first_try']['samples'] == 512, s.diagnosis

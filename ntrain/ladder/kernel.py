@@ -180,6 +180,7 @@ class LadderSettings:
     small_min: int = field(default=512, metadata=dict(help='rung 4: but at least this many samples (so 1% of a small set is still a test)'))
     small_epochs: int = field(default=5, metadata=dict(help='rung 4: epochs over that subset'))
     small_max: int = field(default=3, metadata=dict(help='rung 4: a result that is not a pass extends the fit and its control, small_epochs at a time, to at most this many times small_epochs'))
+    small_grow: int = field(default=2, metadata=dict(help='rung 4: a result still inconclusive at that bound runs rung 4 once more on this many times the samples (at most the train set; 1: never)'))
     val_max: int = field(default=2000, metadata=dict(help='rung 4: validation samples used, at most'))
     noise_se: float = field(default=3.0, metadata=dict(help='rung 4 without a control fit: the metric must move by more than this many standard errors'))
     leak_max: int = field(default=50000, metadata=dict(help='rung 4: samples per split hashed for the leakage check, at most'))

@@ -24,7 +24,7 @@ from ..metrics import class_dim
 __all__ = ['LEAK_CHUNK', 'AUROC_MAX', 'PERMUTED_CACHE', 'LEAK_SURE', 'CONTROLS', 'MEMORISED', 'SPARSE_IDS', 'digest',
            'sample_inputs', 'leak_check', 'auroc', 'train_prior', 'control_seed', 'target_slot', 'Permuted', 'rng_kept',
            'control_fit', 'sound_control', 'swing', 'judge', 'leak_explains', 'decisive', 'more_controls',
-           'permuted_like', 'blew_up', 'train_se', 'sparse_ids', 'rung4']
+           'permuted_like', 'blew_up', 'train_se', 'sparse_ids', 'rung4_on', 'rung4']
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def digest(x)->str:
@@ -364,13 +364,13 @@ def swing(xs:list, lower_is_better:bool=True)->float:
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def judge(val_loss:float, control_loss:list, final:Optional[float]=None, control_metric:Optional[list]=None,
           constant:Optional[float]=None, chance:Optional[float]=None,
-          start:Optional[float]=None, # the validation loss before training: a gain under 2% of the control's own is no credit
+          start:Optional[float]=None, # the validation loss before training: a gain under 2% of the control's own (or of its best loss, when smaller) is no credit
           items:Optional[int]=None, # the validation items an accuracy counts: its binomial noise is part of the metric's margin
           extra:Optional[list]=None, # further controls (other permutations): (their val_loss series, their metric series or None)
          )->dict:
     """Where the final validation loss (and the final metric, higher is better) stand against the control's epochs: each
     'beats', 'overlaps' or 'within'. A loss not below the `constant` predictor's is 'within'; the metric is held to at
-    least `chance` (the control's best is never below it). With `start`, the loss must also beat the control's best by 2% of the control's own gain from `start`: what the targets' marginal gives is the control's, not the model's. With `items`, an accuracy must beat it by 2 binomial standard errors too: one control's epochs show its swing, not how far another permutation would go. With `extra` controls, each
+    least `chance` (the control's best is never below it). With `start`, the loss must also beat the control's best by 2% of the control's own gain from `start`: what the targets' marginal gives is the control's, not the model's. When the control's best loss is smaller than that gain (an imbalanced task, whose prior explains most of the loss), 2% of that best loss instead: 2% of a gain that dwarfs what is left to learn would ask the model for more than there is. With `items`, an accuracy must beat it by 2 binomial standard errors too: one control's epochs show its swing, not how far another permutation would go. With `extra` controls, each
     criterion must beat the best of all of them, by at least their spread (the range of their bests): a fit to permuted targets
     can land near the truth by chance, and the controls' spread shows how far such luck goes. A metric bounded by 1 (an accuracy,
     an AUROC) above the control's best whose margin reaches 1 is 'no_room': nothing could beat it, so it counts neither way."""
@@ -378,7 +378,7 @@ def judge(val_loss:float, control_loss:list, final:Optional[float]=None, control
         bests = [min(xs) if sign > 0 else max(xs + ([chance] if chance is not None else [])) for xs in xss]
         best = min(bests) if sign > 0 else max(bests)
         if not sign * x < sign * best: return 'within'
-        m = max(max(swing(xs, sign > 0) for xs in xss), max(bests) - min(bests), 0.02 * abs(start - best) if sign > 0 and start is not None else 0.0,
+        m = max(max(swing(xs, sign > 0) for xs in xss), max(bests) - min(bests), 0.02 * min(abs(start - best), abs(best)) if sign > 0 and start is not None else 0.0,
                 2 * math.sqrt(best * (1 - best) / items) if sign < 0 and items and 0 < best < 1 else 0.0)
         if sign < 0 and best + m >= 1: return 'no_room'  # a bounded metric whose margin leaves no room above the control: it cannot tell
         return 'beats' if sign * x < sign * best - m else 'overlaps'
@@ -403,11 +403,13 @@ def _verdict_words(zones:dict, metric:str, final, fl, cmax, cmin, ls, vs, const)
     return words
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
-def _small_data(b:Bench)->tuple:
+def _small_data(b:Bench,
+                k:Optional[int]=None, # samples to draw (default: `small_frac` of the train set, at least `small_min`); a larger k draws a superset
+               )->tuple:
     "Rung 4's data, drawn with the run's seed: (the train subset, its size, the train set's size, the number of validation samples, their loader, their indices in the validation set or None for all)."
     st, cfg, task = b.st, b.cfg, b.task
     N = len(task.train)
-    k = min(N, max(math.ceil(st.small_frac * N), st.small_min))
+    k = min(N, k or max(math.ceil(st.small_frac * N), st.small_min))
     g = torch.Generator(); g.manual_seed(cfg.seed)
     sub = Subset(task.train, torch.randperm(N, generator=g)[:k].tolist())
     nv = min(len(task.valid), st.val_max)
@@ -797,11 +799,11 @@ def _rung4_words(b:Bench, r:RungResult, verdict:str, t:dict, moved:str, model, v
                "so it has not shown how far permuted targets go; on an imbalanced task, start the last layer's bias at the prior's logit")
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
-def rung4(b:Bench)->RungResult:
-    "A few epochs on a small part of the train set must move the validation metric beyond a control fit on permuted targets; a result that is not a pass extends both fits (`small_max`) before it is judged."
+def rung4_on(b:Bench, k:Optional[int]=None)->RungResult:
+    "Rung 4 on `k` samples (`_small_data`): a result that is not a pass extends the fit and its controls (`small_max`) before it is judged."
     r = b.rung_result(4)
     st, n, cfg, task = b.st, r.numbers, b.cfg, b.task
-    sub, k, N, nv, vl, within = _small_data(b)
+    sub, k, N, nv, vl, within = _small_data(b, k)
     model = b.model()
     init = copy.deepcopy(model.state_dict())  # the control starts from these weights
     targets = _train_targets(b, model, sub) if b.is_bce or b.is_mse else None  # also for `_train_constant` after the fit
@@ -845,4 +847,18 @@ def rung4(b:Bench)->RungResult:
     _rung4_words(b, r, verdict, t, moved, model, vl, ctrl, why, rerun, hist, train_losses, k, E, final, fl, sub)
     margin = ((final - t['thr']) if up else (t['thr'] - final)) if verdict == 'pass' and math.isfinite(t.get('thr', math.nan)) else None
     _small_notes(r, key, fl, leak, hist[-1], max(l0 - min(fl, t.get('cmin', fl)), 0.0), margin)  # the loss's range: start to the best reached
+    return r
+
+# %% ../../nbs/02_ladder/03e_small_data.ipynb
+def rung4(b:Bench)->RungResult:
+    "A few epochs on a small part of the train set must move the validation metric beyond a control fit on permuted targets (`rung4_on`); a result still `inconclusive` at its bound runs once more on `small_grow` times the samples."
+    r = rung4_on(b)
+    n = r.numbers; k, N = n['samples'], n['of']
+    k2 = min(N, max(b.st.small_grow, 1) * k)
+    if not (r.verdict == 'warn' and 'inconclusive' in r.causes) or k2 <= k: return r
+    b.emit('message', level='info', text=f'rung 4 is inconclusive on {k} samples after {n["epochs"]} epochs: once more on {k2} (small_grow={b.st.small_grow})')
+    first = dict(samples=k, epochs=n['epochs'], diagnosis=r.diagnosis)
+    r = rung4_on(b, k2)
+    r.numbers['first_try'] = first
+    r.note(None, f"  rung 4 ran first on {k} samples for {first['epochs']} epochs and was inconclusive; this is its second run, on {k2} (small_grow={b.st.small_grow})")
     return r

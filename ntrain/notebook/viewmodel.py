@@ -186,6 +186,7 @@ def apply(self:LadderView, rec:dict):
         s = self.series['rung3']; s['step'].append(rec['step']); s['loss'].append(rec['loss']); s['target'] = f('target')
         self.plot_version += 1
     elif k == 'rung_eval':
+        if rec['epoch'] < 0: self.series['rung4'] = _blank_series()['rung4']  # a start: rung 4 run again on more samples draws afresh
         s = self.series['rung4']; s['metric'] = f('metric')
         s['epoch'].append(rec['epoch'] + 1); s['train_loss'].append(f('train_loss')); s['val_loss'].append(f('val_loss'))
         s['value'].append(f('value')); self.plot_version += 1
