@@ -18,6 +18,8 @@ API (also used by issue 33's false-alarm counts):
   commit 5990922 ("round 8, frozen") without reading the rules, checked only with a plain torch loop, and run once).
   'J' (bench/ladder_gallery_j.py, imported after half I: held out from the ninth round, written after its frozen-rules
   commit f13d9e5 without reading the rules, checked only with a plain torch loop, and run once).
+  'K' (bench/ladder_gallery_k.py, imported after half J: held out from the eleventh round, written after its freeze (round 11,
+  frozen after 9668732) without reading the rules, checked only with a plain torch loop, and run once).
 - `run(name, seed, rungs='1-3')` runs one program's ladder and returns the LadderResult.
 """
 from __future__ import annotations
@@ -891,3 +893,4 @@ import ladder_gallery_g  # noqa: E402,F401  half G (held out from round 6) regis
 import ladder_gallery_h  # noqa: E402,F401  half H (held out from round 7) registers itself into HEALTHY, BROKEN and HALF
 import ladder_gallery_i  # noqa: E402,F401  half I (held out from round 8, frozen at 5990922) registers itself into HEALTHY, BROKEN and HALF
 import ladder_gallery_j  # noqa: E402,F401  half J (held out from round 9, frozen at f13d9e5) registers itself into HEALTHY, BROKEN and HALF
+import ladder_gallery_k  # noqa: E402,F401  half K (held out from round 11) registers itself into HEALTHY, BROKEN and HALF
