@@ -21,9 +21,9 @@ __all__ = ['default_forward', 'hf_forward', 'default_prediction', 'map_output', 
            'loss_ignore_index', 'dataset_len', 'check_kinds', 'get_task', 'task_record', 'plain_task', 'mix_seed',
            'sample_seed', 'sample_rng', 'sample_key', 'KeyedDataset', 'EpochSampler', 'CollateError', 'sample_shape',
            'KeyedCollate', 'KeyedLoader', 'make_loader', 'LoaderError', 'stop_signal_death', 'worker_lost',
-           'next_batch', 'LoaderWatch', 'close_loaders', 'kill_workers', 'string_targets', 'check_targets',
-           'batch_targets_are_the_loss', 'cheap_targets', 'same_targets', 'dataset_targets', 'check_task_targets',
-           'batch_target', 'check_batch_targets', 'check_target_values']
+           'next_batch', 'LoaderWatch', 'close_loaders', 'kill_workers', 'string_targets', 'class_probabilities',
+           'check_targets', 'batch_targets_are_the_loss', 'cheap_targets', 'same_targets', 'dataset_targets',
+           'check_task_targets', 'batch_target', 'check_batch_targets', 'check_target_values']
 
 # %% ../nbs/00_foundation/04_data.ipynb
 def default_forward(model, batch):
@@ -714,10 +714,16 @@ def string_targets(t, split:str='train')->Optional[str]:
             "dataset, with num_classes=len(classes)")
 
 # %% ../nbs/00_foundation/04_data.ipynb
+def class_probabilities(t, num_classes:int)->bool:
+    """Whether targets `t` are class probabilities, as cross-entropy takes them: floats with the classes on dimension 1, as
+    the outputs have them (mixup and cutmix mix one-hot targets; distillation and label smoothing by hand give soft ones)."""
+    return isinstance(t, torch.Tensor) and t.dtype.is_floating_point and t.ndim >= 2 and t.shape[1] == num_classes
+
 def check_targets(targets, num_classes:int, split:str='train', ignore_index:Optional[int]=None):
-    "Classification targets must be integers in [0, num_classes) (or `ignore_index`): else a TaskError naming the first bad sample."
+    "Classification targets must be integers in [0, num_classes) (or `ignore_index`), or class probabilities: else a TaskError naming the first bad sample."
     if (w := string_targets(targets, split)): raise TaskError(w)
     t = torch.as_tensor(targets)
+    if class_probabilities(t, num_classes): return
     if t.dtype.is_floating_point or t.dtype == torch.bool:
         raise TaskError(f"{split} targets are {t.dtype} but cross-entropy with {num_classes} classes needs integer class indices (sample 0: {t.reshape(-1)[0].item()!r}); convert them with .long()")
     bad = (t < 0) | (t >= num_classes)
@@ -786,6 +792,7 @@ def check_target_values(t, idx, num_classes:int, ignore_index:Optional[int]=None
     if (w := string_targets(t, split)): raise TaskError(f'{w} (sample {int(idx[0])}: {t[0]!r})')
     if not isinstance(t, torch.Tensor) or t.device.type != 'cpu': return
     C = num_classes
+    if class_probabilities(t, C): return  # mixup's targets, say
     if t.dtype.is_floating_point:
         raise TaskError(f"{split} sample {int(idx[0])}: target{source} is {t.dtype} but cross-entropy with num_classes={C} needs integer class indices; convert the targets with .long()")
     bad = ((t < 0) | (t >= C)) & (t != ignore_index) if ignore_index is not None else (t < 0) | (t >= C)

@@ -75,7 +75,7 @@ def test_stop_from_the_main_thread_while_fit_runs_on_a_worker(alone, tmp_path):
 def test_stop_inside_validation_resumes_exactly(alone, tmp_path):
     "A stop that arrives during an epoch's validation saves the epoch before its validation; the resume validates it."
     rd = tmp_path/'run'
-    res = ntrain.fit('digits', run_dir=rd, stop=lambda: torch.is_inference_mode_enabled(), **EXACT)
+    res = ntrain.fit('digits', run_dir=rd, stop=lambda: not torch.is_grad_enabled(), **EXACT)
     assert res.status == 'stopped' and res.epochs_run == 0
     sd = ckpt.load(rd/'ckpt'/'last.pt')
     assert sd['ntrain']['position']['epoch'] == 0 and sd['ntrain']['position']['batch'] > 0

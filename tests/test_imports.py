@@ -103,9 +103,12 @@ def find_cycles(edges:dict)->list:
                 w = stack.pop(); on.discard(w); part.add(w)
                 if w == v: break
             if len(part) > 1: parts.append(part)
-    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10000))
-    for v in sorted(edges):
-        if v not in index: strong(v)
+    limit = sys.getrecursionlimit()  # raised for this search only: a limit left raised lets the worker's later tests recurse deeper
+    sys.setrecursionlimit(max(limit, 10000))  # (test_bad_inputs' YAML nested 3000 deep then parsed, and was not "nested too deeply")
+    try:
+        for v in sorted(edges):
+            if v not in index: strong(v)
+    finally: sys.setrecursionlimit(limit)
     cycles = []
     for part in parts:  # the shortest way back to its first module, through the part
         start = min(part); prev, todo = {start: None}, [start]

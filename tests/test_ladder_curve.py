@@ -370,3 +370,19 @@ def test_rung_4_inconclusive_at_its_bound_runs_again_on_more_samples():
     assert one.verdict == 'warn' and one.causes == ['inconclusive'] and 'first_try' not in one.numbers, one.diagnosis
     s = gallery('siamese', 0, '1-4').rung(4)
     assert s.verdict == 'pass' and s.numbers['samples'] == 1024 and s.numbers['first_try']['samples'] == 512, s.diagnosis
+
+def test_round_12_what_half_k_found():
+    """Half K (held out from round 11) found four faults of the ladder on healthy programs:
+    - a graph autoencoder's inner products of propagated features predict links better than chance before training: every
+      init scores below ln 2 (0.58-0.64), and rung 2 stopped on `label_smoothing`; now a `below_theory` warning;
+    - mixup's targets are class probabilities, which cross-entropy takes: rung 1 refused them (`bad_labels`) and rung 3
+      failed `target_dtype`;
+    - a BPR recommender's forward makes its own targets (all ones), so its batch is three id columns and none of them the
+      targets: `sparse_ids` did not read them, and the formula blamed the labels."""
+    r2 = gallery('gae_links', 0, '2').rung(2)
+    assert r2.verdict == 'warn' and 'below_theory' in r2.causes and 'every init of this model scores below' in r2.diagnosis, r2.diagnosis
+    assert gallery('nll_without_log', 0, '2').rung(2).verdict == 'fail'  # far below theory, with a cause it knows: still a stop
+    m = gallery('mixup_digits', 0, '1-3')
+    assert [r.verdict for r in m.rungs][:2] == ['pass', 'pass'] and m.rung(3).verdict in ('pass', 'warn') and 'target_dtype' not in m.rung(3).causes, m.rungs
+    b4 = gallery('bpr_recs', 5, '1-4').rung(4)
+    assert b4.verdict == 'warn' and 'sparse_ids' in b4.causes and 'labels' not in b4.causes, b4.diagnosis

@@ -482,3 +482,42 @@ def test_global_batch_derives_accum_and_lr_scaling(tmp_path):
     assert 'global batch 128 (32 x 1 x 4)' in r.stdout
     card = (rd/'run.md').read_text()
     assert '**Global batch:** 128 (32 x 1 process x 4)' in card and 'OneCycle max 0.012' in card
+
+def test_fit_takes_class_probabilities_as_targets(tmp_path):
+    """Mixup mixes one-hot targets in Task.forward while training: cross-entropy takes class probabilities, and fit's target
+    check refused them ("target from Task.forward is torch.float32 but cross-entropy ... needs integer class indices")."""
+    import torch.nn.functional as F
+    from torch.utils.data import TensorDataset
+    from ntrain.examples import load_digits_arrays
+    x, y = load_digits_arrays()
+    def mixup(model, b):
+        xb, yb = b
+        if not model.training: return model(xb), yb
+        i, t = torch.randperm(len(xb)), F.one_hot(yb, 10).float()
+        return model(0.7 * xb + 0.3 * xb[i]), 0.7 * t + 0.3 * t[i]
+    task = ntrain.Task(model=lambda: torch.nn.Sequential(torch.nn.Flatten(), torch.nn.Linear(64, 10)), train=TensorDataset(x[:1200], y[:1200]),
+                       valid=TensorDataset(x[1200:], y[1200:]), loss=torch.nn.CrossEntropyLoss(), forward=mixup, num_classes=10)
+    res = ntrain.fit(task=task, run_dir=tmp_path/'run', epochs=2, quiet=True)
+    assert res.status == 'finished' and res.epochs_run == 2, res
+
+def test_a_forward_that_takes_derivatives_validates(tmp_path):
+    """A physics-informed net takes u'' by autograd in its forward, under torch.enable_grad(), so that evaluation works too.
+    Under inference_mode no tensor can require grad, so validation (and rung 1's validation batch) raised "element 0 of
+    tensors does not require grad"; ntrain evaluates under no_grad, which enable_grad lifts."""
+    from torch.utils.data import TensorDataset
+    from ntrain.ladder import ladder
+    def pinn(model, b):
+        x, f = b
+        with torch.enable_grad():
+            x = x.clone().requires_grad_(True); u = model(x)
+            du = torch.autograd.grad(u.sum(), x, create_graph=True)[0]
+            d2u = torch.autograd.grad(du.sum(), x, create_graph=True)[0]
+        return d2u, -f  # the residual u'' + f
+    g = torch.Generator().manual_seed(0)
+    def data(n): x = torch.rand(n, 1, generator=g); return TensorDataset(x, math.pi ** 2 * torch.sin(math.pi * x))
+    mk = lambda: torch.nn.Sequential(torch.nn.Linear(1, 32), torch.nn.Tanh(), torch.nn.Linear(32, 1))
+    task = ntrain.Task(model=mk, train=data(256), valid=data(64), loss=torch.nn.MSELoss(), forward=pinn)
+    res = ntrain.fit(task=task, run_dir=tmp_path/'run', epochs=1, quiet=True)
+    assert res.status == 'finished' and math.isfinite(res.best_val_loss if hasattr(res, 'best_val_loss') else 0.0), res
+    r1 = ladder(task=task, rungs='1', run_dir=tmp_path/'lad', write=False).rung(1)
+    assert r1.verdict != 'fail' and 'valid' not in r1.causes, r1.diagnosis

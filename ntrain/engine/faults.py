@@ -175,7 +175,7 @@ def naive_validate(t, how:str)->dict:
     was = t.model.training; t.model.eval()
     loss_m = Mean('loss').to(t.device); reset_all(t.val_metrics)
     means = []
-    with torch.inference_mode():
+    with torch.no_grad():
         for batch, idx, real in iter(t.valid_loader):
             preds, target = t.task.forward(t.eval_model, to_device(batch, t.device))
             if how == 'mean' and not bool(real.all()):  # real samples only, but a short last batch weighs as much as a full one

@@ -540,7 +540,7 @@ def validate(self:_Step)->Optional[dict]:
     loss_m = Mean('loss').to(self.device); reset_all(self.val_metrics)
     stopped, items = False, cfg.loss_norm == 'items'
     try:
-        with torch.inference_mode():
+        with torch.no_grad():  # not inference_mode: a forward may take derivatives of its own (a PINN's, under enable_grad)
             for batch, idx, real in self._batches(self.valid_loader, 'valid'):
                 if self._stop_agreed(): stopped = True; break
                 n = int(real.sum())

@@ -184,7 +184,7 @@ def _init_batches(b:Bench)->tuple:
             if b.task.count_items is not None:
                 with user_code('count_items'): items.append(int(b.task.count_items(bt)))
             losses.append(float(loss)); counts.append(items[-1] if b.items else rows[-1])
-            seen.append((bt, preds.float(), target))  # the theory is taken on the samples the loss was measured on
+            seen.append((bt, preds.detach().float(), target))  # (detached: a forward may take derivatives of its own) the theory is taken on the samples the loss was measured on
     return losses, counts, rows, items, seen
 
 # %% ../../nbs/02_ladder/03b_init_loss.ipynb
@@ -222,6 +222,10 @@ def rung2(b:Bench)->RungResult:
     head = f'initial loss {measured:.4g} is {rel:.0%} off the theory {expected:.4g} ({source}; tolerance {st.init_tol:.0%})'
     if was_ok and c.causes == ['unexplained']:  # above theory, and no cause it knows: a warning, not a stop (severity matches certainty)
         r.warn('unexplained', head + '; no known cause explains it (a warning: the ladder goes on):')
+    elif was_ok and c.causes == ['label_smoothing'] and rel <= 0.5 and (ls := n.get('reinit_losses')) and max(ls) < expected:
+        r.warn('below_theory', head + f"; every init of this model scores below the theory too ({min(ls):.4g} to {max(ls):.4g} over "
+               f"{len(ls)} inits): its structure predicts better than chance before training (a graph autoencoder's inner products of "
+               "propagated features, weights loaded pretrained), or the loss is scaled down (a warning: the ladder goes on):")
     elif was_ok and c.causes == ['init_scale'] and n['output_std'] <= INIT_SURE and rel <= 1.0:  # a sum over a graph's nodes, say
         r.warn(None, head + f"; outputs this spread (std up to {INIT_SURE:g}, the loss under twice the theory) train, if worse "
                "than they should at first (a warning: the ladder goes on):")

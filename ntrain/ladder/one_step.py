@@ -107,7 +107,7 @@ def _step_blew_up(b:Bench, model, batch, before:float)->Optional[str]:
     if not math.isfinite(before): return None
     was = model.training
     try:
-        with torch.random.fork_rng(devices=[]), torch.inference_mode(): after = float(b.forward_loss(model.train(), batch)[0])
+        with torch.random.fork_rng(devices=[]), torch.no_grad(): after = float(b.forward_loss(model.train(), batch)[0])
     except UserCodeError: return None
     finally: model.train(was)
     if math.isfinite(after): return None
@@ -320,9 +320,9 @@ def rung1(b:Bench)->RungResult:
         for vb, _, _ in b.batches(b.loader(b.task.valid, min(b.cfg.val_batch_size or 2 * b.cfg.batch_size, len(b.task.valid)), shuffle=False)): break
         vb = to_device(vb, b.device)
         model.eval()
-        with torch.inference_mode(): vl, vp, _ = b.forward_loss(model, vb)
+        with torch.no_grad(): vl, vp, _ = b.forward_loss(model, vb)
         n['val_loss'] = float(vl); n['val_outputs'] = describe(vp)
-        with torch.inference_mode(): _, vp2, _ = b.forward_loss(model, vb)  # again: eval mode must give the same outputs
+        with torch.no_grad(): _, vp2, _ = b.forward_loss(model, vb)  # again: eval mode must give the same outputs
     except UserCodeError as e: return r.fail('valid', f'the validation batch: {e}')
     if (gap := eval_gap(vp, vp2)) > EVAL_TOL:
         r.warn('eval_mode', f'two forward passes of one validation batch in eval mode differ (by {gap:.3g} of the outputs\' scale): '

@@ -263,10 +263,10 @@ def _overfit_causes(b:Bench, r:RungResult, model, batch, idx, init:dict, grads:d
             r.note('step_fn', '  your step function: does it call loss.backward(), optimizer.step() and optimizer.zero_grad() every step?')
     with torch.no_grad(): _, out, tgt = b.forward_loss(model, batch)
     t = tgt  # the targets the loss sees (a custom forward picks them: a graph's batch holds more than inputs and targets)
-    if torch.is_tensor(t):
-        if b.is_ce and t.dtype.is_floating_point: r.note('target_dtype', f'  the targets are {describe(t)}: cross-entropy needs int64 class indices')
-        if (b.is_mse or b.is_bce) and not t.dtype.is_floating_point: r.note('target_dtype', f'  the targets are {describe(t)}: this loss needs float targets')
     preds = b.prediction(out)
+    if torch.is_tensor(t):
+        if b.is_ce and t.dtype.is_floating_point and not (torch.is_tensor(preds) and t.shape == preds.shape): r.note('target_dtype', f'  the targets are {describe(t)}: cross-entropy needs int64 class indices')
+        if (b.is_mse or b.is_bce) and not t.dtype.is_floating_point: r.note('target_dtype', f'  the targets are {describe(t)}: this loss needs float targets')
     d = class_dim(preds, tgt) if torch.is_tensor(tgt) else 1
     if b.is_ce and torch.is_tensor(preds) and bool((preds >= 0).all()) and preds.ndim > 1 and d is not None and bool(((preds.sum(d) - 1).abs() < 1e-3).all()):
         r.note('softmax', '  the outputs are probabilities: softmax applied before cross-entropy keeps the loss from reaching zero')

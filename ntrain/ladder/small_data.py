@@ -110,7 +110,7 @@ def _train_targets(b:Bench, model, ds)->Optional[list]:
     "The targets of `ds` as the forward pass returns them: a (targets on the CPU, the batch's count) pair per batch; None when they are not tensors."
     out = []
     model.eval()
-    with torch.inference_mode():
+    with torch.no_grad():
         for batch, idx, real in b.batches(b.loader(ds, min(b.cfg.batch_size, len(ds)), shuffle=False)):
             b.check_stop()
             batch = to_device(batch, b.device)
@@ -160,7 +160,7 @@ def _evaluate(b:Bench, model, loader, within=None, prior=None)->dict:
     from ntrain.metrics import Accuracy
     model.eval(); acc = Accuracy(ignore_index=b.task.ignore_index); ls, ns, ts, C, pieces = [], [], [], None, []
     scores, labels, const, kept = [], [], [], 0
-    with torch.inference_mode():
+    with torch.no_grad():
         for batch, idx, real in b.batches(loader):
             b.check_stop()
             b.check_batch(batch, idx, 'valid', within)
@@ -268,7 +268,7 @@ def _sees_permutation(b:Bench, model, sub, ds:Permuted, n:int)->Optional[str]:
     if b.task.collate_fn is None and (f is default_forward or isinstance(f, functools.partial) and f.func is hf_forward): return None  # ntrain's own
     pb, ob = (next(b.batches(b.loader(d, n, shuffle=False)))[0] for d in (ds, sub))
     model.eval()
-    with torch.inference_mode(): tp, to = (b.forward(model, to_device(x, b.device))[1] for x in (pb, ob))
+    with torch.no_grad(): tp, to = (b.forward(model, to_device(x, b.device))[1] for x in (pb, ob))
     if not same_tree(tp, to): return None
     if all(same_tree(sub[i][ds.slot], sub[ds.perm[i]][ds.slot]) for i in range(n)): return None  # targets all alike here: nothing to see
     return (f"the forward pass does not take its targets from the samples' {ds.slot!r} (Task.forward builds them otherwise, "
@@ -719,11 +719,12 @@ SPARSE_IDS = 5  # a validation row's rarest id seen fewer times than this in run
 def _id_columns(b:Bench, model, batch)->Optional[torch.Tensor]:
     """A batch's inputs as one (rows, columns) integer tensor when they are ids (users, items, categories; an entity and a
     relation), else None: the inputs of an `(inputs, target)` batch, or, for a forward of your own on a tuple batch, every
-    item but the one whose values are the targets it returns (a knowledge graph's `(head, relation, tail)`)."""
+    item but the one whose values are the targets it returns (a knowledge graph's `(head, relation, tail)`), or every item when
+    none is (BPR's `(user, item, other item)`, whose forward makes its own targets)."""
     if isinstance(batch, (tuple, list)) and len(batch) > 2 and not b.batch_targets:
         with torch.no_grad(): t = b.forward(model, to_device(batch, b.device))[1]
         xs = [x for x in batch if not same_targets(t, (None, x))]
-        if len(xs) != len(batch) - 1: return None
+        if len(xs) < len(batch) - 1: return None  # (none of them: the forward builds its targets, as BPR's constant preferences)
     else: xs = [batch_inputs(batch)]
     ok = lambda x: torch.is_tensor(x) and x.ndim in (1, 2) and not x.dtype.is_floating_point and not x.is_complex() and x.dtype != torch.bool
     if not all(ok(x) for x in xs) or len({len(x) for x in xs}) != 1: return None
@@ -786,7 +787,7 @@ def _rung4_words(b:Bench, r:RungResult, verdict:str, t:dict, moved:str, model, v
         ok, evidence = True, f'{evidence}; {pl}'; r.numbers['permuted_like'] = pl
     if ok and (verdict == 'fail' or 'beats' not in z.values() or quick and z.get('metric', 'beats') not in ('beats', 'no_room')):  # strong evidence, and the metric does not beat the control
         if sub is not None and (ids := sparse_ids(b, model, sub, vl, k, r.numbers['of'])):  # a recommender on 1% of its ratings
-            return r.warn('sparse_ids', f'{moved}: no better than with the targets permuted ({rule}); inconclusive: {ids}')
+            return r.warn('sparse_ids', f"{moved}: {'no better than with the targets permuted' if ctrl is not None else 'not beyond noise'} ({rule}); inconclusive: {ids}")
         if ctrl is None: r.fail(None, f'{metric} did not move beyond noise: {moved}; {rule}:')
         else: r.fail(None, f"{moved}: no better than with the targets permuted ({rule}); the fit trained enough to tell ({evidence}):")
         return _small_fail_causes(b, r, model, vl, ctrl, train_losses, k)
