@@ -74,7 +74,7 @@ def leak_check(task, max_n:int=50000,
         h = digest(x)
         if split == 'train': seen[h] = i
         elif h in seen: pairs.append((i, seen[h]))
-    return dict(overlap=len(pairs), checked_train=nt, checked_valid=nv, how=how, examples=pairs[:5])
+    return dict(overlap=len(pairs), checked_train=nt, checked_valid=nv, how=how, examples=pairs[:5], pairs=pairs)
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 AUROC_MAX = 1 << 22  # scores kept per evaluation for the AUROC (the first ones, in loader order)
@@ -520,13 +520,15 @@ LEAK_SURE = 0.1  # a share of validation copies that is a leak whatever the rung
 def leak_explains(overlap:int, checked:int, e:dict, key:str,
                   span:float=0.0, # the loss's own range in rung 4: its start less the best the fits reached (controls' or its own)
                   margin:Optional[float]=None, # how far a pass went beyond its threshold, in the metric's units (None: no pass)
+                  fit:Optional[int]=None, # of the copies, those of rung 4's own training samples (None: all of them)
                  )->tuple:
     """Whether `overlap` of `checked` validation samples that are train samples could explain rung 4's result `e` (its last evaluation,
     metric `key`): at least 1% of them, and a move of the metric beyond its noise (2 standard errors); (explains, the numbers in words).
     A copy moves a loss by at most its share of the loss's distance to 0 or of its `span`, the larger: a loss with no zero
     (a Poisson or Gaussian NLL, which go below 0) is measured by its range, not by its distance from 0. Fewer than
     `LEAK_SURE` of them (the duplicates a real data set holds: small graphs that coincide) cannot explain a pass whose
-    `margin` beyond its threshold is larger than what they can move."""
+    `margin` beyond its threshold is larger than what they can move; and of those, only the copies of samples rung 4 trained on
+    (`fit`) can have been remembered: binarised digits that coincide with train digits rung 4 never saw move nothing."""
     f = overlap / max(checked, 1)
     if key in ('acc', 'auroc') and math.isfinite(p := e.get(key, math.nan)):
         m = e.get('items') or checked
@@ -534,6 +536,10 @@ def leak_explains(overlap:int, checked:int, e:dict, key:str,
     elif key == 'loss' and e.get('loss_se') is not None: noise, effect = 2 * e['loss_se'], f * max(abs(e['loss']), span)  # to 0, or over the range
     else: return f >= 0.01, f'{f:.1%} of the validation samples'
     words = f'they can move {"val_" + key} by {effect:.3g} at most, against its noise {noise:.3g}'
+    if f >= 0.01 and effect > noise and f < LEAK_SURE and fit is not None and fit < overlap:
+        effect = effect * fit / max(overlap, 1)  # only a copy of a sample the fits trained on can be remembered
+        words += f"; {fit} of them copy rung 4's own training samples, which move it by {effect:.3g} at most"
+        if not effect > noise: return False, words + ': within its noise'
     if f >= 0.01 and effect > noise and f < LEAK_SURE and margin is not None and margin > effect:
         return False, f'{words}, and the rung passed by {margin:.3g}, more than they can explain'
     return f >= 0.01 and effect > noise, words
@@ -551,7 +557,7 @@ def _small_notes(r:RungResult, key:str, fl:float, leak:dict, e:Optional[dict]=No
         if leak['checked_valid'] == leak['checked_train'] == 1:  # one item per split: a full-batch graph, split by masks in the forward
             r.warn('leakage', f"  the train and validation sets are one item each, and the same ({leak['how']}): a full-batch split "
                    "(node masks in the forward) cannot be checked by hashing; check that the masks do not overlap")
-        elif (ex := leak_explains(leak['overlap'], leak['checked_valid'], e or {}, key, span, margin))[0]: r.fail('leakage', f"{words.strip()} ({ex[1]})")
+        elif (ex := leak_explains(leak['overlap'], leak['checked_valid'], e or {}, key, span, margin, leak.get('fit')))[0]: r.fail('leakage', f"{words.strip()} ({ex[1]})")
         else: r.warn('leakage', f"{words.strip()}; too few to explain the result ({ex[1]})")
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
@@ -841,6 +847,8 @@ def rung4_on(b:Bench, k:Optional[int]=None)->RungResult:
     n.update(epochs=Et, final=final, train_loss_start=train_losses[0], train_loss_end=sum(last_epoch) / len(last_epoch), val_loss=fl)
     if Et > E: n['extended_from'] = E
     leak = _leak(b, n, task)
+    fit_ids, seen_v = set(sub.indices), None if within is None else set(within)
+    leak['fit'] = sum(1 for i, j in leak['pairs'] if j in fit_ids and (seen_v is None or i in seen_v))  # copies of what the fits trained on
     if prior is not None and (tc := _train_constant(b, targets, prior)) is not None: n['constant_train'] = tc  # for `permuted_like`
     if st.lr_find:
         lf = lr_find(b, sub); r.series.update(lr_find_lr=lf['lrs'], lr_find_loss=lf['losses']); n['suggested_lr'] = lf['suggested_lr']
@@ -860,6 +868,11 @@ def rung4(b:Bench)->RungResult:
     b.emit('message', level='info', text=f'rung 4 is inconclusive on {k} samples after {n["epochs"]} epochs: once more on {k2} (small_grow={b.st.small_grow})')
     first = dict(samples=k, epochs=n['epochs'], diagnosis=r.diagnosis)
     r = rung4_on(b, k2)
-    r.numbers['first_try'] = first
+    n = r.numbers; n['first_try'] = first
+    ends = [n['control']['train_loss_end']] + [c['train_loss_end'] for c in n.get('controls', [])] if 'control' in n else []
+    if r.verdict == 'pass' and ends and not n['train_loss_end'] < min(ends):  # a second chance at a lucky draw: it must fit its own targets better
+        r.warn('inconclusive', f"  inconclusive: on its second run a pass must also fit its own targets better than every permutation, and its "
+               f"training loss {n['train_loss_end']:.4g} is not below theirs ({min(ends):.4g} to {max(ends):.4g}): the validation side alone "
+               "can be a lucky draw (shuffled labels pass it in a few runs)")
     r.note(None, f"  rung 4 ran first on {k} samples for {first['epochs']} epochs and was inconclusive; this is its second run, on {k2} (small_grow={b.st.small_grow})")
     return r
