@@ -20,6 +20,8 @@ API (also used by issue 33's false-alarm counts):
   commit f13d9e5 without reading the rules, checked only with a plain torch loop, and run once).
   'K' (bench/ladder_gallery_k.py, imported after half J: held out from the eleventh round, written after its freeze (round 11,
   frozen after 9668732) without reading the rules, checked only with a plain torch loop, and run once).
+  'L' (bench/ladder_gallery_l.py, imported after half K: held out from the twelfth round, written after its freeze (round 12,
+  frozen at aef8846) without reading the rules, checked only with a plain torch loop, and run once).
 - `run(name, seed, rungs='1-3')` runs one program's ladder and returns the LadderResult.
 """
 from __future__ import annotations
@@ -894,3 +896,4 @@ import ladder_gallery_h  # noqa: E402,F401  half H (held out from round 7) regis
 import ladder_gallery_i  # noqa: E402,F401  half I (held out from round 8, frozen at 5990922) registers itself into HEALTHY, BROKEN and HALF
 import ladder_gallery_j  # noqa: E402,F401  half J (held out from round 9, frozen at f13d9e5) registers itself into HEALTHY, BROKEN and HALF
 import ladder_gallery_k  # noqa: E402,F401  half K (held out from round 11) registers itself into HEALTHY, BROKEN and HALF
+import ladder_gallery_l  # noqa: E402,F401  half L (held out from round 12, frozen at aef8846) registers itself into HEALTHY, BROKEN and HALF
