@@ -897,3 +897,4 @@ import ladder_gallery_i  # noqa: E402,F401  half I (held out from round 8, froze
 import ladder_gallery_j  # noqa: E402,F401  half J (held out from round 9, frozen at f13d9e5) registers itself into HEALTHY, BROKEN and HALF
 import ladder_gallery_k  # noqa: E402,F401  half K (held out from round 11) registers itself into HEALTHY, BROKEN and HALF
 import ladder_gallery_l  # noqa: E402,F401  half L (held out from round 12, frozen at aef8846) registers itself into HEALTHY, BROKEN and HALF
+import ladder_gallery_m  # noqa: E402,F401  half M (held out from round 14) registers itself into HEALTHY, BROKEN and HALF
