@@ -403,7 +403,7 @@ LAYOUTS = {  # plot -> its axes: x rule, y rule, labels, lines (label, style), m
     'lr_find': [dict(x='log', y='log>20', xlabel='learning rate', ylabel='smoothed loss', lines=[('smoothed loss', dict(lw=1.2, color='C0'))],
                      marks=[('suggested max LR', 'v', dict(ls='--', color='C3'))])],
     None: []}
-HEADS = {'run': 'the run', 'rung3': 'rung 3: overfit one batch', 'rung4': 'rung 4: 1% of the data', 'lr_find': 'LR range test',
+HEADS = {'run': 'the run', 'rung3': 'rung 3: overfit one batch', 'rung4': 'rung 4: a small part of the data', 'lr_find': 'LR range test',
          None: 'the live plot shows rung 3, rung 4 and the LR range test as they run'}
 WAITING = 'waiting for the first step'  # what a plot with no point yet says, in place of empty axes
 

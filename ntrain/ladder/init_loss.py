@@ -165,14 +165,16 @@ def lucky_init(b:Bench, r:RungResult, seen:list, w:list, measured:float, expecte
 INIT_SURE = 2.0  # rung 2 stops on `init_scale` alone only beyond this std of the outputs at init (or twice the theory)
 
 def _init_batches(b:Bench)->tuple:
-    "The loss at init on the first batch and up to three more, without gradients: (losses, counts, rows, items, seen), `seen` holding (batch, predictions, targets) per batch."
+    """The loss at init on the first batch and up to three more, without gradients: (losses, counts, rows, items, seen, zero),
+    `seen` holding (batch, predictions, targets) per batch, `zero` the first batch's loss at init over its loss with every
+    output at 0 (None when the outputs are not one float tensor, the loss refuses zeros, or that loss is not positive)."""
     model = b.model().eval()
     batches = [b.first_batch()]
     it = b.batches(b.loader(b.task.train, len(b.first_batch()[1]), epoch=1))
     for _ in range(3):
         try: batches.append(next(it)[:2])
         except StopIteration: break
-    losses, counts, rows, items, seen = [], [], [], [], []
+    losses, counts, rows, items, seen, zero = [], [], [], [], [], None
     with torch.no_grad():
         for bt, bidx in batches:
             b.check_stop()
@@ -185,14 +187,19 @@ def _init_batches(b:Bench)->tuple:
                 with user_code('count_items'): items.append(int(b.task.count_items(bt)))
             losses.append(float(loss)); counts.append(items[-1] if b.items else rows[-1])
             seen.append((bt, preds.detach().float(), target))  # (detached: a forward may take derivatives of its own) the theory is taken on the samples the loss was measured on
-    return losses, counts, rows, items, seen
+            if len(seen) == 1 and torch.is_tensor(out) and out.is_floating_point():
+                try:
+                    with b.prec.autocast(): z = float(b.compute_loss(torch.zeros_like(out), target)), float(b.compute_loss(out, target))
+                    zero = z[1] / z[0] if z[0] > 0 and math.isfinite(z[1]) else None
+                except Exception: zero = None  # a loss that cannot take zeros (a log of them): no reference
+    return losses, counts, rows, items, seen, zero
 
 # %% ../../nbs/02_ladder/03b_init_loss.ipynb
 def rung2(b:Bench)->RungResult:
     "The initial loss against theory, with likely causes when it is off."
     r = b.rung_result(2)
     st, n = b.st, r.numbers
-    losses, counts, rows, items, seen = _init_batches(b)
+    losses, counts, rows, items, seen, zero = _init_batches(b)
     measured = sum(l * c for l, c in zip(losses, counts)) / sum(counts)
     n.update(measured=measured, samples=sum(rows), **(dict(items=sum(items)) if b.items else {}))
     (b0, p0, t0), w = seen[0], [c / sum(counts) for c in counts]  # the first batch: the output checks
@@ -205,7 +212,13 @@ def rung2(b:Bench)->RungResult:
     if (adv := target_scale(b, t0)) is not None:
         n['target_scale'] = dict(mean=float(t0.float().mean()), std=float(t0.float().std()))
         r.warn('target_scale', '  ' + adv)
-    if expected is None: return r.warn('no_theory', source)
+    if expected is None:
+        if zero is not None and n['output_std'] > INIT_SURE and zero > 2:  # no theory, yet far above what outputs at 0 score
+            n['zero_output_ratio'] = zero
+            return r.fail('init_scale', f"{source}; but the outputs' std at init is {n['output_std']:.3g} (near 0 to 1 is expected) and the loss "
+                          f"at init is {zero:.3g} times what all-zero outputs score on the same batch: the last layers' init scale (weights "
+                          "drawn at std 1, a gain); keep the layers' default init or scale it down")
+        return r.warn('no_theory', source)
     n['expected'] = expected
     if not math.isfinite(measured): return r.fail('nan', f'the initial loss is {measured}: run rung 1 for where it comes from')
     slack = _regression_check(b, r, seen, w)

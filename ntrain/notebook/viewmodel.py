@@ -92,7 +92,7 @@ def rung_summary(r:dict)->str:
     "One line in words, with units, for a rung (a `LadderView.to_dict()` rung, or a `RungResult.to_dict()`): what it measured, or why it did not pass."
     v, words = r.get('verdict'), _words(r.get('rung'), r.get('numbers') or {})
     if v == 'not run': return ''
-    if v == 'running': return 'running'
+    if v == 'running': return f"running: {_first(r['diagnosis'])}" if r.get('diagnosis') else 'running'
     if v in ('fail', 'refused', 'stopped', 'killed') or not words: return _first(r.get('diagnosis', '')) or words
     return words
 
@@ -209,6 +209,8 @@ def apply(self:LadderView, rec:dict):
     elif k == 'ladder_end': self.end()
     elif k == 'message' and f('level') in ('warning', 'error') and rec.get('text') not in self.warnings:
         self.warnings.append(rec['text'])  # a library warning that matters: shown once, in the panel
+    elif k == 'message' and r is not None and r['verdict'] == 'running':
+        r['diagnosis'] = rec['text']  # what the running rung is doing now (rung 4 running again on more samples): its row says it until it ends
     else: return
     self.version += 1
 
@@ -219,7 +221,7 @@ def end(self:LadderView, reason:Optional[str]=None, keep:Iterable[int]=()):
     for r in self.rungs.values():
         if r['verdict'] == 'running' and r['rung'] not in keep:
             r['verdict'] = 'stopped'
-            r['diagnosis'] = r['diagnosis'] or f"stopped ({reason or 'stopped'}) before the rung finished"
+            r['diagnosis'] = f"stopped ({reason or 'stopped'}) before the rung finished" + (f" ({r['diagnosis']})" if r['diagnosis'] else '')
     self.busy, self.running = False, None; self.version += 1
 @patch
 def to_dict(self:LadderView)->dict:
