@@ -52,6 +52,15 @@ def _digits(seed, n_valid=360):
 
 def _keys(seed, **kw): return dict(dict(seed=seed, clip_grad=None), **kw)  # authors rarely clip: ntrain's default 1.0 is off unless they do
 
+def _std(x, ref): return (x - ref.mean(0)) / ref.std(0).clamp_min(1e-8)  # standardised by `ref`'s (the train split's) statistics
+
+class OneItem(Dataset):  # a whole graph as the one item of a dataset
+    def __init__(self, *t): self.t = t
+    def __len__(self): return 1
+    def __getitem__(self, i): return self.t
+
+def _one(items): return items[0]  # the collate_fn for a OneItem: the item itself, no batch dimension
+
 def run(name:str, seed:int, rungs:str='1-3', **over):
     "One program's ladder, rungs `rungs`, in a temporary run directory."
     from ntrain.ladder import ladder

@@ -22,9 +22,7 @@ import torch
 from torch import nn
 import torch.nn.functional as F
 from torch.utils.data import TensorDataset, Dataset, DataLoader
-from ladder_gallery import healthy, broken, _gen, _digits, _keys
-
-def _std(x, ref): return (x - ref.mean(0)) / ref.std(0).clamp_min(1e-8)
+from ladder_gallery import healthy, broken, _gen, _digits, _keys, _std
 
 # ---------------------------------------------------------------- a 2-D convolutional autoencoder on digit images
 class ConvAE(nn.Module):  # two strided convolutions down to 32 x 2 x 2, two transposed convolutions back, a sigmoid

@@ -25,9 +25,7 @@ import torch
 from torch import nn
 import torch.nn.functional as F
 from torch.utils.data import TensorDataset
-from ladder_gallery import healthy, broken, _gen, _digits, _keys
-
-def _std(x, ref): return (x - ref.mean(0)) / ref.std(0).clamp_min(1e-8)
+from ladder_gallery import healthy, broken, _gen, _digits, _keys, _std
 
 # ---------------------------------------------------------------- an augmented neural ODE, integrated by a fixed-step RK4
 def _rings(seed, n=2500, n_valid=500):

@@ -27,17 +27,8 @@ import math, datetime
 import torch
 from torch import nn
 import torch.nn.functional as F
-from torch.utils.data import TensorDataset, Dataset, DataLoader
-from ladder_gallery import healthy, broken, _gen, _digits, _keys
-
-def _std(x, ref): return (x - ref.mean(0)) / ref.std(0).clamp_min(1e-8)
-
-class OneItem(Dataset):  # a whole graph as the one item of a dataset
-    def __init__(self, *t): self.t = t
-    def __len__(self): return 1
-    def __getitem__(self, i): return self.t
-
-def _one(items): return items[0]
+from torch.utils.data import TensorDataset, DataLoader
+from ladder_gallery import healthy, broken, _gen, _digits, _keys, _std, OneItem, _one
 
 # ---------------------------------------------------------------- GraphSAGE, mean aggregator, full batch
 N_SAGE, C_SAGE, F_SAGE = 1200, 6, 32

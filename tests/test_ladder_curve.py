@@ -451,10 +451,10 @@ def test_rung_4_a_cross_entropy_fit_below_the_class_prior_in_training_and_above_
     b = SimpleNamespace(results={})
     hist = [dict(loss=2.31, loss_se=0.004)] + [dict(loss=2.31 + 0.0007 * i, loss_se=0.004, train_loss=2.308 - 0.002 * i) for i in range(1, 16)]
     steps = [x for e in hist[1:] for x in [e['train_loss'] + 0.003, e['train_loss'] - 0.003] * 8]
-    ok, words, _ = _trained(b, steps, hist, 0.003, None, None, (2.301, 2.303))
+    ok, words, _ = _trained(b, steps, hist, 0.003, None, None, 2.301, 2.303)
     assert ok and 'below the constant predictor at the prior (2.301)' in words and '(2.303 on validation)' in words, words
-    assert not _trained(b, steps, hist, 0.003, None, None, (None, None))[0]
-    assert not _trained(b, steps, hist, 0.003, None, None, (2.301, 2.33))[0]  # validation no worse than its prior: a slow learner
+    assert not _trained(b, steps, hist, 0.003, None, None, None, None)[0]
+    assert not _trained(b, steps, hist, 0.003, None, None, 2.301, 2.33)[0]  # validation no worse than its prior: a slow learner
 
 def test_rung_4_copies_under_leak_sure_warn_even_when_they_could_explain_a_pass():
     """Half M's MADE on binarised digits (healthy) failed `leakage` in 3/10 runs: 9-20 of 360 validation digits coincide with
@@ -487,9 +487,9 @@ def test_rung_4_a_fit_that_has_only_learned_the_targets_average_has_not_trained_
     steps = [x for t in ep for x in (t + 0.01, t - 0.01)]
     ctrl = [dict(train_loss=0.609)]
     assert _trained(b, steps, hist, 0.005, ctrl, 0.5492)[0]  # counted from its first epoch: round 14 blamed the labels
-    ok, words, _ = _trained(b, steps, hist, 0.005, ctrl, 0.5492, None, 0.5623)
+    ok, words, _ = _trained(b, steps, hist, 0.005, ctrl, 0.5492, 0.5623)
     assert not ok, words
-    assert _trained(b, steps, hist, 0.005, ctrl, 0.5492, None, 0.70)[0]  # a prior above its start changes nothing
+    assert _trained(b, steps, hist, 0.005, ctrl, 0.5492, 0.70)[0]  # a prior above its start changes nothing
 
 def test_rung_2_with_no_theory_still_stops_outputs_far_beyond_what_zero_outputs_score():
     """Half M's MADE with its masked layers drawn from a normal at std 1 (broken): rung 2 had no theory for its summed-per-image

@@ -722,8 +722,8 @@ def _settle(r:RungResult, t:dict, final:float, fl:float, start:float, const)->st
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def _trained(b:Bench, train_losses:list, hist:list, margin:float, ctrl:Optional[list]=None, const:Optional[float]=None,
-             classes:Optional[tuple]=None, # cross-entropy, with no `const`: the classes' prior's loss on the fit's samples and on validation (`_class_constants`)
              train_const:Optional[float]=None, # the constant predictor's loss on the fit's own training samples (`constant_train`)
+             valid_classes:Optional[float]=None, # cross-entropy, with no `const`: the classes' prior's loss on validation (`_class_constants`)
             )->tuple:
     """Whether rung 4's fit (`hist`: its evaluations, the one before training first) trained enough to blame the labels, and the
     evidence in words: its training loss fell 10% (first epoch's mean to last's, or from the constant predictor's loss on its
@@ -731,7 +731,7 @@ def _trained(b:Bench, train_losses:list, hist:list, margin:float, ctrl:Optional[
     targets' average, which permuted targets give as well) and below the control's (`ctrl`); or it fell
     at all while the validation loss rose above its start by more than `margin` (the control's swing) and 2 standard errors
     of its own (`loss_se`; what it learns from these targets does not carry over); or it ends below the loss of the constant
-    predictor at the training prior (`const`; under cross-entropy, the classes' prior on each side, `classes`) by 2 standard
+    predictor at the training prior (`const`; under cross-entropy, the classes' prior on each side: `train_const`, `valid_classes`) by 2 standard
     errors of the last epoch's mean and of the validation loss, while
     the validation loss ends above it by 2 of its standard errors (a slow learner that starts to fit its subset sits near
     the prior in validation; memorised labels that carry nothing push it above); or it fell 5%, ends no lower than the control's on permuted targets (it fits its own targets no better than
@@ -748,7 +748,7 @@ def _trained(b:Bench, train_losses:list, hist:list, margin:float, ctrl:Optional[
     worse = tl1 < tl0 and v1 > v0 + rise
     se_t = train_se(train_losses, ep)
     below = 2 * math.hypot(se_t, se1)  # below the prior's loss in training, above it in validation, each by more than noise
-    tc, vc = (const, const) if const is not None else tuple(classes or (None, None))
+    tc, vc = (const, const) if const is not None else (train_const, valid_classes)
     prior = tc is not None and vc is not None and tl1 < tc - below and v1 > vc + 2 * se1
     ct = ctrl[-1]['train_loss'] if ctrl else None
     alike = ct is not None and tl1 < 0.95 * tl0 and tl1 >= 0.98 * ct and need is not None and steps >= need
@@ -826,7 +826,7 @@ def _rung4_words(b:Bench, r:RungResult, verdict:str, t:dict, moved:str, model, v
     if ctrl is None: r.warn('no_control', f'no control fit: {why}; judged by a formula instead ({rule})')
     if verdict == 'pass': return r.note(None, f'{moved}: beyond noise ({rule})')
     ok, evidence, quick = _trained(b, train_losses, hist, t.get('ls', 0.0), ctrl, r.numbers.get('constant'),
-                                   (r.numbers.get('constant_train'), r.numbers.get('constant_valid_classes')), r.numbers.get('constant_train'))
+                                   r.numbers.get('constant_train'), r.numbers.get('constant_valid_classes'))
     more = f'small_epochs={2 * Et}' if not ok else f'small_min={2 * k}'
     with torch.no_grad(): scale = target_scale(b, b.forward_loss(model, to_device(next(b.batches(vl))[0], b.device))[2])
     if scale:
@@ -837,9 +837,10 @@ def _rung4_words(b:Bench, r:RungResult, verdict:str, t:dict, moved:str, model, v
                       "(updates that wreck the model between epochs); lower it")
     z = r.numbers.get('judged', {})
     fell = not _rose(train_losses, hist)  # a fit that learned nothing behaves as a permutation whatever its targets
-    if not ok and fell and t.get('extra') and (pl := permuted_like(r.numbers['train_loss_end'], [ctrl[-1]['train_loss']] + [c['train_loss_end'] for c in r.numbers.get('controls', [])], z,
+    others = r.numbers.get('controls', [])  # the further permutations, when they ran
+    if not ok and fell and t.get('extra') and (pl := permuted_like(r.numbers['train_loss_end'], [ctrl[-1]['train_loss']] + [c['train_loss_end'] for c in others], z,
                                                          fl, t.get('cmin'), t.get('ls', 0.0), r.numbers.get('constant_train'), t.get('settled', True),
-                                                         b.is_ce and not (b.is_bce or b.is_mse), max([ctrl[-1].get('train_se', 0.0)] + [c.get('train_se_end', 0.0) for c in r.numbers.get('controls', [])]))):
+                                                         b.is_ce, max([ctrl[-1].get('train_se', 0.0)] + [c.get('train_se_end', 0.0) for c in others]))):
         ok, evidence = True, f'{evidence}; {pl}'; r.numbers['permuted_like'] = pl
     if ok and (verdict == 'fail' or t.get('settled', True) and ('beats' not in z.values() or quick and z.get('metric', 'beats') not in ('beats', 'no_room'))):  # strong evidence, and the metric does not beat a control that showed its best
         if sub is not None and (ids := sparse_ids(b, model, sub, vl, k, r.numbers['of'])):  # a recommender on 1% of its ratings
