@@ -43,6 +43,14 @@ def children(pid:int)->list:
         if ppid == pid: out.append(int(p.name))
     return out
 
+def open_fds(pid:int)->dict:
+    "fd number -> what it points at, for the fds of `pid` that stay open while they are read (a running process opens and closes files between the listing and the readlink)."
+    out = {}
+    for f in Path(f'/proc/{pid}/fd').iterdir():
+        try: out[int(f.name)] = os.readlink(f)
+        except FileNotFoundError: continue
+    return out
+
 def maps(pid:int)->str:
     try: return Path(f'/proc/{pid}/maps').read_text()
     except OSError: return ''
@@ -152,11 +160,11 @@ def test_the_plotter_is_detached_ignores_ctrl_c_and_dies_with_its_parent(tmp_pat
         assert len(plotters) == 1, plotters
         c = plotters[0]
         assert 'backend_agg' not in maps(p.pid)  # (the training process has not loaded matplotlib)
-        fds = {int(f.name): os.readlink(f) for f in Path(f'/proc/{c}/fd').iterdir()}
+        fds = open_fds(c)
         assert [fds[i] for i in (0, 1, 2)] == ['/dev/null'] * 3, fds
         rest = [v for k, v in fds.items() if k > 2]
         assert len(rest) == 2 and all(v.startswith('pipe:') for v in rest), fds
-        parent_fds = {os.readlink(f) for f in Path(f'/proc/{p.pid}/fd').iterdir()}
+        parent_fds = set(open_fds(p.pid).values())
         assert any(str(rd) in v for v in parent_fds), parent_fds  # the parent holds run-directory files open; the child none
         sigign = int(next(l for l in Path(f'/proc/{c}/status').read_text().splitlines() if l.startswith('SigIgn:')).split()[1], 16)
         assert sigign & (1 << (signal.SIGINT - 1)), hex(sigign)
