@@ -142,4 +142,4 @@ if __name__ == '__main__':
             out = dict(rungs=a.rungs, seeds=a.seeds, seeds_done=done, half=a.half, seconds=time.time() - t, rows=rows)
             (HERE/'results'/(a.out or f'ladder_sweep_{a.half}.json')).write_text(json.dumps(out, indent=1))
         rows = sweep(a, save)
-        print(table(rows, f'half {a.half}, rungs {a.rungs}, seeds 0-{a.seeds - 1}'))
+        print(table(rows, f'half {a.half}, rungs {a.rungs}, seeds {a.first_seed}-{a.first_seed + a.seeds - 1}'))
