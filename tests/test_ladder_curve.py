@@ -475,6 +475,22 @@ def test_rung_4_copies_under_leak_sure_warn_even_when_they_could_explain_a_pass(
     r = notes(2, margin=5.0)
     assert r.verdict == 'warn' and 'too few to explain' in r.diagnosis, r.diagnosis
 
+def test_rung_4_copies_do_not_fail_an_inconclusive_result_and_its_second_run_goes_on():
+    """Half M's NeuMF on implicit feedback (healthy) failed `leakage` in 10/10 runs: 16% of its validation pairs are sampled
+    negatives that coincide with train negatives, and on 512 samples (30 steps) it had learned nothing yet. Copies can only
+    explain a pass; an inconclusive result made none, so they warn, the rung stays inconclusive and runs again on more samples."""
+    from ntrain.ladder.kernel import RungResult
+    from ntrain.ladder.small_data import _small_notes
+    r = RungResult(4, numbers=dict(train_loss_end=0.70))
+    r.warn('inconclusive', '  inconclusive after 15 epochs')
+    leak = dict(overlap=170, checked_valid=1050, checked_train=31500, how='hashes', examples=[(3, 77)], fit=40)
+    _small_notes(r, 'auroc', 0.699, leak, dict(auroc=0.584, loss=0.699, items=1050, loss_se=0.01), 0.03, None)
+    assert r.verdict == 'warn' and set(r.causes) == {'inconclusive', 'leakage'}, (r.verdict, r.causes)
+    assert 'made no pass' in r.diagnosis and '16% of validation' in r.diagnosis and 'deduplicate' in r.diagnosis, r.diagnosis
+    p = RungResult(4, numbers=dict(train_loss_end=0.55))  # the same copies behind a pass: a fail
+    _small_notes(p, 'auroc', 0.55, leak, dict(auroc=0.70, loss=0.55, items=1050, loss_se=0.01), 0.15, 0.02)
+    assert p.verdict == 'fail' and p.causes == ['leakage'], p.diagnosis
+
 def test_rung_4_a_fit_that_has_only_learned_the_targets_average_has_not_trained_enough_to_blame_them():
     """Half M's DeepFM on click logs (healthy, seed 1) failed `labels`: its training loss fell 13% (0.671 -> 0.586) in 30
     steps and below its control's (0.609), but stayed above the constant predictor at the prior on its own samples (0.562):

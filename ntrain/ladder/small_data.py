@@ -574,7 +574,7 @@ def leak_explains(overlap:int, checked:int, e:dict, key:str,
     return f >= 0.01 and effect > noise, words
 
 def _small_notes(r:RungResult, key:str, fl:float, leak:dict, e:Optional[dict]=None, span:float=0.0, margin:Optional[float]=None):
-    "Rung 4's last notes on `r`: a validation loss below the training loss (expected with dropout or augmentation), and leakage: a fail when the copies could explain the result (`leak_explains`, with `e` the last evaluation and `span` the loss's range) and are at least `LEAK_SURE` of validation, else a warning (a MADE on binarised digits: 9-20 of 360 validation digits coincide with train digits, and a pass by a small margin over its controls failed `leakage` in 3 of 10 runs)."
+    "Rung 4's last notes on `r`: a validation loss below the training loss (expected with dropout or augmentation), and leakage: a fail when the copies could explain the result (`leak_explains`, with `e` the last evaluation and `span` the loss's range) and are at least `LEAK_SURE` of validation, else a warning; an inconclusive result is not failed by copies, which made no pass (its second run is judged on its own) (a MADE on binarised digits: 9-20 of 360 validation digits coincide with train digits, and a pass by a small margin over its controls failed `leakage` in 3 of 10 runs)."
     n = r.numbers
     if key == 'acc' and fl < 0.8 * n['train_loss_end']:
         r.note('val_better', f"  validation loss {fl:.3g} is below the training loss {n['train_loss_end']:.3g}: expected when "
@@ -587,6 +587,9 @@ def _small_notes(r:RungResult, key:str, fl:float, leak:dict, e:Optional[dict]=No
             r.warn('leakage', f"  the train and validation sets are one item each, and the same ({leak['how']}): a full-batch split "
                    "(node masks in the forward) cannot be checked by hashing; check that the masks do not overlap")
         elif not (ex := leak_explains(leak['overlap'], leak['checked_valid'], e or {}, key, span, margin, leak.get('fit')))[0]: r.warn('leakage', f"{words.strip()}; too few to explain the result ({ex[1]})")
+        elif leak['overlap'] >= LEAK_SURE * leak['checked_valid'] and 'inconclusive' in r.causes:  # no pass for them to have made
+            r.warn('leakage', f"{words.strip()} ({ex[1]}): the result is inconclusive, so they made no pass, but at "
+                   f"{leak['overlap'] / leak['checked_valid']:.0%} of validation they would inflate any: deduplicate validation against train")
         elif leak['overlap'] >= LEAK_SURE * leak['checked_valid']: r.fail('leakage', f"{words.strip()} ({ex[1]})")
         else: r.warn('leakage', f"{words.strip()} ({ex[1]}): they could explain the result, so it is not credited; under {LEAK_SURE:.0%} of validation, "
                      "copies are as likely to be natural (binarised images that coincide, a small space of ids) as a split made before "
