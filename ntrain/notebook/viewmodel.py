@@ -49,7 +49,8 @@ def fmt_value(key:str, v)->str:
     if key.endswith('_mb') and isinstance(v, (int, float)): return fmt_mib(v)
     if key in _PCT and isinstance(v, (int, float)) and not isinstance(v, bool): return f'{100 * v:.3g}%'
     if key == 'samples_per_s' and isinstance(v, (int, float)): return f'{fmt_number(float(v))} samples/s'
-    if isinstance(v, dict): return ', '.join(f'{k} {fmt_value(key, x)}' for k, x in v.items())
+    if key.endswith('seed') and isinstance(v, int) and not isinstance(v, bool): return str(v)  # a name, not an amount: no thousands
+    if isinstance(v, dict): return ', '.join(f'{k} {fmt_value(k if str(k).endswith("seed") else key, x)}' for k, x in v.items())
     if isinstance(v, (list, tuple)): return ', '.join(fmt_value(key, x) for x in v)
     return fmt_number(v)
 
