@@ -516,3 +516,55 @@ def test_rung_2_with_no_theory_still_stops_outputs_far_beyond_what_zero_outputs_
     assert r.verdict == 'fail' and r.causes == ['init_scale'] and r.numbers['zero_output_ratio'] > 10, r.diagnosis
     r = gallery('made_digits', rungs='2').rung(2)
     assert r.verdict == 'warn' and r.causes == ['no_theory'] and 'zero_output_ratio' not in r.numbers, r.diagnosis
+
+def test_in_batch_negatives_score_as_many_classes_as_the_batch_has_pairs(tmp_path):
+    """Half N's dual encoder (healthy): its forward returns the batch's query-passage similarities and `arange(len(batch))`,
+    so a batch of B pairs scores B classes. Rung 1 read 8 classes off its batch of 8; rung 4's validation batches of 16 then
+    failed `bad_labels` ("target 8 is outside [0, 8)"). With no num_classes, each batch's own output bounds its targets."""
+    g = torch.Generator().manual_seed(0)
+    q = torch.randn(240, 6, generator=g); p = q @ torch.randn(6, 6, generator=g) + 0.1 * torch.randn(240, 6, generator=g)
+    class Towers(nn.Module):
+        def __init__(self): super().__init__(); self.q, self.p = nn.Linear(6, 8), nn.Linear(6, 8)
+        def forward(self, a, b): return self.q(a), self.p(b)
+    def fwd(m, b): qe, pe = m(*b); return qe @ pe.T, torch.arange(len(qe))
+    res = ladder(rungs='1-4', run_dir=tmp_path, write=False, model=Towers, train=torch.utils.data.TensorDataset(q[:200], p[:200]),
+                 valid=torch.utils.data.TensorDataset(q[200:], p[200:]), forward=fwd, loss=nn.CrossEntropyLoss(), batch_size=8, force=True)
+    r = res.rung(4)  # (forced past rung 2: this toy's similarities start large)
+    assert r is not None and r.numbers.get('samples') and 'bad_labels' not in r.causes, (r.verdict, r.causes, r.diagnosis[:500])
+    from ntrain.ladder.kernel import BadTargets, bench
+    from ntrain.data import Task
+    ds = torch.utils.data.TensorDataset(torch.randn(8, 4), torch.tensor([0, 1, 2, 3, 0, 1, 2, 0]))
+    b = bench('digits', ['num_workers=0'], task=Task(model=lambda: nn.Linear(4, 3), train=ds, valid=ds, loss=nn.CrossEntropyLoss(), forward=lambda m, b: (m(b[0]), b[1])))
+    b.classes, b._pending = 3, (torch.arange(8), 'train', None)  # a classifier's 3 outputs: its target 3 is still named
+    with pytest.raises(BadTargets, match='sample 3: target 3 from Task.forward is outside'): b.forward(nn.Linear(4, 3), b.task.train.tensors)
+
+def test_rung_4_has_no_control_when_permuting_the_targets_changes_nothing(tmp_path):
+    """Half N's prototypical network (healthy): each episode's query labels are 0..way-1 by position, the same in every
+    episode, so its control trained on exactly its own targets and failed `labels` in 10/10 runs. Half N's denoising score
+    matching (healthy): its step draws fresh noise and never reads the stored draws the control permutes. Neither has a
+    control; the rung judges by the formula and says why."""
+    g = torch.Generator().manual_seed(0)
+    mu = 3 * torch.randn(5, 4, generator=g)
+    def episodes(n): return torch.utils.data.TensorDataset(mu[None] + torch.randn(n, 5, 4, generator=g), torch.arange(5).repeat(n, 1))
+    res = ladder(rungs='4', run_dir=tmp_path/'ep', write=False, model=lambda: nn.Linear(4, 5), train=episodes(600), valid=episodes(60),
+                 forward=lambda m, b: (m(b[0]).reshape(-1, 5), b[1].reshape(-1)), loss=nn.CrossEntropyLoss(), batch_size=16)
+    r = res.rung(4)
+    assert r.verdict != 'fail' and 'no_control' in r.causes and 'is the same' in r.numbers['no_control'], (r.verdict, r.causes, r.diagnosis)
+    x = torch.randn(800, 2, generator=g)
+    def step(m, batch, opt):  # denoising: the stored second item is never read
+        xb = batch[0]; eps = torch.randn_like(xb)
+        opt.zero_grad(); loss = nn.functional.mse_loss(m(xb + eps), -eps); loss.backward(); opt.step(); return loss
+    res = ladder(rungs='4', run_dir=tmp_path/'dsm', write=False, model=lambda: nn.Sequential(nn.Linear(2, 32), nn.Tanh(), nn.Linear(32, 2)),
+                 train=torch.utils.data.TensorDataset(x[:700], torch.randn(700, 2, generator=g)), valid=torch.utils.data.TensorDataset(x[700:], torch.randn(100, 2, generator=g)),
+                 loss=nn.MSELoss(), step=step, batch_size=32)
+    r = res.rung(4)
+    assert 'no_control' in r.causes and 'does not read the targets' in r.numbers['no_control'], (r.verdict, r.causes, r.diagnosis)
+
+def test_rung_4_a_labels_blame_from_part_of_the_data_runs_again_on_more():
+    """Half N's decomposable-attention NLI model (healthy) memorises 512 pairs as well as their permutation and failed `labels`
+    in every run; on 1,024 pairs (seed 1) it passes. A fail that blames the labels from part of the train set runs again on
+    `small_grow` times the samples, and that run's verdict is the rung's."""
+    import ladder_gallery_n  # noqa: F401 (registers half N's programs)
+    r = gallery('decomp_attention_nli', seed=1, rungs='4').rung(4)
+    assert r.verdict == 'pass' and r.numbers['samples'] == 1024, (r.verdict, r.causes, r.diagnosis)
+    assert 'no better than with the targets permuted' in r.numbers['first_try']['diagnosis'] and 'no better than permuted targets' in r.diagnosis, r.diagnosis

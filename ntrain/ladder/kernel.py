@@ -21,6 +21,7 @@ from ..events import Events, Stopper, record
 from ..engine.optim import build_optimizer, trainable_params
 from ..rundir import default_run_dir
 from ..loggers import JSONLLogger
+from ..metrics import class_dim
 
 # %% auto 0
 __all__ = ['RUNG_NAMES', 'USER_CODE', 'error_line', 'RungResult', 'LadderResult', 'fmt_short', 'LadderSettings',
@@ -373,13 +374,17 @@ def first_batch(self:Bench):
 @patch
 def forward(self:Bench, model, batch):
     """(output, targets) of a batch: the task's forward pass; the output is whatever the model returned. The targets of a
-    forward of your own are checked here when `check_batch` saw the batch (BadTargets names the sample)."""
+    forward of your own are checked here when `check_batch` saw the batch (BadTargets names the sample), against `num_classes`
+    when given, else against the classes this batch's output scores: a dual encoder's in-batch negatives score as many
+    classes as the batch has pairs, and validation batches may be larger than rung 1's."""
     with user_code('forward'): output, target = self.task.forward(model, batch)
     if self._pending is not None:
         (idx, split, within), self._pending = self._pending, None
         if within is not None: idx = torch.as_tensor([within[int(i)] for i in idx])
         t = target.cpu() if torch.is_tensor(target) else target
-        try: check_target_values(t, idx, self.classes, self.task.ignore_index, split, source=' from Task.forward')
+        C = self.classes  # classes read off rung 1's output (no num_classes): this batch's output says how many it scores
+        if self.task.num_classes is None and torch.is_tensor(output) and torch.is_tensor(t) and (d := class_dim(output, t)) is not None: C = output.shape[d]
+        try: check_target_values(t, idx, C, self.task.ignore_index, split, source=' from Task.forward')
         except TaskError as e: raise BadTargets(e) from None
         self.checked_batches += 1
         if not self.seen and same_targets(target, batch): self.seen = True; self.scan_targets()  # the datasets' targets are the loss's

@@ -21,9 +21,9 @@ from .overfit import loss_rose
 from ..metrics import class_dim
 
 # %% auto 0
-__all__ = ['LEAK_CHUNK', 'AUROC_MAX', 'PERMUTED_CACHE', 'LEAK_SURE', 'CONTROLS', 'MEMORISED', 'SPARSE_IDS', 'digest',
-           'sample_inputs', 'leak_check', 'auroc', 'train_prior', 'control_seed', 'target_slot', 'Permuted', 'rng_kept',
-           'control_fit', 'sound_control', 'swing', 'judge', 'leak_explains', 'decisive', 'more_controls',
+__all__ = ['LEAK_CHUNK', 'AUROC_MAX', 'PERMUTED_CACHE', 'MOOT_CHECK', 'LEAK_SURE', 'CONTROLS', 'MEMORISED', 'SPARSE_IDS',
+           'digest', 'sample_inputs', 'leak_check', 'auroc', 'train_prior', 'control_seed', 'target_slot', 'Permuted',
+           'rng_kept', 'control_fit', 'sound_control', 'swing', 'judge', 'leak_explains', 'decisive', 'more_controls',
            'permuted_like', 'blew_up', 'train_se', 'sparse_ids', 'rung4_on', 'rung4']
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
@@ -295,6 +295,31 @@ def _sees_permutation(b:Bench, model, sub, ds:Permuted, n:int)->Optional[str]:
     return (f"the forward pass does not take its targets from the samples' {ds.slot!r} (Task.forward builds them otherwise, "
             "from the inputs?), so they cannot be permuted")
 
+MOOT_CHECK = 256  # samples compared before rung 4 calls a permutation moot (targets all alike): it stops at the first that differs
+
+def _permutation_moot(b:Bench, model, sub, ds:Permuted, n:int)->Optional[str]:
+    """Why training on `ds` (`sub` with its targets permuted) is training on `sub` itself, in words, or None: every target
+    alike (few-shot episodes labelled by position, each 0..way-1), or a step of your own that never reads them (it draws its
+    own: a denoising objective's noise); the step is tried on copies of `model`, once on each batch, from the same RNG state."""
+    if all(same_tree(ds.target(ds.perm[i]), ds.target(i)) for i in range(min(len(sub), MOOT_CHECK))):
+        return (f"every sample's {ds.slot!r} is the same (episodes labelled by position?), so permuting the targets among samples "
+                "changes nothing: a control would train on the true targets")
+    if b.step_fn is None: return None
+    pb, ob = (next(b.batches(b.loader(d, n, shuffle=False)))[0] for d in (ds, sub))
+    if same_tree(pb, ob): return None  # this batch's targets happen to be alike: nothing to tell
+    losses = []
+    for x in (pb, ob):
+        m = copy.deepcopy(model); m.train()
+        ps = [p for p in m.parameters() if p.requires_grad]
+        if not ps: return None
+        with rng_kept():
+            seed_all(b.cfg.seed)
+            try: losses.append(b.train_step(m, torch.optim.SGD(ps, lr=0.0), to_device(x, b.device)))
+            except UserCodeError: return None  # the step needs its own optimizer: it is not tried
+    if not torch.equal(losses[0], losses[1]): return None
+    return (f"your step(model, batch, optimizer) gives the same loss {float(losses[0]):.4g} on a batch whose {ds.slot!r} is permuted: it "
+            "does not read the targets it is given (it draws its own?), so a control would train on the same objective as the fit")
+
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def control_fit(b:Bench, sub, init:dict, vl, within, value:Callable, bs:int, drop_last:bool, metric:str='',
                 keep:Optional[dict]=None, # carries the control between calls: a second call with it trains `epochs` more
@@ -326,7 +351,7 @@ def control_fit(b:Bench, sub, init:dict, vl, within, value:Callable, bs:int, dro
                 opt = b.optimizer(model)
                 for gr in opt.param_groups: gr['lr'] = gr['lr'] * lr_scale
                 ds, why = _permuted_seen(b, model, sub, perm, slot, first, min(bs, len(sub)))
-                if why: return None, why
+                if why or (why := _permutation_moot(b, model, sub, ds, min(bs, len(sub)))): return None, why
                 hist = []
             keep.update(model=model, opt=opt, ds=ds, hist=hist, lr=opt.param_groups[0]['lr'])
             for ep in range(len(hist), len(hist) + E):
@@ -917,12 +942,17 @@ def rung4_on(b:Bench, k:Optional[int]=None)->RungResult:
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def rung4(b:Bench)->RungResult:
-    "A few epochs on a small part of the train set must move the validation metric beyond a control fit on permuted targets (`rung4_on`); a result still `inconclusive` at its bound runs once more on `small_grow` times the samples."
+    """A few epochs on a small part of the train set must move the validation metric beyond a control fit on permuted targets
+    (`rung4_on`); a result still `inconclusive` at its bound, or one that blames the labels from part of the train set, runs
+    once more on `small_grow` times the samples, and that run's verdict is the rung's: a model that needs more samples to
+    generalise memorises 512 samples as well as their permutation (a decomposable-attention NLI model passes on 1,024 or 2,048)."""
     r = rung4_on(b)
     n = r.numbers; k, N = n['samples'], n['of']
     k2 = min(N, max(b.st.small_grow, 1) * k)
-    if not (r.verdict == 'warn' and 'inconclusive' in r.causes) or k2 <= k: return r
-    b.emit('message', level='info', rung=4, text=f'inconclusive on {k:,} samples after {n["epochs"]} epochs: running again on {k2:,} (small_grow={b.st.small_grow})')
+    labels = r.verdict == 'fail' and 'labels' in r.causes
+    if not (r.verdict == 'warn' and 'inconclusive' in r.causes or labels) or k2 <= k: return r
+    was = 'no better than permuted targets' if labels else 'inconclusive'
+    b.emit('message', level='info', rung=4, text=f'{was} on {k:,} samples after {n["epochs"]} epochs: running again on {k2:,} (small_grow={b.st.small_grow})')
     first = dict(samples=k, epochs=n['epochs'], diagnosis=r.diagnosis)
     r = rung4_on(b, k2)
     n = r.numbers; n['first_try'] = first
@@ -931,5 +961,5 @@ def rung4(b:Bench)->RungResult:
         r.warn('inconclusive', f"  inconclusive: on its second run a pass must also fit its own targets better than every permutation, and its "
                f"training loss {n['train_loss_end']:.4g} is not below theirs ({min(ends):.4g} to {max(ends):.4g}): the validation side alone "
                "can be a lucky draw (shuffled labels pass it in a few runs)")
-    r.note(None, f"  rung 4 ran first on {k} samples for {first['epochs']} epochs and was inconclusive; this is its second run, on {k2} (small_grow={b.st.small_grow})")
+    r.note(None, f"  rung 4 ran first on {k} samples for {first['epochs']} epochs and was {'no better than permuted targets' if labels else 'inconclusive'}; this is its second run, on {k2} (small_grow={b.st.small_grow})")
     return r
