@@ -568,3 +568,13 @@ def test_rung_4_a_labels_blame_from_part_of_the_data_runs_again_on_more():
     r = gallery('decomp_attention_nli', seed=1, rungs='4').rung(4)
     assert r.verdict == 'pass' and r.numbers['samples'] == 1024, (r.verdict, r.causes, r.diagnosis)
     assert 'no better than with the targets permuted' in r.numbers['first_try']['diagnosis'] and 'no better than permuted targets' in r.diagnosis, r.diagnosis
+
+def test_rung_4_a_labels_blame_stands_when_its_second_run_is_no_better_than_a_permutation():
+    """Shuffled ordinal levels (half I's coral, broken): blamed on 512 samples; on 1,024 in the same epochs the fit trains
+    too little to blame anything, and no criterion is even below the controls' best. That second run only says the first
+    verdict again: the blame stands, with the second run kept in `second_try`."""
+    import ladder_gallery_i  # noqa: F401 (registers half I's programs)
+    r = gallery('coral_shuffled_levels', seed=0, rungs='4').rung(4)
+    assert r.verdict == 'fail' and 'labels' in r.causes and r.numbers['samples'] == 512, (r.verdict, r.causes, r.diagnosis)
+    assert r.numbers['second_try']['samples'] == 1024 and 'inconclusive' in r.numbers['second_try']['diagnosis'], r.numbers.get('second_try')
+    assert "the first run's verdict stands" in r.diagnosis, r.diagnosis

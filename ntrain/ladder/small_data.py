@@ -945,7 +945,8 @@ def rung4(b:Bench)->RungResult:
     """A few epochs on a small part of the train set must move the validation metric beyond a control fit on permuted targets
     (`rung4_on`); a result still `inconclusive` at its bound, or one that blames the labels from part of the train set, runs
     once more on `small_grow` times the samples, and that run's verdict is the rung's: a model that needs more samples to
-    generalise memorises 512 samples as well as their permutation (a decomposable-attention NLI model passes on 1,024 or 2,048)."""
+    generalise memorises 512 samples as well as their permutation (a decomposable-attention NLI model passes on 1,024 or 2,048).
+    A labels blame stands when its second run is inconclusive with every criterion no better than the controls' best."""
     r = rung4_on(b)
     n = r.numbers; k, N = n['samples'], n['of']
     k2 = min(N, max(b.st.small_grow, 1) * k)
@@ -953,9 +954,14 @@ def rung4(b:Bench)->RungResult:
     if not (r.verdict == 'warn' and 'inconclusive' in r.causes or labels) or k2 <= k: return r
     was = 'no better than permuted targets' if labels else 'inconclusive'
     b.emit('message', level='info', rung=4, text=f'{was} on {k:,} samples after {n["epochs"]} epochs: running again on {k2:,} (small_grow={b.st.small_grow})')
-    first = dict(samples=k, epochs=n['epochs'], diagnosis=r.diagnosis)
+    first, r1 = dict(samples=k, epochs=n['epochs'], diagnosis=r.diagnosis), r
     r = rung4_on(b, k2)
     n = r.numbers; n['first_try'] = first
+    zs = [z for z in n.get('judged', {}).values() if z != 'no_room']
+    if labels and r.verdict == 'warn' and 'inconclusive' in r.causes and zs and all(z == 'within' for z in zs):  # no better than a permutation again
+        r1.numbers['second_try'] = dict(samples=k2, epochs=n['epochs'], diagnosis=r.diagnosis)
+        return r1.note(None, f"  its second run, on {k2} samples (small_grow={b.st.small_grow}), was no better than permuted targets either "
+                       "on any criterion (inconclusive only for want of training): the first run's verdict stands")
     ends = [n['control']['train_loss_end']] + [c['train_loss_end'] for c in n.get('controls', [])] if 'control' in n else []
     if r.verdict == 'pass' and ends and not n['train_loss_end'] < min(ends):  # a second chance at a lucky draw: it must fit its own targets better
         r.warn('inconclusive', f"  inconclusive: on its second run a pass must also fit its own targets better than every permutation, and its "
