@@ -295,7 +295,7 @@ def _sees_permutation(b:Bench, model, sub, ds:Permuted, n:int)->Optional[str]:
     return (f"the forward pass does not take its targets from the samples' {ds.slot!r} (Task.forward builds them otherwise, "
             "from the inputs?), so they cannot be permuted")
 
-MOOT_CHECK = 256  # samples compared before rung 4 calls a permutation moot (targets all alike): it stops at the first that differs
+MOOT_CHECK = 4096  # samples compared before rung 4 calls a permutation moot (targets all alike): it stops at the first that differs, so a rare class (1 in 500) is found
 
 def _permutation_moot(b:Bench, model, sub, ds:Permuted, n:int)->Optional[str]:
     """Why training on `ds` (`sub` with its targets permuted) is training on `sub` itself, in words, or None: every target
