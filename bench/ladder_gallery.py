@@ -24,6 +24,8 @@ API (also used by issue 33's false-alarm counts):
   frozen at aef8846) without reading the rules, checked only with a plain torch loop, and run once).
   'N' (bench/ladder_gallery_n.py, imported after half M: held out from the sixteenth round, written after its freeze (round 16,
   frozen at 560b7a3) without reading the rules, checked only with a plain torch loop, and run once).
+  'O' (bench/ladder_gallery_o.py, imported after half N: held out from the seventeenth round, written after its freeze (round 17,
+  frozen at da5fe9f) without reading the rules, checked only with a plain torch loop, and run once).
 - `run(name, seed, rungs='1-3')` runs one program's ladder and returns the LadderResult.
 """
 from __future__ import annotations
@@ -910,3 +912,4 @@ import ladder_gallery_k  # noqa: E402,F401  half K (held out from round 11) regi
 import ladder_gallery_l  # noqa: E402,F401  half L (held out from round 12, frozen at aef8846) registers itself into HEALTHY, BROKEN and HALF
 import ladder_gallery_m  # noqa: E402,F401  half M (held out from round 14) registers itself into HEALTHY, BROKEN and HALF
 import ladder_gallery_n  # noqa: E402,F401  half N (held out from round 16, frozen at 560b7a3) registers itself into HEALTHY, BROKEN and HALF
+import ladder_gallery_o  # noqa: E402,F401  half O (held out from round 17, frozen at da5fe9f) registers itself into HEALTHY, BROKEN and HALF
