@@ -23,8 +23,8 @@ from ..metrics import class_dim
 # %% auto 0
 __all__ = ['LEAK_CHUNK', 'AUROC_MAX', 'PERMUTED_CACHE', 'MOOT_CHECK', 'LEAK_SURE', 'CONTROLS', 'MEMORISED', 'SPARSE_IDS',
            'digest', 'sample_inputs', 'leak_check', 'auroc', 'train_prior', 'control_seed', 'target_slot', 'Permuted',
-           'rng_kept', 'control_fit', 'sound_control', 'swing', 'judge', 'leak_explains', 'decisive', 'more_controls',
-           'permuted_like', 'blew_up', 'train_se', 'sparse_ids', 'rung4_on', 'rung4']
+           'rng_kept', 'control_fit', 'sound_control', 'targets_are_inputs', 'swing', 'judge', 'leak_explains',
+           'decisive', 'more_controls', 'permuted_like', 'blew_up', 'train_se', 'sparse_ids', 'rung4_on', 'rung4']
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def digest(x)->str:
@@ -387,6 +387,17 @@ def sound_control(b:Bench, sub, init:dict, vl, within, value:Callable, bs:int, d
     return None, f'the control diverged at lr {lr:.3g} ({bad}) and again at lr {lr / 10:.3g} ({bad2}): no baseline', None
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
+def targets_are_inputs(task, ds, n:int=MOOT_CHECK)->Optional[str]:
+    "The item of `ds`'s samples (an index or a key) that the target equals, bit for bit, in each of the first `n` samples; None when there is none."
+    s0 = ds[0]
+    if (slot := target_slot(task, s0)) is None: return None
+    keys = [k for k in (s0 if isinstance(s0, Mapping) else range(len(s0))) if k != slot]
+    for i in range(min(len(ds), n)):
+        s = s0 if i == 0 else ds[i]
+        if not (keys := [k for k in keys if same_tree(s[k], s[slot])]): return None
+    return keys[0]
+
+# %% ../../nbs/02_ladder/03e_small_data.ipynb
 def _noise_threshold(st, e0:dict, nv:int, metric:str)->tuple:
     "(threshold, standard error, mode, rule in words) the metric must beat without a control, from the evaluation before training."
     if 'acc' in e0:
@@ -746,7 +757,8 @@ def _settle(r:RungResult, t:dict, final:float, fl:float, start:float, const)->st
     r.numbers['judged'] = zones = judge(fl, t['cl'], final if up else None, t['cv'] if up else None, const, t['chance'] if up else None, t['l0'], t['items'], t.get('extra'))
     beats = [z == 'beats' for z in zones.values() if z != 'no_room']  # a metric with no room to tell counts neither way
     t['settled'] = settled = not all(y < x for x, y in zip(t['cl'], t['cl'][1:]))  # a control whose val_loss fell every epoch has not shown its best
-    return 'pass' if all(beats) else 'fail' if zones['val_loss'] == 'within' or (settled and not any(beats)) else 'warn'
+    loss_only = zones['val_loss'] == 'within' and zones.get('metric') != 'beats'  # a metric beyond every control is no permutation's, whatever the loss
+    return 'pass' if all(beats) else 'fail' if loss_only or (settled and not any(beats)) else 'warn'
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def _trained(b:Bench, train_losses:list, hist:list, margin:float, ctrl:Optional[list]=None, const:Optional[float]=None,
@@ -871,6 +883,10 @@ def _rung4_words(b:Bench, r:RungResult, verdict:str, t:dict, moved:str, model, v
                                                          b.is_ce, max([ctrl[-1].get('train_se', 0.0)] + [c.get('train_se_end', 0.0) for c in others]))):
         ok, evidence = True, f'{evidence}; {pl}'; r.numbers['permuted_like'] = pl
     if ok and (verdict == 'fail' or t.get('settled', True) and ('beats' not in z.values() or quick and z.get('metric', 'beats') not in ('beats', 'no_room'))):  # strong evidence, and the metric does not beat a control that showed its best
+        if ctrl is not None and sub is not None and (same := targets_are_inputs(b.task, sub)) is not None:  # an autoencoder's (x, x)
+            return r.warn('inconclusive', f"{moved}: no better than with the targets permuted ({rule}); inconclusive: the targets are "
+                          f"the samples' {same!r} (an autoencoder? a language model's labels?), so they follow from the inputs by construction "
+                          f"and are not at fault: the model learns slowly; settle it with more: small_epochs={2 * Et}, or judge the full run")
         if sub is not None and (ids := sparse_ids(b, model, sub, vl, k, r.numbers['of'])):  # a recommender on 1% of its ratings
             return r.warn('sparse_ids', f"{moved}: {'no better than with the targets permuted' if ctrl is not None else 'not beyond noise'} ({rule}); inconclusive: {ids}")
         if ctrl is None: r.fail(None, f'{metric} did not move beyond noise: {moved}; {rule}:')
@@ -935,6 +951,10 @@ def rung4_on(b:Bench, k:Optional[int]=None)->RungResult:
     if st.lr_find:
         lf = lr_find(b, sub); r.series.update(lr_find_lr=lf['lrs'], lr_find_loss=lf['losses']); n['suggested_lr'] = lf['suggested_lr']
     moved = f'{metric} {start:.4g} -> {final:.4g}' + (f', val_loss {l0:.4g} -> {fl:.4g}' if up else '') + f' on {k} of {N} samples in {Et} epochs'
+    z = n.get('judged', {})
+    if verdict == 'warn' and z.get('val_loss') == 'within' and z.get('metric') == 'beats' and leak['overlap'] and \
+       leak_explains(leak['overlap'], leak['checked_valid'], hist[-1], key, max(l0 - min(fl, t.get('cmin', fl)), 0.0), None, leak.get('fit'))[0]:
+        verdict = 'fail'  # the metric's lead is what validation copies of train samples give: the loss alone speaks
     _rung4_words(b, r, verdict, t, moved, model, vl, ctrl, why, rerun, hist, train_losses, k, E, final, fl, sub)
     margin = ((final - t['thr']) if up else (t['thr'] - final)) if verdict == 'pass' and math.isfinite(t.get('thr', math.nan)) else None
     _small_notes(r, key, fl, leak, hist[-1], max(l0 - min(fl, t.get('cmin', fl)), 0.0), margin)  # the loss's range: start to the best reached
