@@ -601,3 +601,10 @@ def test_rung_4_a_metric_beyond_every_control_is_no_labels_fail_unless_copies_co
     assert r.verdict != 'fail', (r.verdict, r.causes, r.diagnosis)
     r = gallery('distmult_leak', seed=0, rungs='4').rung(4)
     assert r.verdict == 'fail' and 'leakage' in r.causes and r.numbers['judged'] == dict(val_loss='within', metric='beats'), (r.verdict, r.causes, r.numbers.get('judged'), r.diagnosis)
+
+def test_rung_3_a_zero_initialised_last_layer_is_no_dead_gradient():
+    """Half O's Glow-like flow zero-initialises each coupling network's last layer (as Glow does), so the layers before it
+    get an exactly zero gradient at the first step, and rung 3 warned `dead_grad` in 10 of 10 runs. They move once that
+    layer has: only a gradient that stays zero is dead."""
+    r = gallery('glow_digits', seed=0, rungs='3').rung(3)
+    assert r.verdict == 'pass' and 'dead_grad' not in r.causes and r.numbers['zero_grad'] == 0, (r.verdict, r.causes, r.diagnosis)

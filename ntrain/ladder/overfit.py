@@ -18,7 +18,7 @@ from ..metrics import class_dim
 
 # %% auto 0
 __all__ = ['KEEPS', 'ZERO_GRAD', 'NONDETERMINISTIC', 'HIGHER_LR', 'SURE', 'loss_rose', 'curve_verdict', 'keeps_gradients',
-           'deterministic_steps', 'repeat_check', 'higher_lr', 'rung3']
+           'still_zero', 'deterministic_steps', 'repeat_check', 'higher_lr', 'rung3']
 
 # %% ../../nbs/02_ladder/03d_overfit.ipynb
 def loss_rose(losses:list)->Optional[str]:
@@ -110,6 +110,12 @@ def _own_grads(b:Bench, init:dict, batch)->Optional[dict]:
             with user_code('backward'): loss.backward()
         except (UserCodeError, RuntimeError, TypeError): return None
     return grad_report(m)
+
+# %% ../../nbs/02_ladder/03d_overfit.ipynb
+def still_zero(model, names:list)->list:
+    "Of the parameters `names` (whose gradient was exactly zero at rung 3's first step), those whose gradient is still exactly zero or absent."
+    ps = dict(model.named_parameters())
+    return [k for k in names if k not in ps or ps[k].grad is None or not bool(ps[k].grad.any())]
 
 # %% ../../nbs/02_ladder/03d_overfit.ipynb
 NONDETERMINISTIC = r'.*(does not have a deterministic implementation|not deterministic because it uses CuBLAS)'  # torch's warnings
@@ -212,6 +218,7 @@ def _overfit(b:Bench, r:RungResult, model, opt, batch, idx, reps:int)->Optional[
             try: pend.append(b.train_step(model, opt, batch))
             except UserCodeError as e: r.fail('step', f'step {s}: {e}'); return None
             if grads is None: grads = grad_report(model)
+            elif grads['zero_grad'] and (s + 1) % 10 == 0: grads['zero_grad'] = still_zero(model, grads['zero_grad'])
             decide = (s + 1) % 10 == 0 or s == limit - 1
             if decide or s == 0 or time.monotonic() - read_at > 1.0: read_back()
             if decide and (not all(map(math.isfinite, losses[-10:])) or losses[-1] <= target): break
