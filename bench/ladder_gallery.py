@@ -26,6 +26,8 @@ API (also used by issue 33's false-alarm counts):
   frozen at 560b7a3) without reading the rules, checked only with a plain torch loop, and run once).
   'O' (bench/ladder_gallery_o.py, imported after half N: held out from the seventeenth round, written after its freeze (round 17,
   frozen at da5fe9f) without reading the rules, checked only with a plain torch loop, and run once).
+  'P' (bench/ladder_gallery_p.py, imported after half O: held out from the eighteenth round, written after its freeze (round 18,
+  frozen at f7603b7) without reading the rules, checked only with a plain torch loop, and run once).
 - `run(name, seed, rungs='1-3')` runs one program's ladder and returns the LadderResult.
 """
 from __future__ import annotations
@@ -913,3 +915,4 @@ import ladder_gallery_l  # noqa: E402,F401  half L (held out from round 12, froz
 import ladder_gallery_m  # noqa: E402,F401  half M (held out from round 14) registers itself into HEALTHY, BROKEN and HALF
 import ladder_gallery_n  # noqa: E402,F401  half N (held out from round 16, frozen at 560b7a3) registers itself into HEALTHY, BROKEN and HALF
 import ladder_gallery_o  # noqa: E402,F401  half O (held out from round 17, frozen at da5fe9f) registers itself into HEALTHY, BROKEN and HALF
+import ladder_gallery_p  # noqa: E402,F401  half P (held out from round 18, frozen at f7603b7) registers itself into HEALTHY, BROKEN and HALF
