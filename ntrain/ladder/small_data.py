@@ -951,13 +951,13 @@ def rung4_on(b:Bench, k:Optional[int]=None)->RungResult:
     if st.lr_find:
         lf = lr_find(b, sub); r.series.update(lr_find_lr=lf['lrs'], lr_find_loss=lf['losses']); n['suggested_lr'] = lf['suggested_lr']
     moved = f'{metric} {start:.4g} -> {final:.4g}' + (f', val_loss {l0:.4g} -> {fl:.4g}' if up else '') + f' on {k} of {N} samples in {Et} epochs'
-    z = n.get('judged', {})
+    z, span = n.get('judged', {}), max(l0 - min(fl, t.get('cmin', fl)), 0.0)  # span: the loss's range, start to the best reached
     if verdict == 'warn' and z.get('val_loss') == 'within' and z.get('metric') == 'beats' and leak['overlap'] and \
-       leak_explains(leak['overlap'], leak['checked_valid'], hist[-1], key, max(l0 - min(fl, t.get('cmin', fl)), 0.0), None, leak.get('fit'))[0]:
+       leak_explains(leak['overlap'], leak['checked_valid'], hist[-1], key, span, None, leak.get('fit'))[0]:
         verdict = 'fail'  # the metric's lead is what validation copies of train samples give: the loss alone speaks
     _rung4_words(b, r, verdict, t, moved, model, vl, ctrl, why, rerun, hist, train_losses, k, E, final, fl, sub)
     margin = ((final - t['thr']) if up else (t['thr'] - final)) if verdict == 'pass' and math.isfinite(t.get('thr', math.nan)) else None
-    _small_notes(r, key, fl, leak, hist[-1], max(l0 - min(fl, t.get('cmin', fl)), 0.0), margin)  # the loss's range: start to the best reached
+    _small_notes(r, key, fl, leak, hist[-1], span, margin)
     return r
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
