@@ -38,13 +38,19 @@ def hf_forward(model, batch:dict, target_key:str='labels'):
     return model(**inputs), batch[target_key]
 
 # %% ../nbs/00_foundation/04_data.ipynb
+def _output_words(output)->str:
+    "A model's output in a few words: 'a dict with logits_per_image, logits_per_text', 'a tuple of 2', 'a str'."
+    if isinstance(output, Mapping): return f"a {type(output).__name__} with {', '.join(map(str, list(output)[:6]))}"
+    if isinstance(output, (tuple, list)): return f'a {type(output).__name__} of {len(output)}'
+    return f'a {type(output).__name__}'
+
 def default_prediction(output):
     "The tensor metrics see: the output itself, a tuple's first element, `.logits` or `['logits']`."
     if torch.is_tensor(output): return output
     if isinstance(output, (tuple, list)) and output and torch.is_tensor(output[0]): return output[0]
     if torch.is_tensor(getattr(output, 'logits', None)): return output.logits
     if isinstance(output, Mapping) and torch.is_tensor(output.get('logits')): return output['logits']
-    raise TaskError(f"the model returned {type(output).__name__} with no tensor, first tensor element, .logits or ['logits'] "
+    raise TaskError(f"the model returned {_output_words(output)} and no tensor, first tensor element, .logits or ['logits'] "
                     "to use as the prediction: give Task(prediction=lambda output: ...)")
 
 def _torch_loss(loss)->bool:
@@ -238,6 +244,26 @@ def _check_loss(t:Task, w:str):
     n = sum(p.numel() for p in l.parameters()) if isinstance(l, nn.Module) else 0
     if n: raise TaskError(f"{w}loss is {_kind(l)} with {n:,} weights: expected a loss, loss(output, target) -> a scalar tensor; "
                           "a run trains the model's weights only, so weights of the loss belong in the model")
+
+# %% ../nbs/00_foundation/04_data.ipynb
+@patch
+def predict(self:Task, output):
+    "The tensor metrics see (`Task.prediction`), or None when the task keeps `default_prediction` and the output has none to give."
+    if self.prediction is not default_prediction: return self.prediction(output)
+    try: return default_prediction(output)
+    except TaskError: return None
+
+@patch
+def loss_only(self:Task, output, target)->Optional[str]:
+    """Why the default metrics have nothing to read in a batch's `output` and `target`, in words; None when they do, or when the
+    task names its own `metrics`. A run and the ladder judge such a task by its loss alone, as with `metrics=[]`."""
+    if self.metrics is not None: return None
+    why = []
+    if self.predict(output) is None:
+        why.append(f"the model returns {_output_words(output)} and no tensor, first tensor element, .logits or ['logits'] to use as the prediction")
+    if not torch.is_tensor(target): why.append(f'the targets are {_kind(target)}')
+    return ', and '.join(why) or None
+
 
 # %% ../nbs/00_foundation/04_data.ipynb
 def get_task(spec:Union[str, Task, Callable], **kwargs)->Task:

@@ -16,7 +16,7 @@ from conftest import run_cli
 import ntrain
 from ntrain.core import NtrainError, ConfigError, TaskError
 from ntrain.loggers import read_metrics
-from ntrain.ladder.user_tasks import USER_TASKS, USER_BROKEN, PAD, token_lm, regression, off_by_one, tuple_aux
+from ntrain.ladder.user_tasks import USER_TASKS, USER_BROKEN, PAD, token_lm, regression, off_by_one, tuple_aux, pairs
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.usefixtures('one_thread')]
 
@@ -181,3 +181,46 @@ def test_a_metric_that_fails_names_itself(tmp_path):
     task = tuple_aux(); task.metrics = [Boom()]
     with pytest.raises(TaskError) as e: ntrain.fit(task=task, run_dir=tmp_path/'run', num_workers=0, epochs=1, quiet=True)
     assert "metric 'boom' (Boom) failed in update on predictions float32[64, 4]" in one_line(e.value)
+
+
+# ============================================================ a loss-only model: no prediction, no targets
+def no_metrics_warnings(rd)->list:
+    return [m['text'] for m in read_metrics(rd, 'message') if m.get('level') == 'warning' and m['text'].startswith('no metrics')]
+
+def test_a_loss_only_model_is_judged_by_its_loss(tmp_path):
+    "A CLIP-style dual encoder (a dict of logits per view, no targets) passes rung 1, fails no rung, and fits on its loss with one line."
+    res = ntrain.ladder(task=pairs(), rungs='1-4', run_dir=tmp_path/'ladder', write=False)
+    assert res.rung(1).verdict == 'pass' and 'fail' not in [r.verdict for r in res.rungs], res.table()
+    assert 'logits_per_a, logits_per_b' in res.rung(1).numbers['loss_only'] and 'no metrics' in res.rung(1).diagnosis
+    rd = tmp_path/'run'
+    done = ntrain.fit(task=pairs(), run_dir=rd, epochs=2, num_workers=0, quiet=True)
+    assert done.status == 'finished', done
+    h = done.history
+    assert [sorted(k for k in ep if k.startswith(('val_', 'train_'))) for ep in h] == [['train_loss', 'val_loss']] * 2, h
+    assert h[-1]['val_loss'] < h[0]['val_loss'] < 6, h
+    w = no_metrics_warnings(rd)
+    assert len(w) == 1 and '\n' not in w[0] and 'the default metrics (MSE) have nothing to read' in w[0], w
+    # metrics named by the task need a prediction: rung 1 and fit say to give Task(prediction=...), in one line
+    named = pairs(); named.metrics = [ntrain.metrics.MSE()]
+    r1 = ntrain.ladder(task=named, rungs='1', run_dir=tmp_path/'named', write=False).rung(1)
+    assert (r1.verdict, r1.causes) == ('fail', ['prediction']) and 'Task(prediction=' in r1.diagnosis, r1.diagnosis
+    with pytest.raises(TaskError) as e: ntrain.fit(task=named, run_dir=tmp_path/'fit_named', epochs=1, num_workers=0, quiet=True)
+    assert 'the model returned a dict with logits_per_a, logits_per_b and no tensor' in one_line(e.value) and 'Task(prediction=' in one_line(e.value)
+    # and a prediction of one's own feeds them
+    own = pairs(); own.metrics = [ntrain.metrics.Accuracy()]
+    own.prediction = lambda out: out['logits_per_a']
+    own.forward = lambda model, b: (model(*b), torch.arange(len(b[0])))  # the i-th a goes with the i-th b: accuracy of the match
+    ep = ntrain.fit(task=own, run_dir=tmp_path/'own', epochs=1, num_workers=0, quiet=True).history[-1]
+    assert 0 <= ep['val_acc'] <= 1 and not no_metrics_warnings(tmp_path/'own'), ep
+
+
+def test_a_loss_only_model_on_two_processes(tmp_path):
+    "ntrain launch --nproc 2 of the dual encoder: every rank drops the default metrics alike, one warning, the run ends."
+    rd = tmp_path/'run'
+    (tmp_path/'pairs.yaml').write_text(yaml.safe_dump(dict(name='pairs', task='ntrain.ladder.user_tasks:pairs', epochs=2, batch_size=32,
+                                                           num_workers=0, run_dir=str(rd))))
+    r = run_cli('launch', tmp_path/'pairs.yaml', '--nproc', '2', env=dict(NTRAIN_DIST_TIMEOUT='60'), timeout=240)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    eps = read_metrics(rd, 'epoch')
+    assert len(eps) == 2 and eps[-1]['val_loss'] < eps[0]['val_loss'] and 'val_mse' not in eps[-1], eps
+    assert len(no_metrics_warnings(rd)) == 1, read_metrics(rd, 'message')

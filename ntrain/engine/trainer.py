@@ -324,6 +324,7 @@ def _build_model(self:_Build):
     self.scheduler = build_scheduler(cfg.sched, self.optimizer, self.total_steps, self.lr)
     self.checks.attach(model, self.optimizer, self.distributed, self.strategy, self.total_steps)  # the in-run checks (see the checks notebook)
     self.train_metrics, self.val_metrics = task.make_metrics(), task.make_metrics()
+    self.loss_only = None  # why the default metrics cannot read this model's batches: settled at the first forward
     for m in self.train_metrics + self.val_metrics: m.to(self.device)
     self._check_monitor()
     self.es_metric = cfg.early_stop.metric or cfg.monitor
@@ -401,6 +402,19 @@ def _new_epoch(self:_Build):
     reset_all(self.train_metrics)
 
 # %% ../../nbs/01_engine/09_trainer.ipynb
+@patch
+def _settle_metrics(self:_Build, output, target):
+    """At the first forward (every rank alike, padding or not): a task that names no metrics and whose batches the default
+    ones cannot read (`Task.loss_only`: a CLIP-style dict of logits, no targets) is judged by its loss alone, with one line."""
+    self.loss_only = self.task.loss_only(output, target) or ''
+    if not self.loss_only: return
+    names = ', '.join(type(m).__name__ for m in self.train_metrics)
+    self.train_metrics, self.val_metrics = [], []
+    self.say(f"no metrics: {self.loss_only}, so the default metrics ({names}) have nothing to read; the run logs its loss "
+             "alone (give Task(metrics=[...]), with Task(prediction=...) where the output has no prediction)", 'warning')
+
+
+# %% ../../nbs/01_engine/09_trainer.ipynb
 def _need_open(tr, what:str, built:bool=False): # built: a Trainer that was only set up (`setup()`) is enough
     "One line instead of a deep error: a stepwise call (`what`) before `open()`, or after the run ended (`close()`, `fit`)."
     if tr.ended: raise NtrainError(f'{what}: this run has ended ({tr.run_dir}): nothing trains after close(); make a new Trainer, or resume its run directory')
@@ -463,6 +477,7 @@ def _micro(self:_Step, j:int, n:int, batch, idx, real, n_real:int, count, total)
     with sync:
         with timer('forward'), self.prec.autocast():
             output, target = task.forward(self.train_model, batch)  # the model's whole output: a tensor, tuple, dict or object
+            if self.loss_only is None: self._settle_metrics(output, target)
             if own: self._check_batch_targets(batch, idx, ce, own, target)
             if n_real != len(real):
                 m = real.to(self.device, non_blocking=cfg.non_blocking)
@@ -548,6 +563,7 @@ def validate(self:_Step)->Optional[dict]:
                 batch = to_device(batch, self.device, cfg.non_blocking)
                 with self.prec.autocast():
                     output, target = task.forward(model, batch)
+                    if self.loss_only is None: self._settle_metrics(output, target)
                     if n != len(real): output, target = _select(output, target, real.to(self.device))
                     loss = task.compute_loss(output, target) if n else None
                 if n:

@@ -21,6 +21,7 @@ __all__ = ['TARGET_SCALE', 'REINITS', 'INIT_SURE', 'eval_state', 'target_scale',
 # %% ../../nbs/02_ladder/03b_init_loss.ipynb
 def _output_checks(b:Bench, r:RungResult, p0, t0):
     "Rung 2's checks of the fresh model's outputs `p0` on the first batch (targets `t0`) under cross-entropy: probabilities (softmax applied twice) and a number of logits other than the task's classes fail the rung, whatever the loss's value."
+    if p0 is None: return  # a loss-only model: no prediction to check
     d = class_dim(p0, t0) if torch.is_tensor(t0) else (1 if p0.ndim > 1 else None)
     if b.is_ce and p0.ndim > 1 and d is not None:
         C, task_C = p0.shape[d], b.task.num_classes
@@ -97,11 +98,11 @@ def _init_loss_causes(b:Bench, r:RungResult, measured:float, expected:float, row
         elif ipb and not b.items and ipb > 2 and abs(ratio / ipb - 1) < 0.25:
             r.note('reduction', f"  the loss is about the items per batch ({ipb:.0f}) x theory: a loss summed over items (tokens) with "
                    "loss_norm='mean'; set loss_norm='items' so that ntrain divides by the item count (a reduction mismatch)")
-        if (sd := n.get('out_rms', n['output_std'])) > 1.0:  # a regression's spread around its centre, not its offset
+        if (sd := n.get('out_rms', n.get('output_std', 0))) > 1.0:  # a regression's spread around its centre, not its offset
             r.note('init_scale', f"  the last layer's init scale: the outputs' std at init is {sd:.3g} (near 0 to 1 is expected); "
                    "a last layer initialised too large makes confident, wrong guesses (scale its weights down, or zero them)")
         if not r.causes:
-            r.note('unexplained', f"  not the last layer's init scale (the outputs' std at init is {n.get('out_rms', n['output_std']):.3g}, in the normal range) "
+            r.note('unexplained', f"  not the last layer's init scale (the outputs' std at init is {n.get('out_rms', n.get('output_std', 0)):.3g}, in the normal range) "
                    f"nor a plain reduction mismatch (the loss is {ratio:.3g} x theory, not the batch's {bs:.0f} samples"
                    + (f" or {ipb:.0f} items" if ipb else '') + "): look at the loss itself (an extra term, a weighting), the targets, "
                    "and whether the theory fits this loss (give your own with Task.expected_init_loss)")
@@ -186,7 +187,7 @@ def _init_batches(b:Bench)->tuple:
             if b.task.count_items is not None:
                 with user_code('count_items'): items.append(int(b.task.count_items(bt)))
             losses.append(float(loss)); counts.append(items[-1] if b.items else rows[-1])
-            seen.append((bt, preds.detach().float(), target))  # (detached: a forward may take derivatives of its own) the theory is taken on the samples the loss was measured on
+            seen.append((bt, None if preds is None else preds.detach().float(), target))  # (detached: a forward may take derivatives of its own) the theory is taken on the samples the loss was measured on
             if len(seen) == 1 and torch.is_tensor(out) and out.is_floating_point():
                 try:
                     with b.prec.autocast(): z = float(b.compute_loss(torch.zeros_like(out), target)), float(b.compute_loss(out, target))
@@ -206,14 +207,14 @@ def rung2(b:Bench)->RungResult:
     theories = [init_loss_theory(b, *s) for s in seen]
     source = theories[0][1]
     expected = None if any(e is None for e, _ in theories) else sum(wi * e for wi, (e, _) in zip(w, theories))
-    n.update(theory=source, tolerance=st.init_tol, output_std=float(p0.std()))
+    n.update(theory=source, tolerance=st.init_tol, **({} if p0 is None else dict(output_std=float(p0.std()))))  # none: a loss-only model
     r.series['batch_losses'] = losses
     _output_checks(b, r, p0, t0)
     if (adv := target_scale(b, t0)) is not None:
         n['target_scale'] = dict(mean=float(t0.float().mean()), std=float(t0.float().std()))
         r.warn('target_scale', '  ' + adv)
     if expected is None:
-        if zero is not None and n['output_std'] > INIT_SURE and zero > 2:  # no theory, yet far above what outputs at 0 score
+        if zero is not None and n.get('output_std', 0) > INIT_SURE and zero > 2:  # no theory, yet far above what outputs at 0 score
             n['zero_output_ratio'] = zero
             return r.fail('init_scale', f"{source}; but the outputs' std at init is {n['output_std']:.3g} (near 0 to 1 is expected) and the loss "
                           f"at init is {zero:.3g} times what all-zero outputs score on the same batch: the last layers' init scale (weights "
@@ -239,7 +240,7 @@ def rung2(b:Bench)->RungResult:
         r.warn('below_theory', head + f"; every init of this model scores below the theory too ({min(ls):.4g} to {max(ls):.4g} over "
                f"{len(ls)} inits): its structure predicts better than chance before training (a graph autoencoder's inner products of "
                "propagated features, weights loaded pretrained), or the loss is scaled down (a warning: the ladder goes on):")
-    elif was_ok and c.causes == ['init_scale'] and n['output_std'] <= INIT_SURE and rel <= 1.0:  # a sum over a graph's nodes, say
+    elif was_ok and c.causes == ['init_scale'] and n.get('output_std', 0) <= INIT_SURE and rel <= 1.0:  # a sum over a graph's nodes, say
         r.warn(None, head + f"; outputs this spread (std up to {INIT_SURE:g}, the loss under twice the theory) train, if worse "
                "than they should at first (a warning: the ladder goes on):")
     else: r.fail(None, head + '; likely causes:')

@@ -396,9 +396,10 @@ def compute_loss(self:Bench, output, target):
     with user_code('loss'): return self.task.compute_loss(output, target)
 
 @patch
-def prediction(self:Bench, output):
-    "The tensor metrics see (`Task.prediction`)."
-    with user_code('prediction'): return self.task.prediction(output)
+def prediction(self:Bench, output, need:bool=False):
+    """The tensor metrics see (`Task.predict`): None when the task keeps the default and the output has none (a loss-only
+    model, judged by its loss); `need`: the default's error instead, naming `Task(prediction=...)`."""
+    with user_code('prediction'): return self.task.prediction(output) if need else self.task.predict(output)
 
 @patch
 def count(self:Bench, batch)->int:

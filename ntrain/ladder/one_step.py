@@ -59,10 +59,11 @@ def _first_step(b:Bench, r:RungResult, model, ps:list, batch, cpu, idx):
     if not b.batch_targets:  # a forward of your own: what the loss sees, and whether the datasets' targets were its own
         n['targets'] = describe(target)
         if b.is_ce and b.classes: _say_checked(b, n)
-    try: preds = b.prediction(output)
-    except UserCodeError as e:
-        if b.task.make_metrics(): r.fail('prediction', str(e)); return None
-        preds = output  # no metrics: nothing needs the prediction
+    try: preds = b.prediction(output, need=b.task.metrics is not None and bool(b.task.make_metrics()))  # metrics of its own need one
+    except UserCodeError as e: r.fail('prediction', str(e)); return None
+    if (why := b.task.loss_only(output, target)):
+        n['loss_only'] = why
+        r.note(None, f'no metrics: {why}; runs and the rungs judge this model by its loss alone (give Task(metrics=[...]) for metrics)')
     if b.is_ce and torch.is_tensor(target) and torch.is_tensor(preds) and target.dtype.is_floating_point and target.shape != preds.shape:
         r.fail('target_dtype', f"the targets are {describe(target)} but cross-entropy needs int64 class indices "
                f"(or float class probabilities shaped like the outputs {describe(preds)}): convert them with .long()"); return None

@@ -274,7 +274,7 @@ def _overfit_causes(b:Bench, r:RungResult, model, batch, idx, init:dict, grads:d
     if torch.is_tensor(t):
         if b.is_ce and t.dtype.is_floating_point and not (torch.is_tensor(preds) and t.shape == preds.shape): r.note('target_dtype', f'  the targets are {describe(t)}: cross-entropy needs int64 class indices')
         if (b.is_mse or b.is_bce) and not t.dtype.is_floating_point: r.note('target_dtype', f'  the targets are {describe(t)}: this loss needs float targets')
-    d = class_dim(preds, tgt) if torch.is_tensor(tgt) else 1
+    d = class_dim(preds, tgt) if torch.is_tensor(tgt) and torch.is_tensor(preds) else 1
     if b.is_ce and torch.is_tensor(preds) and bool((preds >= 0).all()) and preds.ndim > 1 and d is not None and bool(((preds.sum(d) - 1).abs() < 1e-3).all()):
         r.note('softmax', '  the outputs are probabilities: softmax applied before cross-entropy keeps the loss from reaching zero')
     if len(r.causes) == 0 and last >= first:  # it rose, but less than lr_high's rules ask: never blame a low learning rate

@@ -194,8 +194,8 @@ def _evaluate(b:Bench, model, loader, within=None, prior=None)->dict:
                     try: p, t = _label_columns(b.prediction(out).float(), target.float())
                     except RuntimeError: continue  # shapes that do not match: no AUROC (rung 1 names them)
                     scores.append(p.cpu()); labels.append(t.cpu() > 0.5); kept += p.numel()
-            elif b.is_ce or b.task.num_classes:
-                preds = b.prediction(out).float()
+            elif (b.is_ce or b.task.num_classes) and (preds := b.prediction(out)) is not None:  # none: a loss-only model, judged by its loss
+                preds = preds.float()
                 acc.update(preds, target); t = target.reshape(-1).cpu()
                 ts.append(t if b.task.ignore_index is None else t[t != b.task.ignore_index])
                 d = class_dim(preds, target)
@@ -292,7 +292,10 @@ def _sees_permutation(b:Bench, model, sub, ds:Permuted, n:int)->Optional[str]:
     with torch.no_grad(): tp, to = (b.forward(model, to_device(x, b.device))[1] for x in (pb, ob))
     if not same_tree(tp, to): return None
     if all(same_tree(sub[i][ds.slot], sub[ds.perm[i]][ds.slot]) for i in range(n)): return None  # targets all alike here: nothing to see
-    return (f"the forward pass does not take its targets from the samples' {ds.slot!r} (Task.forward builds them otherwise, "
+    if tp is None: return ("the forward pass returns no targets (None: a loss that pairs the batch's own items, as a contrastive one "
+                           "does), so there are none to permute")
+    item = f'item {ds.slot}' if isinstance(ds.slot, int) else repr(ds.slot)
+    return (f"the forward pass does not take its targets from the samples' {item} (Task.forward builds them otherwise, "
             "from the inputs?), so they cannot be permuted")
 
 MOOT_CHECK = 4096  # samples compared before rung 4 calls a permutation moot (targets all alike): it stops at the first that differs, so a rare class (1 in 500) is found
@@ -574,8 +577,9 @@ def _small_fail_causes(b:Bench, r:RungResult, model, vl, ctrl:Optional[list], tr
                f'(' + (f'lr {b.lr:.3g}; ' if math.isfinite(b.lr) else '') + 'raise small_epochs or small_min), or labels that do not follow from the inputs')
     model.eval()
     vb = next(b.batches(vl))[0]; vb = to_device(vb, b.device)
-    with torch.no_grad(): o1, o2 = b.prediction(b.forward(model, vb)[0]), b.prediction(b.forward(model, vb)[0])
-    if not torch.equal(o1, o2):
+    with torch.no_grad(): o1, o2 = b.forward(model, vb)[0], b.forward(model, vb)[0]
+    p1, p2 = b.prediction(o1), b.prediction(o2)  # none (a loss-only model): the whole outputs
+    if not (same_tree(o1, o2) if p1 is None else torch.equal(p1, p2)):
         r.note('eval_mode', '  two passes in eval mode give different outputs: something ignores model.eval() '
                '(F.dropout(training=True), or a layer that reads a global flag); validation is then noisy')
 

@@ -17,7 +17,7 @@ from ..data import Task
 __all__ = ['PAD', 'D', 'C', 'USER_TASKS', 'RUNG4_ROWS', 'USER_BROKEN', 'TokenSeqs', 'TinyLM', 'TokenCE', 'count_tokens',
            'token_lm', 'regression', 'DictSamples', 'ClassifierOutput', 'DictModel', 'dict_batch', 'TwoOutputs',
            'loss_with_aux', 'tuple_aux', 'batchnorm', 'off_by_one', 'imbalanced', 'multilabel', 'PixelNet',
-           'segmentation']
+           'segmentation', 'DualEncoder', 'pair_loss', 'pairs']
 
 # %% ../../nbs/02_ladder/02_user_tasks.ipynb
 PAD = -100  # the target of a prompt or padding position: cross-entropy, accuracy and F1 skip it
@@ -186,6 +186,35 @@ def segmentation(n_train:int=1024, n_valid:int=256, size:int=12, seed:int=0)->Ta
     x = (1.5 * m.float() + torch.randn(n, size, size, generator=g))[:, None]
     return Task(model=PixelNet, train=TensorDataset(x[:n_train], m[:n_train]), valid=TensorDataset(x[n_train:], m[n_train:]),
                 num_classes=2, name='segmentation')
+
+# %% ../../nbs/02_ladder/02_user_tasks.ipynb
+class DualEncoder(nn.Module):
+    "Two encoders onto one unit sphere, with CLIP's learned temperature: the logits of every `a` against every `b` of the batch."
+    def __init__(self, da:int=D, db:int=12, d:int=32):
+        super().__init__()
+        self.enc_a, self.enc_b = _mlp(da, 64, d)(), _mlp(db, 64, d)()
+        self.logit_scale = nn.Parameter(torch.tensor(math.log(1 / 0.07)))
+    def forward(self, a, b):
+        za, zb = F.normalize(self.enc_a(a), dim=-1), F.normalize(self.enc_b(b), dim=-1)
+        la = self.logit_scale.exp() * za @ zb.T
+        return dict(logits_per_a=la, logits_per_b=la.T)
+
+def pair_loss(out, _):
+    "CLIP's symmetric InfoNCE: the i-th `a` of the batch goes with its i-th `b`, and every other pair is a negative."
+    i = torch.arange(len(out['logits_per_a']), device=out['logits_per_a'].device)
+    return (F.cross_entropy(out['logits_per_a'], i) + F.cross_entropy(out['logits_per_b'], i)) / 2
+
+def _pair_forward(model, batch): a, b = batch; return model(a, b), None  # no targets: the loss pairs the batch's own items
+
+def pairs(n_train:int=512, n_valid:int=128)->Task:
+    "Two views of each sample (`b` a fixed nonlinear map of `a`, plus noise), a dual encoder and a contrastive loss: no targets, no prediction."
+    W = torch.randn(D, 12, generator=torch.Generator().manual_seed(0)) / math.sqrt(D)
+    def views(n, seed):
+        g = torch.Generator().manual_seed(seed)
+        a = torch.randn(n, D, generator=g)
+        return TensorDataset(a, torch.tanh(a @ W) + 0.1 * torch.randn(n, 12, generator=g))
+    return Task(model=DualEncoder, train=views(n_train, 1), valid=views(n_valid, 2), loss=pair_loss, forward=_pair_forward, name='pairs')
+
 
 # %% ../../nbs/02_ladder/02_user_tasks.ipynb
 USER_TASKS = {  # name: (task factory, config keys it trains with)
