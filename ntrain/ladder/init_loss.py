@@ -16,7 +16,8 @@ from .diagnose import init_loss_theory, regression_parts
 from ..metrics import class_dim
 
 # %% auto 0
-__all__ = ['TARGET_SCALE', 'REINITS', 'INIT_SURE', 'eval_state', 'target_scale', 'init_spread', 'lucky_init', 'rung2']
+__all__ = ['TARGET_SCALE', 'REINITS', 'HEAD_GAIN', 'INIT_SURE', 'eval_state', 'target_scale', 'init_spread', 'lucky_init',
+           'head_inputs', 'rung2']
 
 # %% ../../nbs/02_ladder/03b_init_loss.ipynb
 def _output_checks(b:Bench, r:RungResult, p0, t0):
@@ -163,6 +164,39 @@ def lucky_init(b:Bench, r:RungResult, seen:list, w:list, measured:float, expecte
 
 
 # %% ../../nbs/02_ladder/03b_init_loss.ipynb
+HEAD_GAIN = 2.0  # a last layer whose outputs' rms is at most this times its inputs' keeps its scale (PyTorch's default init gives about 0.58)
+
+def _rms(t)->float: return float(t.detach().float().pow(2).mean().sqrt())
+
+def head_inputs(b:Bench)->Optional[dict]:
+    """The last layer when the outputs are large at init because its inputs are, not its weights: dict(layer, gain, inputs,
+    outputs) of the last Linear, Bilinear or convolution to run on the first batch (in eval mode), whose outputs' rms is at
+    most HEAD_GAIN times its inputs' and at least half the prediction's. None otherwise: the layer amplifies, something
+    after it does (a temperature, a scale), or no such layer runs."""
+    model, last = b.model().eval(), {}
+    names = {m: k for k, m in model.named_modules()}
+    def hook(m, inp, out):
+        if inp and torch.is_tensor(inp[0]) and torch.is_tensor(out) and inp[0].is_floating_point(): last.update(m=m, i=_rms(inp[0]), o=_rms(out))
+    kinds = (nn.Linear, nn.Bilinear, nn.modules.conv._ConvNd)
+    hs = [m.register_forward_hook(hook) for m in model.modules() if isinstance(m, kinds)]
+    try:
+        with torch.no_grad(): p = b.prediction(b.forward_loss(model, to_device(b.first_batch()[0], b.device))[1])
+    except UserCodeError: return None
+    finally:
+        for h in hs: h.remove()
+    if not last or not torch.is_tensor(p) or not last['i'] > 0: return None
+    gain = last['o'] / last['i']
+    if gain > HEAD_GAIN or last['o'] < _rms(p) / 2: return None
+    return dict(layer=names.get(last['m'], type(last['m']).__name__), gain=round(gain, 4), inputs=last['i'], outputs=last['o'])
+
+def _head_words(h:dict)->str:
+    return (f"the outputs are large because the inputs of the last layer ({h['layer']}) are, not its weights: its outputs' rms is "
+            f"{h['outputs']:.3g} for inputs of rms {h['inputs']:.3g} (gain {h['gain']:.2g}; PyTorch's default init gives about 0.58). "
+            "A sum over a graph's nodes or a sequence, or features not normalised, do that: mean-pool or normalise them, or scale the "
+            "last layer down (a warning: the ladder goes on)")
+
+
+# %% ../../nbs/02_ladder/03b_init_loss.ipynb
 INIT_SURE = 2.0  # rung 2 stops on `init_scale` alone only beyond this std of the outputs at init (or twice the theory)
 
 def _init_batches(b:Bench)->tuple:
@@ -216,9 +250,11 @@ def rung2(b:Bench)->RungResult:
     if expected is None:
         if zero is not None and n.get('output_std', 0) > INIT_SURE and zero > 2:  # no theory, yet far above what outputs at 0 score
             n['zero_output_ratio'] = zero
-            return r.fail('init_scale', f"{source}; but the outputs' std at init is {n['output_std']:.3g} (near 0 to 1 is expected) and the loss "
-                          f"at init is {zero:.3g} times what all-zero outputs score on the same batch: the last layers' init scale (weights "
-                          "drawn at std 1, a gain); keep the layers' default init or scale it down")
+            head = (f"{source}; but the outputs' std at init is {n['output_std']:.3g} (near 0 to 1 is expected) and the loss "
+                    f"at init is {zero:.3g} times what all-zero outputs score on the same batch")
+            if (h := head_inputs(b)): n['head'] = h; return r.warn('init_scale', f'{head}: {_head_words(h)}')
+            return r.fail('init_scale', f"{head}: the last layers' init scale (weights drawn at std 1, a gain); keep the layers' "
+                          "default init or scale it down")
         return r.warn('no_theory', source)
     n['expected'] = expected
     if not math.isfinite(measured): return r.fail('nan', f'the initial loss is {measured}: run rung 1 for where it comes from')
@@ -243,6 +279,8 @@ def rung2(b:Bench)->RungResult:
     elif was_ok and c.causes == ['init_scale'] and n.get('output_std', 0) <= INIT_SURE and rel <= 1.0:  # a sum over a graph's nodes, say
         r.warn(None, head + f"; outputs this spread (std up to {INIT_SURE:g}, the loss under twice the theory) train, if worse "
                "than they should at first (a warning: the ladder goes on):")
+    elif was_ok and c.causes == ['init_scale'] and (h := head_inputs(b)):  # large inputs to a last layer of default scale
+        n['head'] = h; return r.warn('init_scale', f'{head}; {_head_words(h)}')
     else: r.fail(None, head + '; likely causes:')
     r.causes += [k for k in c.causes if k not in r.causes]
     if c.diagnosis: r.diagnosis += '\n' + c.diagnosis
