@@ -28,8 +28,8 @@ API (also used by issue 33's false-alarm counts):
   frozen at da5fe9f) without reading the rules, checked only with a plain torch loop, and run once).
   'P' (bench/ladder_gallery_p.py, imported after half O: held out from the eighteenth round, written after its freeze (round 18,
   frozen at f7603b7) without reading the rules, checked only with a plain torch loop, and run once).
-  'Q' (bench/ladder_gallery_q.py, imported after half P: held out from the nineteenth round, written after its freeze (round 19,
-  frozen at FREEZE) without reading the rules, checked only with a plain torch loop, and run once).
+  'Q' (bench/ladder_gallery_q.py, imported after half P: held out from the nineteenth round (frozen at 624370a; written alongside
+  its last rule, read by no one who wrote the rules) without reading the rules, checked only with a plain torch loop, and run once).
 - `run(name, seed, rungs='1-3')` runs one program's ladder and returns the LadderResult.
 """
 from __future__ import annotations
@@ -918,4 +918,4 @@ import ladder_gallery_m  # noqa: E402,F401  half M (held out from round 14) regi
 import ladder_gallery_n  # noqa: E402,F401  half N (held out from round 16, frozen at 560b7a3) registers itself into HEALTHY, BROKEN and HALF
 import ladder_gallery_o  # noqa: E402,F401  half O (held out from round 17, frozen at da5fe9f) registers itself into HEALTHY, BROKEN and HALF
 import ladder_gallery_p  # noqa: E402,F401  half P (held out from round 18, frozen at f7603b7) registers itself into HEALTHY, BROKEN and HALF
-import ladder_gallery_q  # noqa: E402,F401  half Q (held out from round 19, frozen at FREEZE) registers itself into HEALTHY, BROKEN and HALF
+import ladder_gallery_q  # noqa: E402,F401  half Q (held out from round 19, frozen at 624370a) registers itself into HEALTHY, BROKEN and HALF

@@ -1,5 +1,5 @@
-"""Half Q of the ladder's gallery: held out from the nineteenth round of rules, written after that round's freeze (frozen at FREEZE)
-and run once. Families not in halves A-P: a spatial transformer network on translated digits (the PyTorch tutorial's
+"""Half Q of the ladder's gallery: held out from the nineteenth round of rules (frozen at 624370a), and run once
+on them. Families not in halves A-P: a spatial transformer network on translated digits (the PyTorch tutorial's
 log_softmax + nll_loss), a 1D Fourier neural operator learning the heat equation's solution operator, skip-gram word2vec with
 negative sampling as labelled (centre, context) pairs and BCEWithLogits, a Deep & Cross Network (DCN-v2) for click-through
 with a positive-class weight, co-teaching on noisy digit labels (two networks that pick each other's small-loss samples in a
@@ -11,7 +11,8 @@ regression of insurance claim amounts in euros with a log link, and a DeepConvLS
 accelerometer windows. Registered into ladder_gallery's HEALTHY/BROKEN/HALF through its decorators; ladder_gallery imports
 this module after half P.
 
-Protocol: written after the freeze (round 19, frozen at FREEZE) without reading the ladder's rules (ntrain/ladder/*.py,
+Protocol: written by a helper in a worktree at 6e38253, while round 19's last rule (rung 2's `head_inputs`) was written;
+the maintainer read nothing of it before that rule was committed (624370a, the freeze), and the helper did so without reading the ladder's rules (ntrain/ladder/*.py,
 nbs/02_ladder and the rung notebooks, bench/RESULTS.md, CHANGELOG.md, AGENTS.md, the rule tests) or any earlier sweep's
 results; only `ntrain.ladder`'s public signature and docstring and the factory format of halves A-P (their @broken lines for
 the rung and cause conventions) were read. Each program was checked by hand only with a plain torch loop of its author's kind
