@@ -618,3 +618,21 @@ def test_rung_2_large_inputs_to_a_last_layer_of_default_scale_warn_and_a_large_h
     assert r.numbers['rel_gap'] > 1 and 'mean-pool or normalise them' in r.diagnosis, r.diagnosis
     r = gallery('tabnet_head_std_3', seed=0, rungs='2').rung(2)
     assert r.verdict == 'fail' and 'init_scale' in r.causes and 'head' not in r.numbers, (r.verdict, r.causes, r.diagnosis)
+
+def test_rung_3_takes_complex_weights():
+    """Half Q's Fourier neural operator keeps its spectral weights as complex tensors (torch.cfloat), as FNO does: rung 3
+    summed the squared change of every weight into a real number and crashed ("value cannot be converted to type double")."""
+    from torch.utils.data import TensorDataset
+    class Spectral(nn.Module):
+        def __init__(self, n=32, modes=8):
+            super().__init__(); self.modes = modes
+            self.w = nn.Parameter(torch.randn(modes, dtype=torch.cfloat) / modes)
+            self.lin = nn.Linear(n, n)
+        def forward(self, x):
+            f = torch.fft.rfft(x)
+            f = torch.cat([f[:, :self.modes] * self.w, torch.zeros_like(f[:, self.modes:])], 1)
+            return torch.fft.irfft(f, n=x.shape[1]) + self.lin(x)
+    g = torch.Generator().manual_seed(0); x = torch.randn(256, 32, generator=g)
+    y = torch.fft.irfft(torch.fft.rfft(x) * torch.exp(-0.1 * torch.arange(17.0)), n=32)  # a smoothing: what the weights learn
+    r = ladder(model=Spectral, train=TensorDataset(x, y), valid=TensorDataset(x, y), loss=nn.MSELoss(), rungs='1-3', write=False).rung(3)
+    assert r.verdict == 'pass' and math.isfinite(r.numbers['param_change']) and r.numbers['param_change'] > 0, (r.verdict, r.causes, r.diagnosis)

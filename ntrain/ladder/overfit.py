@@ -382,7 +382,7 @@ def rung3(b:Bench)->RungResult:
     losses = r.series['loss']
     first, last = losses[0], losses[-1]
     lr = opt.param_groups[0]['lr']
-    moved = math.sqrt(sum(float((p.detach() - q).pow(2).sum()) for p, q in zip(model.parameters(), p0)))
+    moved = math.sqrt(sum(float((p.detach() - q).abs().pow(2).sum()) for p, q in zip(model.parameters(), p0)))  # abs: complex weights (a Fourier layer's)
     n.update(samples=len(idx), steps=len(losses), start_loss=first, final_loss=last, threshold=target, lr=lr, param_change=moved,
              frozen=len(grads['frozen']), no_grad=len(grads['no_grad']), zero_grad=len(grads['zero_grad']))
     k = min(reps, len(losses))
