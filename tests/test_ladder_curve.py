@@ -579,17 +579,20 @@ def test_rung_4_a_labels_blame_stands_when_its_second_run_is_no_better_than_a_pe
     assert r.numbers['second_try']['samples'] == 1024 and 'inconclusive' in r.numbers['second_try']['diagnosis'], r.numbers.get('second_try')
     assert "the first run's verdict stands" in r.diagnosis, r.diagnosis
 
-def test_rung_4_never_blames_targets_that_are_the_inputs_but_still_blames_an_autoencoder_joined_to_the_wrong_rows():
+def test_rung_4_never_blames_targets_that_are_the_inputs_and_does_not_excuse_an_autoencoder_joined_to_the_wrong_rows():
     """Half J's VQ-VAE (healthy) learns its codebook slowly and ended no better than permuted targets on 1,024 digits: a
     `labels` fail in seeds 0, 3, 6 and 8. Its targets are its inputs, which follow from them by construction: inconclusive.
-    The same kind of autoencoder whose targets are another sample's image is still blamed."""
+    The same kind of autoencoder whose targets are another sample's image is not excused by construction; since round 19
+    it is inconclusive too, for another reason: its controls learn the mean image (val_loss 0.073 against the constant
+    predictor's 0.141) and memorise nothing beyond it, and a slow learner sits there as much (the captioner's plateau)."""
     import ladder_gallery_i, ladder_gallery_j  # noqa: F401 (register halves I and J)
     r = gallery('vqvae_digits', seed=0, rungs='4').rung(4)
     assert r.verdict == 'warn' and 'inconclusive' in r.causes and 'by construction' in r.diagnosis, (r.verdict, r.causes, r.diagnosis)
     kw = G.HEALTHY['conv_ae'](0); x = kw['train'].tensors[0]
     kw['train'] = torch.utils.data.TensorDataset(x, x[torch.randperm(len(x), generator=torch.Generator().manual_seed(0))])
     r = ladder(rungs='4', write=False, **kw).rung(4)
-    assert r.verdict == 'fail' and 'labels' in r.causes, (r.verdict, r.causes, r.diagnosis)
+    assert r.verdict == 'warn' and r.causes == ['inconclusive'] and 'by construction' not in r.diagnosis, (r.verdict, r.causes, r.diagnosis)
+    assert r.numbers['control']['train_loss_end'] > min(r.numbers['control']['val_loss']), r.numbers['control']  # nothing memorised
 
 def test_rung_4_a_metric_beyond_every_control_is_no_labels_fail_unless_copies_could_give_it():
     """Half N's NLI model (healthy, seed 3) reached val_acc 0.46 on 1,024 pairs against the controls' best 0.36 while its
@@ -636,3 +639,15 @@ def test_rung_3_takes_complex_weights():
     y = torch.fft.irfft(torch.fft.rfft(x) * torch.exp(-0.1 * torch.arange(17.0)), n=32)  # a smoothing: what the weights learn
     r = ladder(model=Spectral, train=TensorDataset(x, y), valid=TensorDataset(x, y), loss=nn.MSELoss(), rungs='1-3', write=False).rung(3)
     assert r.verdict == 'pass' and math.isfinite(r.numbers['param_change']) and r.numbers['param_change'] > 0, (r.verdict, r.causes, r.diagnosis)
+
+def test_rung_4_a_plateau_on_targets_with_a_structure_of_their_own_is_no_labels_fail():
+    """Half Q's show-and-tell captioner: permuted captions keep their grammar ('a', small or large, a digit, the end), which
+    the decoder learns under teacher forcing; fit and controls sit on that plateau (val_acc 0.65, training loss equal to
+    validation's) for 25 epochs of the whole set before the model reads the digit. Rung 4 failed `labels` in 6 of 10 seeds;
+    controls that memorised nothing beyond what generalises tell nothing: inconclusive. Shuffled diabetes targets, whose
+    controls never beat the constant predictor as a whole, still fail."""
+    import ladder_gallery_q  # noqa: F401 (registers half Q's programs)
+    r = gallery('caption_digits', seed=2, rungs='1-4').rung(4)
+    assert r.verdict == 'warn' and 'inconclusive' in r.causes and 'permuted_like' not in r.numbers, (r.verdict, r.causes, r.diagnosis)
+    r = gallery('diabetes_shuffled_targets', seed=0, rungs='1-4').rung(4)
+    assert r.verdict == 'fail' and 'labels' in r.causes, (r.verdict, r.causes, r.diagnosis)

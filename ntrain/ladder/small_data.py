@@ -21,10 +21,11 @@ from .overfit import loss_rose
 from ..metrics import class_dim
 
 # %% auto 0
-__all__ = ['LEAK_CHUNK', 'AUROC_MAX', 'PERMUTED_CACHE', 'MOOT_CHECK', 'LEAK_SURE', 'CONTROLS', 'MEMORISED', 'SPARSE_IDS',
-           'digest', 'sample_inputs', 'leak_check', 'auroc', 'train_prior', 'control_seed', 'target_slot', 'Permuted',
-           'rng_kept', 'control_fit', 'sound_control', 'targets_are_inputs', 'swing', 'judge', 'leak_explains',
-           'decisive', 'more_controls', 'permuted_like', 'blew_up', 'train_se', 'sparse_ids', 'rung4_on', 'rung4']
+__all__ = ['LEAK_CHUNK', 'AUROC_MAX', 'PERMUTED_CACHE', 'MOOT_CHECK', 'LEAK_SURE', 'CONTROLS', 'MEMORISED', 'STRUCTURED',
+           'SPARSE_IDS', 'digest', 'sample_inputs', 'leak_check', 'auroc', 'train_prior', 'control_seed', 'target_slot',
+           'Permuted', 'rng_kept', 'control_fit', 'sound_control', 'targets_are_inputs', 'swing', 'judge',
+           'leak_explains', 'decisive', 'more_controls', 'permuted_like', 'blew_up', 'train_se', 'sparse_ids',
+           'rung4_on', 'rung4']
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def digest(x)->str:
@@ -688,6 +689,7 @@ def _more_needed(b:Bench, t:dict, verdict:str, bound:bool, hist:list, train_loss
     return verdict == 'pass' or bound
 
 MEMORISED = 0.05  # how far below the prior's loss the controls must fit their permuted targets for `permuted_like` to tell
+STRUCTURED = 0.9  # controls whose validation loss ends below this share of the constant predictor's learn a structure the permuted targets keep
 
 def permuted_like(train_end:float, ctrl_ends:list, zones:dict,
                   val_loss:Optional[float]=None, # the fit's validation loss, and the controls' best and margin: a fit that beats them all is never a permutation
@@ -696,6 +698,7 @@ def permuted_like(train_end:float, ctrl_ends:list, zones:dict,
                   settled:bool=True, # whether the first control's val_loss stopped falling every epoch (`_settle`): one still falling is learning the targets' average
                   classes:bool=False, # `const` is the classes' entropy (cross-entropy): the controls must leave it by more than their noise
                   noise:float=0.0, # the largest standard error of the controls' last epoch's mean training loss
+                  vconst:Optional[float]=None, # the constant predictor's loss on validation (cross-entropy: the classes' prior there)
                  )->Optional[str]:
     """Why rung 4's fit behaves as one more permutation, in words, or None: against 2 controls or more, no criterion beats them,
     its `val_loss` is not below the controls' best less their margin (whatever the constant predictor says: `judge` holds a
@@ -712,12 +715,19 @@ def permuted_like(train_end:float, ctrl_ends:list, zones:dict,
     beats every control by far after 20 to 40). `_trained`, which asks a fit to fall 10%, is the stronger evidence then.
     For the same reason a first control whose val_loss fell in every epoch (not `settled`) tells nothing: it is still
     learning the targets' average (a VAE's summed loss after 60 steps, its controls' 9122 -> 6301 falling every epoch), and
-    so is the fit, whatever its targets."""
+    so is the fit, whatever its targets. When every control's validation loss ends far below the constant predictor's
+    (`vconst`, by `STRUCTURED`; their best plus their `margin`, so one lucky control on a small validation set does not count), permuted targets keep a structure of their own that the model learns from them (a
+    caption's grammar under teacher forcing: 'a', 'small' or 'large', a digit, the end), and controls whose lowest
+    training loss is not below their best validation loss by their spread have memorised nothing beyond it: a slow
+    learner on true targets sits on that plateau as much as shuffled labels do (a show-and-tell captioner on digits stays
+    there for 25 epochs of 1,437 images)."""
     if len(ctrl_ends) < 2 or 'beats' in zones.values() or not settled: return None  # a control still on its way to the average tells nothing yet
     if val_loss is not None and ctrl_best is not None and val_loss < ctrl_best - margin: return None  # it beats every control
     lo, hi = min(ctrl_ends), max(ctrl_ends)
     need = (const - max(hi - lo, 2 * noise)) if classes else min(const - (hi - lo), (1 - MEMORISED) * const) if const is not None else None
     if need is not None and not lo < need: return None  # the controls hardly left the prior: nothing told
+    if (ctrl_best is not None and vconst is not None and ctrl_best + margin < STRUCTURED * vconst  # every control: targets with a structure of their own
+            and not lo < ctrl_best - max(hi - lo, 2 * noise)): return None  # and controls that fit no more than it: nothing memorised
     if train_end < lo: return None  # it fits its targets better than every permutation
     return (f"its training loss {train_end:.4g} is no lower than the lowest of {len(ctrl_ends)} fits to permuted targets ({lo:.4g} to {hi:.4g}), "
             f"and its validation beats none of them: it behaves as one more permutation")
@@ -779,7 +789,8 @@ def _trained(b:Bench, train_losses:list, hist:list, margin:float, ctrl:Optional[
     errors of the last epoch's mean and of the validation loss, while
     the validation loss ends above it by 2 of its standard errors (a slow learner that starts to fit its subset sits near
     the prior in validation; memorised labels that carry nothing push it above); or it fell 5%, ends no lower than the control's on permuted targets (it fits its own targets no better than
-    permuted ones), and the fit ran at least the steps in which rung 3 passed (memorised one batch, or fell steeply); or it
+    permuted ones), the control, when its validation ends far below the constant predictor's (`STRUCTURED`), fit its own samples
+    below its best validation loss (it memorised something), and the fit ran at least the steps in which rung 3 passed (memorised one batch, or fell steeply); or it
     ran twice the steps in which rung 3 memorised its batch (a model that fast would have learned real targets). Never
     when the training loss rose beyond its noise (`_rose`): that fit learned nothing, from true targets or permuted ones. A
     training loss that tracks the control's in fewer steps is a slow learner as much as labels that carry nothing."""
@@ -795,7 +806,9 @@ def _trained(b:Bench, train_losses:list, hist:list, margin:float, ctrl:Optional[
     tc, vc = (const, const) if const is not None else (train_const, valid_classes)
     prior = tc is not None and vc is not None and tl1 < tc - below and v1 > vc + 2 * se1
     ct = ctrl[-1]['train_loss'] if ctrl else None
-    alike = ct is not None and tl1 < 0.95 * tl0 and tl1 >= 0.98 * ct and need is not None and steps >= need
+    cbest = min((e['loss'] for e in ctrl or () if 'loss' in e), default=None)  # a control far below the constant predictor learns a structure permuted targets keep:
+    fitted = ct is not None and (vc is None or cbest is None or cbest >= STRUCTURED * vc or ct < cbest - 2 * ctrl[-1].get('train_se', 0.0))  # then it must have memorised
+    alike = fitted and tl1 < 0.95 * tl0 and tl1 >= 0.98 * ct and need is not None and steps >= need
     mem = r3.numbers.get('steps') if r3 is not None and r3.verdict == 'pass' and r3.numbers.get('curve') is None else None
     quick = mem is not None and steps >= 2 * mem  # a model that memorises a batch this fast learns something real in twice the steps
     rose = _rose(train_losses, hist)
@@ -884,7 +897,8 @@ def _rung4_words(b:Bench, r:RungResult, verdict:str, t:dict, moved:str, model, v
     others = r.numbers.get('controls', [])  # the further permutations, when they ran
     if not ok and fell and t.get('extra') and (pl := permuted_like(r.numbers['train_loss_end'], [ctrl[-1]['train_loss']] + [c['train_loss_end'] for c in others], z,
                                                          fl, t.get('cmin'), t.get('ls', 0.0), r.numbers.get('constant_train'), t.get('settled', True),
-                                                         b.is_ce, max([ctrl[-1].get('train_se', 0.0)] + [c.get('train_se_end', 0.0) for c in others]))):
+                                                         b.is_ce, max([ctrl[-1].get('train_se', 0.0)] + [c.get('train_se_end', 0.0) for c in others]),
+                                                         r.numbers.get('constant', r.numbers.get('constant_valid_classes')))):
         ok, evidence = True, f'{evidence}; {pl}'; r.numbers['permuted_like'] = pl
     if ok and (verdict == 'fail' or t.get('settled', True) and ('beats' not in z.values() or quick and z.get('metric', 'beats') not in ('beats', 'no_room'))):  # strong evidence, and the metric does not beat a control that showed its best
         if ctrl is not None and sub is not None and (same := targets_are_inputs(b.task, sub)) is not None:  # an autoencoder's (x, x)
