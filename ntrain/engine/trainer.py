@@ -402,15 +402,15 @@ def _new_epoch(self:_Build):
     reset_all(self.train_metrics)
 
 # %% ../../nbs/01_engine/09_trainer.ipynb
-@patch
-def _settle_metrics(self:_Build, output, target):
-    """At the first forward (every rank alike, padding or not): a task that names no metrics and whose batches the default
-    ones cannot read (`Task.loss_only`: a CLIP-style dict of logits, no targets) is judged by its loss alone, with one line."""
-    self.loss_only = self.task.loss_only(output, target) or ''
-    if not self.loss_only: return
-    names = ', '.join(type(m).__name__ for m in self.train_metrics)
-    self.train_metrics, self.val_metrics = [], []
-    self.say(f"no metrics: {self.loss_only}, so the default metrics ({names}) have nothing to read; the run logs its loss "
+def _settle_metrics(t, output, target):
+    """At a run's first forward (every rank alike, padding or not), on trainer `t`: a task that names no metrics and whose
+    batches the default ones cannot read (`Task.loss_only`: a CLIP-style dict of logits, no targets) is judged by its loss
+    alone, with one line. (A function, not a method: the Trainer's surface stays within its bound.)"""
+    t.loss_only = t.task.loss_only(output, target) or ''
+    if not t.loss_only: return
+    names = ', '.join(type(m).__name__ for m in t.train_metrics)
+    t.train_metrics, t.val_metrics = [], []
+    t.say(f"no metrics: {t.loss_only}, so the default metrics ({names}) have nothing to read; the run logs its loss "
              "alone (give Task(metrics=[...]), with Task(prediction=...) where the output has no prediction)", 'warning')
 
 
@@ -477,7 +477,7 @@ def _micro(self:_Step, j:int, n:int, batch, idx, real, n_real:int, count, total)
     with sync:
         with timer('forward'), self.prec.autocast():
             output, target = task.forward(self.train_model, batch)  # the model's whole output: a tensor, tuple, dict or object
-            if self.loss_only is None: self._settle_metrics(output, target)
+            if self.loss_only is None: _settle_metrics(self, output, target)
             if own: self._check_batch_targets(batch, idx, ce, own, target)
             if n_real != len(real):
                 m = real.to(self.device, non_blocking=cfg.non_blocking)
@@ -563,7 +563,7 @@ def validate(self:_Step)->Optional[dict]:
                 batch = to_device(batch, self.device, cfg.non_blocking)
                 with self.prec.autocast():
                     output, target = task.forward(model, batch)
-                    if self.loss_only is None: self._settle_metrics(output, target)
+                    if self.loss_only is None: _settle_metrics(self, output, target)
                     if n != len(real): output, target = _select(output, target, real.to(self.device))
                     loss = task.compute_loss(output, target) if n else None
                 if n:
