@@ -131,13 +131,18 @@ def test_token_val_loss_is_per_token_at_any_val_batch_size():
     assert abs(per_seq - loss) > 1e-3 * loss  # weighting by sequences differs by 100x the tolerance: the check can fail
 
 
+def launch_two(tmp_path, name:str, task:str, **keys):
+    "`ntrain launch --nproc 2` of a config naming the importable `task`, in a subprocess with timeouts; (the result, the run directory)."
+    rd = tmp_path/'run'
+    (tmp_path/f'{name}.yaml').write_text(yaml.safe_dump(dict(name=name, task=task, num_workers=0, run_dir=str(rd), **keys)))
+    r = run_cli('launch', tmp_path/f'{name}.yaml', '--nproc', '2', env=dict(NTRAIN_DIST_TIMEOUT='60'), timeout=240)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    return r, rd
+
+
 def test_token_val_loss_is_per_token_on_two_processes(tmp_path):
     "ntrain launch --nproc 2 on 67 validation sequences (one padding copy): the epoch's val_loss is the by-hand per-token loss."
-    rd = tmp_path/'run'
-    (tmp_path/'lm.yaml').write_text(yaml.safe_dump(dict(name='lm', task='ntrain.ladder.user_tasks:token_lm', loss_norm='items', epochs=1,
-                                                        batch_size=32, val_batch_size=16, num_workers=0, run_dir=str(rd))))
-    r = run_cli('launch', tmp_path/'lm.yaml', '--nproc', '2', env=dict(NTRAIN_DIST_TIMEOUT='60'), timeout=240)
-    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    r, rd = launch_two(tmp_path, 'lm', 'ntrain.ladder.user_tasks:token_lm', loss_norm='items', epochs=1, batch_size=32, val_batch_size=16)
     ep = read_metrics(rd, 'epoch')[-1]
     model, cfg = ntrain.load(rd, 'last')  # the config names an importable task: no task= needed
     loss, acc, _ = by_hand(model, token_lm().valid)
@@ -149,11 +154,7 @@ def test_token_val_loss_is_per_token_on_two_processes(tmp_path):
 
 def test_batchnorm_on_two_processes_says_why_the_curve_differs(tmp_path):
     "ntrain launch --nproc 2 of a model with BatchNorm and no sync_bn: one warning at setup, naming sync_bn=true and rank 0's statistics."
-    rd = tmp_path/'run'
-    (tmp_path/'bn.yaml').write_text(yaml.safe_dump(dict(name='bn', task='ntrain.ladder.user_tasks:batchnorm', epochs=1, batch_size=32,
-                                                        num_workers=0, run_dir=str(rd))))
-    r = run_cli('launch', tmp_path/'bn.yaml', '--nproc', '2', env=dict(NTRAIN_DIST_TIMEOUT='60'), timeout=240)
-    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    r, rd = launch_two(tmp_path, 'bn', 'ntrain.ladder.user_tasks:batchnorm', epochs=1, batch_size=32)
     warn = [m['text'] for m in read_metrics(rd, 'message') if m.get('level') == 'warning']
     assert len(warn) == 1 and '\n' not in warn[0], warn
     w = warn[0]
@@ -216,11 +217,7 @@ def test_a_loss_only_model_is_judged_by_its_loss(tmp_path):
 
 def test_a_loss_only_model_on_two_processes(tmp_path):
     "ntrain launch --nproc 2 of the dual encoder: every rank drops the default metrics alike, one warning, the run ends."
-    rd = tmp_path/'run'
-    (tmp_path/'pairs.yaml').write_text(yaml.safe_dump(dict(name='pairs', task='ntrain.ladder.user_tasks:pairs', epochs=2, batch_size=32,
-                                                           num_workers=0, run_dir=str(rd))))
-    r = run_cli('launch', tmp_path/'pairs.yaml', '--nproc', '2', env=dict(NTRAIN_DIST_TIMEOUT='60'), timeout=240)
-    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    r, rd = launch_two(tmp_path, 'pairs', 'ntrain.ladder.user_tasks:pairs', epochs=2, batch_size=32)
     eps = read_metrics(rd, 'epoch')
     assert len(eps) == 2 and eps[-1]['val_loss'] < eps[0]['val_loss'] and 'val_mse' not in eps[-1], eps
     assert len(no_metrics_warnings(rd)) == 1, read_metrics(rd, 'message')

@@ -176,7 +176,7 @@ def head_inputs(b:Bench)->Optional[dict]:
     model, last = b.model().eval(), {}
     names = {m: k for k, m in model.named_modules()}
     def hook(m, inp, out):
-        if inp and torch.is_tensor(inp[0]) and torch.is_tensor(out) and inp[0].is_floating_point(): last.update(m=m, i=_rms(inp[0]), o=_rms(out))
+        if inp and torch.is_tensor(inp[0]) and torch.is_tensor(out) and inp[0].is_floating_point(): last.update(m=m, i=inp[0], o=out)  # measured once, at the end
     kinds = (nn.Linear, nn.Bilinear, nn.modules.conv._ConvNd)
     hs = [m.register_forward_hook(hook) for m in model.modules() if isinstance(m, kinds)]
     try:
@@ -184,10 +184,10 @@ def head_inputs(b:Bench)->Optional[dict]:
     except UserCodeError: return None
     finally:
         for h in hs: h.remove()
-    if not last or not torch.is_tensor(p) or not last['i'] > 0: return None
-    gain = last['o'] / last['i']
-    if gain > HEAD_GAIN or last['o'] < _rms(p) / 2: return None
-    return dict(layer=names.get(last['m'], type(last['m']).__name__), gain=round(gain, 4), inputs=last['i'], outputs=last['o'])
+    if not last or not torch.is_tensor(p) or not (i := _rms(last['i'])) > 0: return None
+    o = _rms(last['o']); gain = o / i
+    if gain > HEAD_GAIN or o < _rms(p) / 2: return None
+    return dict(layer=names.get(last['m'], type(last['m']).__name__), gain=round(gain, 4), inputs=i, outputs=o)
 
 def _head_words(h:dict)->str:
     return (f"the outputs are large because the inputs of the last layer ({h['layer']}) are, not its weights: its outputs' rms is "
