@@ -30,6 +30,8 @@ API (also used by issue 33's false-alarm counts):
   frozen at f7603b7) without reading the rules, checked only with a plain torch loop, and run once).
   'Q' (bench/ladder_gallery_q.py, imported after half P: held out from the nineteenth round (frozen at 624370a; written alongside
   its last rule, read by no one who wrote the rules) without reading the rules, checked only with a plain torch loop, and run once).
+  'R' (bench/ladder_gallery_r.py, imported after half Q: held out from the twenty-first round (frozen at f8981be; written in a worktree
+  at c22ec08 by a helper, read by no one who wrote the rules) without reading the rules, checked only with a plain torch loop, and run once).
 - `run(name, seed, rungs='1-3')` runs one program's ladder and returns the LadderResult.
 """
 from __future__ import annotations
@@ -919,3 +921,4 @@ import ladder_gallery_n  # noqa: E402,F401  half N (held out from round 16, froz
 import ladder_gallery_o  # noqa: E402,F401  half O (held out from round 17, frozen at da5fe9f) registers itself into HEALTHY, BROKEN and HALF
 import ladder_gallery_p  # noqa: E402,F401  half P (held out from round 18, frozen at f7603b7) registers itself into HEALTHY, BROKEN and HALF
 import ladder_gallery_q  # noqa: E402,F401  half Q (held out from round 19, frozen at 624370a) registers itself into HEALTHY, BROKEN and HALF
+import ladder_gallery_r  # noqa: E402,F401  half R (held out from round 21, frozen at f8981be) registers itself into HEALTHY, BROKEN and HALF
