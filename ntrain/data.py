@@ -14,7 +14,7 @@ from torch import nn
 from torch.utils.data import Dataset, DataLoader, IterableDataset, Sampler, default_collate, TensorDataset, Subset
 from .core import NtrainError, TaskError, ConfigError, nearest, default_num_workers, first_line, patch
 from .config import IN_MEMORY
-from .metrics import default_metrics
+from .metrics import default_metrics, unreadable, class_dim
 
 # %% auto 0
 __all__ = ['default_forward', 'hf_forward', 'default_prediction', 'map_output', 'tensors_of', 'select_rows', 'Task', 'new_model',
@@ -38,6 +38,8 @@ def hf_forward(model, batch:dict, target_key:str='labels'):
     return model(**inputs), batch[target_key]
 
 # %% ../nbs/00_foundation/04_data.ipynb
+def _dtype_shape(x)->str: return f"{str(x.dtype).replace('torch.', '')}{list(x.shape)}"
+
 def _output_words(output)->str:
     "A model's output in a few words: 'a dict with logits_per_image, logits_per_text', 'a tuple of 2', 'a str'."
     if isinstance(output, Mapping): return f"a {type(output).__name__} with {', '.join(map(str, list(output)[:6]))}"
@@ -255,13 +257,19 @@ def predict(self:Task, output):
 
 @patch
 def loss_only(self:Task, output, target)->Optional[str]:
-    """Why the default metrics have nothing to read in a batch's `output` and `target`, in words; None when they do, or when the
+    """Why the default metrics have nothing to read in a batch's `output` and `target` (no prediction, no target tensor, or a
+    prediction that does not line up with the targets: `unreadable`), in words; None when they do, or when the
     task names its own `metrics`. A run and the ladder judge such a task by its loss alone, as with `metrics=[]`."""
     if self.metrics is not None: return None
-    why = []
-    if self.predict(output) is None:
+    why, p = [], self.predict(output)
+    if p is None:
         why.append(f"the model returns {_output_words(output)} and no tensor, first tensor element, .logits or ['logits'] to use as the prediction")
     if not torch.is_tensor(target): why.append(f'the targets are {_kind(target)}')
+    elif (bad := unreadable(p, target, self.num_classes)):  # a spiking net's record of every time step
+        where = 'the output' if torch.is_tensor(output) else f'the first element of {_output_words(output)}' if isinstance(output, (tuple, list)) else '.logits'
+        if self.prediction is not default_prediction: where = 'Task.prediction'
+        hint = '; a classifier? num_classes= gives accuracy and F1' if not self.num_classes and not target.dtype.is_floating_point and class_dim(p, target) is not None else ''
+        why.append(f"the prediction ({where}, {_dtype_shape(p)}) gives {bad} ({_dtype_shape(target)}){hint}")
     return ', and '.join(why) or None
 
 

@@ -12,7 +12,7 @@ from .core import TaskError, first_line
 
 # %% auto 0
 __all__ = ['Metric', 'Mean', 'class_dim', 'Accuracy', 'ConfusionMatrix', 'F1', 'MSE', 'MAE', 'reduce_states', 'compute_all',
-           'reset_all', 'update_all', 'metric_names', 'metric_directions', 'default_metrics']
+           'reset_all', 'update_all', 'metric_names', 'metric_directions', 'default_metrics', 'unreadable']
 
 # %% ../nbs/00_foundation/03_metrics.ipynb
 class Metric:
@@ -209,3 +209,13 @@ def metric_directions(metrics:list, prefix:str='')->dict:
 def default_metrics(num_classes:Optional[int])->list:
     "Accuracy and macro F1 for classification; MSE otherwise."
     return [Accuracy(), F1(num_classes)] if num_classes else [MSE()]
+
+# %% ../nbs/00_foundation/03_metrics.ipynb
+def unreadable(preds, target, num_classes:Optional[int]=None)->Optional[str]:
+    """Why the default metrics (`default_metrics(num_classes)`) cannot read `preds` against `target`, in words; None when
+    they can (or when either is no tensor). Accuracy and F1 need one class label per target (`_labels`: the argmax over the
+    class dimension, or thresholded logits), MSE one value per target: anything else broadcasts into nonsense or raises."""
+    if not (torch.is_tensor(preds) and torch.is_tensor(target)): return None
+    n = _labels(preds, target)[0].numel() if num_classes else preds.numel()
+    if n == target.numel(): return None
+    return f"{n:,} {'labels' if num_classes else 'values'} for {target.numel():,} targets"

@@ -651,3 +651,21 @@ def test_rung_4_a_plateau_on_targets_with_a_structure_of_their_own_is_no_labels_
     assert r.verdict == 'warn' and 'inconclusive' in r.causes and 'permuted_like' not in r.numbers, (r.verdict, r.causes, r.diagnosis)
     r = gallery('diabetes_shuffled_targets', seed=0, rungs='1-4').rung(4)
     assert r.verdict == 'fail' and 'labels' in r.causes, (r.verdict, r.causes, r.diagnosis)
+
+def test_rung_4_a_fall_to_the_targets_average_beside_a_control_still_falling_is_no_evidence():
+    """Half Q's Tweedie regression of claims in euros (a loss with no constant predictor to compare): outputs start far above
+    the targets' average, and rung 4's fit falls 690 -> 69 while its control's validation loss falls in every epoch too.
+    Both are still learning the average, which permuted targets give as well: `_trained` took the 90% fall as evidence and
+    failed `labels` in 2 of 10 seeds. Beside a control that settled, the same fall is evidence."""
+    from types import SimpleNamespace
+    from ntrain.ladder.small_data import _trained
+    b = SimpleNamespace(results={})
+    steps = [69 + 620 * 0.7 ** (i / 8) for i in range(120)]  # 15 epochs of 8 steps
+    means = [sum(steps[i:i + 8]) / 8 for i in range(0, 120, 8)]
+    hist = _fit_hist(steps, [700] + [m + 3 for m in means], [1.0] * 16, means)
+    falling = [dict(loss=700.0)] + [dict(loss=m + 4) for m in means[:-1]] + [dict(loss=means[-1] + 4, train_loss=means[-1] + 6)]
+    ok, words, _ = _trained(b, steps, hist, 1.0, falling)
+    assert not ok, words
+    settled = falling[:-2] + [dict(loss=falling[-2]['loss'] - 0.5), dict(loss=falling[-2]['loss'], train_loss=means[-1] + 6)]
+    ok, words, _ = _trained(b, steps, hist, 1.0, settled)
+    assert ok, words

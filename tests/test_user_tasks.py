@@ -221,3 +221,30 @@ def test_a_loss_only_model_on_two_processes(tmp_path):
     eps = read_metrics(rd, 'epoch')
     assert len(eps) == 2 and eps[-1]['val_loss'] < eps[0]['val_loss'] and 'val_mse' not in eps[-1], eps
     assert len(no_metrics_warnings(rd)) == 1, read_metrics(rd, 'message')
+
+
+class StepRecord(nn.Module):  # a spiking net's habit (snnTorch): the output is every time step's record, (steps, batch, classes)
+    def __init__(self): super().__init__(); self.fc = nn.Linear(8, 3)
+    def forward(self, x): h = self.fc(x); return torch.stack([h * (t + 1) / 4 for t in range(4)]), h.detach()
+
+def record_loss(out, y): return sum(F.cross_entropy(m, y) for m in out[0]) / len(out[0])  # every step's cross-entropy
+
+def test_a_prediction_that_does_not_line_up_with_the_targets_is_judged_by_its_loss(tmp_path):
+    """Half R's spiking net crashed rung 4 (its accuracy compared 10 time steps of labels with the targets). The default
+    metrics cannot read a prediction that is not one per target: rung 1 says so in one line, no rung fails or raises, and
+    fit logs its loss alone with one warning. A classifier with no num_classes gets the same, with the hint."""
+    g = torch.Generator().manual_seed(0)
+    x = torch.randn(512, 8, generator=g); y = (x[:, 0] > 0).long() + (x[:, 1] > 0.5).long()
+    kw = dict(model=StepRecord, train=TensorDataset(x[:400], y[:400]), valid=TensorDataset(x[400:], y[400:]), loss=record_loss, num_classes=3)
+    res = ntrain.ladder(rungs='1-4', run_dir=tmp_path/'ladder', write=False, **kw)
+    assert [r.verdict for r in res.rungs] == ['pass', 'warn', 'pass', 'pass'], res.table()  # rung 2: no theory for record_loss
+    why = res.rung(1).numbers['loss_only']
+    assert why.startswith('the prediction (the first element of a tuple of 2, float32[4, 64, 3]) gives 768 labels for 64 targets'), why
+    done = ntrain.fit(run_dir=tmp_path/'run', epochs=2, num_workers=0, quiet=True, **kw)
+    assert done.status == 'finished' and sorted(k for k in done.history[-1] if k.startswith(('val_', 'train_'))) == ['train_loss', 'val_loss'], done.history
+    w = no_metrics_warnings(tmp_path/'run')
+    assert len(w) == 1 and 'gives 768 labels for 64 targets' in w[0] and 'Task(prediction=' in w[0], w
+    plain = dict(kw, model=lambda: nn.Linear(8, 3), loss=nn.CrossEntropyLoss(), num_classes=None)  # the default metrics: MSE
+    done = ntrain.fit(run_dir=tmp_path/'ce', epochs=1, num_workers=0, quiet=True, **plain)
+    w = no_metrics_warnings(tmp_path/'ce')
+    assert done.status == 'finished' and len(w) == 1 and 'gives 192 values for 64 targets' in w[0] and 'num_classes= gives accuracy and F1' in w[0], w

@@ -411,7 +411,7 @@ def _settle_metrics(t, output, target):
     names = ', '.join(type(m).__name__ for m in t.train_metrics)
     t.train_metrics, t.val_metrics = [], []
     t.say(f"no metrics: {t.loss_only}, so the default metrics ({names}) have nothing to read; the run logs its loss "
-             "alone (give Task(metrics=[...]), with Task(prediction=...) where the output has no prediction)", 'warning')
+             "alone (give Task(metrics=[...]), with Task(prediction=...) where the output holds no one prediction per target)", 'warning')
 
 
 # %% ../../nbs/01_engine/09_trainer.ipynb

@@ -21,7 +21,7 @@ from ..events import Events, Stopper, record
 from ..engine.optim import build_optimizer, trainable_params
 from ..rundir import default_run_dir
 from ..loggers import JSONLLogger
-from ..metrics import class_dim
+from ..metrics import class_dim, unreadable
 
 # %% auto 0
 __all__ = ['RUNG_NAMES', 'USER_CODE', 'error_line', 'RungResult', 'LadderResult', 'fmt_short', 'LadderSettings',
@@ -272,6 +272,7 @@ class Bench:
         # returns them (`_pending`: the batch `check_batch` saw last, checked at the next forward)
         self.batch_targets, self._pending = batch_targets_are_the_loss(task), None
         self.seen = False  # set once a forward of your own returned the batch's own targets: the datasets' are the loss's
+        self.unread = None  # why the prediction does not line up with the targets (`unreadable`), at the first forward: the rungs read none then
         self.stopper = stop if isinstance(stop, Stopper) else Stopper(stop)
         callbacks = [callbacks] if callable(callbacks) else list(callbacks or ())
         self.log = None  # the JSONL sink: every record also goes to run_dir/ladder.jsonl
@@ -388,6 +389,10 @@ def forward(self:Bench, model, batch):
         except TaskError as e: raise BadTargets(e) from None
         self.checked_batches += 1
         if not self.seen and same_targets(target, batch): self.seen = True; self.scan_targets()  # the datasets' targets are the loss's
+    if self.unread is None and torch.is_tensor(target):  # class labels for integer targets (a classifier with no num_classes too)
+        try: p = self.task.predict(output)
+        except Exception: p = None  # a prediction of your own that raises: rung 1 names it (`prediction`)
+        self.unread = unreadable(p, target, self.task.num_classes or not target.dtype.is_floating_point) or ''
     return output, target
 
 @patch
@@ -397,8 +402,10 @@ def compute_loss(self:Bench, output, target):
 
 @patch
 def prediction(self:Bench, output, need:bool=False):
-    """The tensor metrics see (`Task.predict`): None when the task keeps the default and the output has none (a loss-only
-    model, judged by its loss); `need`: the default's error instead, naming `Task(prediction=...)`."""
+    """The tensor metrics see (`Task.predict`): None when the task keeps the default and the output has none, or has one
+    that does not line up with the targets (`unread`: a spiking net's record of every time step), a loss-only model
+    judged by its loss; `need`: the default's error instead, naming `Task(prediction=...)`."""
+    if self.unread and not need: return None
     with user_code('prediction'): return self.task.prediction(output) if need else self.task.predict(output)
 
 @patch

@@ -63,7 +63,7 @@ def _first_step(b:Bench, r:RungResult, model, ps:list, batch, cpu, idx):
     except UserCodeError as e: r.fail('prediction', str(e)); return None
     if (why := b.task.loss_only(output, target)):
         n['loss_only'] = why
-        r.note(None, f'no metrics: {why}; runs and the rungs judge this model by its loss alone (give Task(metrics=[...]) for metrics)')
+        r.note(None, f'no metrics: {why}; runs and the rungs judge this model by its loss alone (for metrics: Task(prediction=...) that gives one per target, or Task(metrics=[...]))')
     if b.is_ce and torch.is_tensor(target) and torch.is_tensor(preds) and target.dtype.is_floating_point and target.shape != preds.shape:
         r.fail('target_dtype', f"the targets are {describe(target)} but cross-entropy needs int64 class indices "
                f"(or float class probabilities shaped like the outputs {describe(preds)}): convert them with .long()"); return None

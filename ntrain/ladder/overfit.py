@@ -313,9 +313,13 @@ def higher_lr(b:Bench, init:dict, batch, lr:float, target:float)->Optional[dict]
 SURE = ('zero_grad', 'lr_high', 'flat', 'lr_zero', 'lr_low', 'no_update', 'step_fn', 'not_falling', 'softmax', 'target_dtype')  # fail whatever the curve
 
 def _spiked(losses:list, cv:dict, st)->Optional[str]:
-    "A rise that is a spike in a curve that learned (lowest at most 1 - `overfit_steep` of the first loss, and steep or at a floor at the end), in words; None otherwise: then a rise is sure."
-    lo = min(losses)
-    if cv['state'] not in ('steep', 'floor') or not lo <= (1 - st.overfit_steep) * losses[0]: return None
+    """A rise that is a spike in a curve that learned, in words; None otherwise: then a rise is sure. Learned: its lowest loss
+    at most 1 - `overfit_steep` of the first, and steep or at a floor at the end, or the median of its last tenth that far
+    down (spikes inflate the mean the curve's state reads: a Tobit likelihood whose scale shrinks on one batch falls
+    3.4 -> 0.6 with peaks of 21 on the way)."""
+    lo, w = min(losses), max(3, len(losses) // 10)
+    down = (1 - st.overfit_steep) * losses[0]
+    if not lo <= down or cv['state'] not in ('steep', 'floor') and not sorted(losses[-w:])[(w - 1) // 2] <= down: return None
     return f'the loss learned ({losses[0]:.4g} -> lowest {lo:.4g}) and spiked on the way (peak {max(losses):.4g}, last {losses[-1]:.4g})'
 
 def _judge(b:Bench, r:RungResult, model, batch, idx, init:dict, grads:dict, words:Optional[str], kept, lr:float, moved:float):
@@ -340,8 +344,8 @@ def _judge(b:Bench, r:RungResult, model, batch, idx, init:dict, grads:dict, word
         r.note('linear_probe', f'  a linear probe: {words}; the trainable part learns, so they are taken as frozen on purpose; '
                f"at lr {lr:.3g} it learns slowly (features this small want a larger lr for the head: try {hl['lr']:.3g})")
         return r
-    if not sure and cv['state'] in ('steep', 'floor'):
-        r.note(None, cv['words'] + f' (lr {lr:.3g})')
+    if not sure and (cv['state'] in ('steep', 'floor') or spiked):  # spiked: learning, though spikes inflate its last steps' mean
+        r.note(None, (cv['words'] if cv['state'] in ('steep', 'floor') else 'learning, with spikes: the median of its last steps fell, their mean did not') + f' (lr {lr:.3g})')
         if grads['frozen']: r.note('linear_probe', f'  a linear probe: {words}; the trainable part learns, so they are taken as frozen on purpose')
         if (odd := [c for c in found.causes if c in ('detached', 'dead_grad')]):  # worth a warning on a pass
             for c, line in zip(odd, [l for l in found.diagnosis.splitlines() if 'requires_grad=False' not in l]): r.warn(c, line)
