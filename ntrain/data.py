@@ -38,8 +38,6 @@ def hf_forward(model, batch:dict, target_key:str='labels'):
     return model(**inputs), batch[target_key]
 
 # %% ../nbs/00_foundation/04_data.ipynb
-def _dtype_shape(x)->str: return f"{str(x.dtype).replace('torch.', '')}{list(x.shape)}"
-
 def _output_words(output)->str:
     "A model's output in a few words: 'a dict with logits_per_image, logits_per_text', 'a tuple of 2', 'a str'."
     if isinstance(output, Mapping): return f"a {type(output).__name__} with {', '.join(map(str, list(output)[:6]))}"
@@ -269,7 +267,7 @@ def loss_only(self:Task, output, target)->Optional[str]:
         where = 'the output' if torch.is_tensor(output) else f'the first element of {_output_words(output)}' if isinstance(output, (tuple, list)) else '.logits'
         if self.prediction is not default_prediction: where = 'Task.prediction'
         hint = '; a classifier? num_classes= gives accuracy and F1' if not self.num_classes and not target.dtype.is_floating_point and class_dim(p, target) is not None else ''
-        why.append(f"the prediction ({where}, {_dtype_shape(p)}) gives {bad} ({_dtype_shape(target)}){hint}")
+        why.append(f"the prediction ({where}): {bad}{hint}")
     return ', and '.join(why) or None
 
 

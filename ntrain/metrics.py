@@ -218,4 +218,4 @@ def unreadable(preds, target, num_classes:Optional[int]=None)->Optional[str]:
     if not (torch.is_tensor(preds) and torch.is_tensor(target)): return None
     n = _labels(preds, target)[0].numel() if num_classes else preds.numel()
     if n == target.numel(): return None
-    return f"{n:,} {'labels' if num_classes else 'values'} for {target.numel():,} targets"
+    return f"{_shape(preds)} gives {n:,} {'labels' if num_classes else 'values'} for {target.numel():,} targets ({_shape(target)})"

@@ -239,7 +239,7 @@ def test_a_prediction_that_does_not_line_up_with_the_targets_is_judged_by_its_lo
     res = ntrain.ladder(rungs='1-4', run_dir=tmp_path/'ladder', write=False, **kw)
     assert [r.verdict for r in res.rungs] == ['pass', 'warn', 'pass', 'pass'], res.table()  # rung 2: no theory for record_loss
     why = res.rung(1).numbers['loss_only']
-    assert why.startswith('the prediction (the first element of a tuple of 2, float32[4, 64, 3]) gives 768 labels for 64 targets'), why
+    assert why.startswith('the prediction (the first element of a tuple of 2): float32[4, 64, 3] gives 768 labels for 64 targets (int64[64])'), why
     done = ntrain.fit(run_dir=tmp_path/'run', epochs=2, num_workers=0, quiet=True, **kw)
     assert done.status == 'finished' and sorted(k for k in done.history[-1] if k.startswith(('val_', 'train_'))) == ['train_loss', 'val_loss'], done.history
     w = no_metrics_warnings(tmp_path/'run')
