@@ -517,6 +517,16 @@ def test_rung_2_with_no_theory_still_stops_outputs_far_beyond_what_zero_outputs_
     r = gallery('made_digits', rungs='2').rung(2)
     assert r.verdict == 'warn' and r.causes == ['no_theory'] and 'zero_output_ratio' not in r.numbers, r.diagnosis
 
+def test_rung_2_with_no_theory_reads_every_head_of_a_dict_output_against_zeros():
+    """Half R's MMoE (broken): every Linear drawn at std 1 (copied from the embeddings' init), two towers returning a dict of
+    click and purchase logits, and a loss summing two BCEs. Rung 2 had no theory and only warned `no_theory`: the all-zero
+    reference took one tensor of outputs only. Every float tensor of a dict or tuple output is now set to 0 for it, and the
+    outputs' std is all of them together: logits of std about 590 score 222 times what zeros do."""
+    r = gallery('mmoe_linear_init_std1', rungs='2').rung(2)
+    assert r.verdict == 'fail' and r.causes == ['init_scale'] and r.numbers['zero_output_ratio'] > 10 and r.numbers['outputs_std'] > 100, r.diagnosis
+    r = gallery('mmoe_ctr_cvr', rungs='2').rung(2)
+    assert r.verdict == 'warn' and r.causes == ['no_theory'] and 'zero_output_ratio' not in r.numbers, r.diagnosis
+
 def test_in_batch_negatives_score_as_many_classes_as_the_batch_has_pairs(tmp_path):
     """Half N's dual encoder (healthy): its forward returns the batch's query-passage similarities and `arange(len(batch))`,
     so a batch of B pairs scores B classes. Rung 1 read 8 classes off its batch of 8; rung 4's validation batches of 16 then

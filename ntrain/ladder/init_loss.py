@@ -9,7 +9,7 @@ from typing import Optional
 import numpy as np
 import torch
 from torch import nn
-from ..core import to_device, seed_all
+from ..core import to_device, seed_all, tree_map
 from ..data import mix_seed
 from .kernel import RungResult, user_code, Bench, batch_rows, UserCodeError
 from .diagnose import init_loss_theory, regression_parts
@@ -168,6 +168,12 @@ HEAD_GAIN = 2.0  # a last layer whose outputs' rms is at most this times its inp
 
 def _rms(t)->float: return float(t.detach().float().pow(2).mean().sqrt())
 
+def _float_leaves(out)->Optional[torch.Tensor]:
+    "Every floating-point tensor in a model's output (a tensor, or the tuples, lists and dicts of one), flattened into one; None if it has none."
+    found = []
+    tree_map(lambda t: found.append(t.detach().float().flatten()) if t.is_floating_point() else None, out)
+    return torch.cat(found) if found else None
+
 def head_inputs(b:Bench)->Optional[dict]:
     """The last layer when the outputs are large at init because its inputs are, not its weights: dict(layer, gain, inputs,
     outputs) of the last Linear, Bilinear or convolution to run on the first batch (in eval mode), whose outputs' rms is at
@@ -180,10 +186,11 @@ def head_inputs(b:Bench)->Optional[dict]:
     kinds = (nn.Linear, nn.Bilinear, nn.modules.conv._ConvNd)
     hs = [m.register_forward_hook(hook) for m in model.modules() if isinstance(m, kinds)]
     try:
-        with torch.no_grad(): p = b.prediction(b.forward_loss(model, to_device(b.first_batch()[0], b.device))[1])
+        with torch.no_grad(): out = b.forward_loss(model, to_device(b.first_batch()[0], b.device))[1]; p = b.prediction(out)
     except UserCodeError: return None
     finally:
         for h in hs: h.remove()
+    if p is None: p = _float_leaves(out)  # a dict or tuple of outputs, a loss-only model: all of them
     if not last or not torch.is_tensor(p) or not (i := _rms(last['i'])) > 0: return None
     o = _rms(last['o']); gain = o / i
     if gain > HEAD_GAIN or o < _rms(p) / 2: return None
@@ -200,16 +207,17 @@ def _head_words(h:dict)->str:
 INIT_SURE = 2.0  # rung 2 stops on `init_scale` alone only beyond this std of the outputs at init (or twice the theory)
 
 def _init_batches(b:Bench)->tuple:
-    """The loss at init on the first batch and up to three more, without gradients: (losses, counts, rows, items, seen, zero),
-    `seen` holding (batch, predictions, targets) per batch, `zero` the first batch's loss at init over its loss with every
-    output at 0 (None when the outputs are not one float tensor, the loss refuses zeros, or that loss is not positive)."""
+    """The loss at init on the first batch and up to three more, without gradients: (losses, counts, rows, items, seen, zero,
+    spread), `seen` holding (batch, predictions, targets) per batch, `zero` the first batch's loss at init over its loss with
+    every float output at 0 (each tensor of a dict or tuple of them too; None when there is none, the loss refuses zeros, or
+    that loss is not positive), `spread` the std of all those outputs together (None without them)."""
     model = b.model().eval()
     batches = [b.first_batch()]
     it = b.batches(b.loader(b.task.train, len(b.first_batch()[1]), epoch=1))
     for _ in range(3):
         try: batches.append(next(it)[:2])
         except StopIteration: break
-    losses, counts, rows, items, seen, zero = [], [], [], [], [], None
+    losses, counts, rows, items, seen, zero, spread = [], [], [], [], [], None, None
     with torch.no_grad():
         for bt, bidx in batches:
             b.check_stop()
@@ -222,19 +230,21 @@ def _init_batches(b:Bench)->tuple:
                 with user_code('count_items'): items.append(int(b.task.count_items(bt)))
             losses.append(float(loss)); counts.append(items[-1] if b.items else rows[-1])
             seen.append((bt, None if preds is None else preds.detach().float(), target))  # (detached: a forward may take derivatives of its own) the theory is taken on the samples the loss was measured on
-            if len(seen) == 1 and torch.is_tensor(out) and out.is_floating_point():
+            if len(seen) == 1 and (fl := _float_leaves(out)) is not None:
+                spread = float(fl.std()) if fl.numel() > 1 else 0.0
                 try:
-                    with b.prec.autocast(): z = float(b.compute_loss(torch.zeros_like(out), target)), float(b.compute_loss(out, target))
+                    zeros = tree_map(lambda t: torch.zeros_like(t) if t.is_floating_point() else t, out)
+                    with b.prec.autocast(): z = float(b.compute_loss(zeros, target)), float(b.compute_loss(out, target))
                     zero = z[1] / z[0] if z[0] > 0 and math.isfinite(z[1]) else None
                 except Exception: zero = None  # a loss that cannot take zeros (a log of them): no reference
-    return losses, counts, rows, items, seen, zero
+    return losses, counts, rows, items, seen, zero, spread
 
 # %% ../../nbs/02_ladder/03b_init_loss.ipynb
 def rung2(b:Bench)->RungResult:
     "The initial loss against theory, with likely causes when it is off."
     r = b.rung_result(2)
     st, n = b.st, r.numbers
-    losses, counts, rows, items, seen, zero = _init_batches(b)
+    losses, counts, rows, items, seen, zero, spread = _init_batches(b)
     measured = sum(l * c for l, c in zip(losses, counts)) / sum(counts)
     n.update(measured=measured, samples=sum(rows), **(dict(items=sum(items)) if b.items else {}))
     (b0, p0, t0), w = seen[0], [c / sum(counts) for c in counts]  # the first batch: the output checks
@@ -248,9 +258,10 @@ def rung2(b:Bench)->RungResult:
         n['target_scale'] = dict(mean=float(t0.float().mean()), std=float(t0.float().std()))
         r.warn('target_scale', '  ' + adv)
     if expected is None:
-        if zero is not None and n.get('output_std', 0) > INIT_SURE and zero > 2:  # no theory, yet far above what outputs at 0 score
-            n['zero_output_ratio'] = zero
-            head = (f"{source}; but the outputs' std at init is {n['output_std']:.3g} (near 0 to 1 is expected) and the loss "
+        sd = n.get('output_std', spread or 0)  # with no one prediction (a dict of heads), every float output's
+        if zero is not None and sd > INIT_SURE and zero > 2:  # no theory, yet far above what outputs at 0 score
+            n.update(zero_output_ratio=zero, outputs_std=sd)
+            head = (f"{source}; but the outputs' std at init is {sd:.3g} (near 0 to 1 is expected) and the loss "
                     f"at init is {zero:.3g} times what all-zero outputs score on the same batch")
             if (h := head_inputs(b)): n['head'] = h; return r.warn('init_scale', f'{head}: {_head_words(h)}')
             return r.fail('init_scale', f"{head}: the last layers' init scale (weights drawn at std 1, a gain); keep the layers' "
