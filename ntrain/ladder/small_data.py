@@ -4,7 +4,7 @@
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb 2
 from __future__ import annotations
-import contextlib, copy, functools, hashlib, math, random, statistics, warnings
+import contextlib, copy, dataclasses, functools, hashlib, math, random, statistics, warnings
 from collections.abc import Mapping
 from typing import Callable, Optional
 import numpy as np
@@ -22,10 +22,10 @@ from ..metrics import class_dim
 
 # %% auto 0
 __all__ = ['LEAK_CHUNK', 'AUROC_MAX', 'PERMUTED_CACHE', 'MOOT_CHECK', 'LEAK_SURE', 'CONTROLS', 'MEMORISED', 'STRUCTURED',
-           'SPARSE_IDS', 'digest', 'sample_inputs', 'leak_check', 'auroc', 'train_prior', 'control_seed', 'target_slot',
-           'Permuted', 'rng_kept', 'control_fit', 'sound_control', 'targets_are_inputs', 'swing', 'judge',
-           'leak_explains', 'decisive', 'more_controls', 'permuted_like', 'blew_up', 'train_se', 'sparse_ids',
-           'rung4_on', 'rung4']
+           'SPARSE_IDS', 'SWAP_MIN', 'digest', 'sample_inputs', 'leak_check', 'auroc', 'train_prior', 'control_seed',
+           'target_slot', 'Permuted', 'rng_kept', 'control_fit', 'sound_control', 'targets_are_inputs', 'swing',
+           'judge', 'leak_explains', 'decisive', 'more_controls', 'permuted_like', 'blew_up', 'train_se', 'sparse_ids',
+           'rung4_on', 'validation_fit', 'rung4']
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def digest(x)->str:
@@ -984,17 +984,66 @@ def rung4_on(b:Bench, k:Optional[int]=None)->RungResult:
     return r
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
+SWAP_MIN = 128  # validation samples each half must have for `validation_fit` (a whole graph in one item has none)
+
+def validation_fit(b:Bench)->Optional[RungResult]:
+    """Rung 4 (`rung4_on`) with the validation split as its own data: the same model, optimizer and step trained on a seeded
+    half of the validation samples and judged on the other half against permutations of its targets; None when a half
+    would have fewer than `SWAP_MIN`. It runs silently, on its own `Bench`, with the run's stop token."""
+    task, nv = b.task, min(len(b.task.valid), 2 * b.st.val_max)
+    if nv < 2 * SWAP_MIN: return None
+    g = torch.Generator(); g.manual_seed(mix_seed(b.cfg.seed, 0x5A4D))
+    perm = torch.randperm(len(task.valid), generator=g)[:nv].tolist()
+    t2 = dataclasses.replace(task, train=Subset(task.valid, perm[:nv // 2]), valid=Subset(task.valid, perm[nv // 2:]), raw=None, targets=None)
+    st = dataclasses.replace(b.st, small_min=nv // 2, small_frac=1.0, small_grow=1, lr_find=False)
+    b2 = Bench(b.cfg, t2, st, b.run_dir, optimizer=b.user_opt, step=b.step_fn, stop=b.stopper)
+    b2.classes, b2.unread = b.classes, b.unread  # what rung 1 read off the model's output
+    b2.results = {k: v for k, v in b.results.items() if k < 4}
+    return rung4_on(b2)
+
+def _permuted_side(n:dict)->bool:
+    "Whether rung 4's fit (its `numbers`) fit its own training targets no better than `MEMORISED` below every control's."
+    ends = ([n['control']['train_loss_end']] if 'control' in n else []) + [c['train_loss_end'] for c in n.get('controls', [])]
+    return bool(ends) and n['train_loss_end'] >= (1 - MEMORISED) * min(ends)
+
+def _by_validation(b:Bench, r:RungResult)->RungResult:
+    "An `inconclusive` rung 4 whose fit looks like a permutation on its training side, judged again by `validation_fit`."
+    n = r.numbers
+    if not (r.verdict == 'warn' and 'inconclusive' in r.causes and _permuted_side(n)): return r
+    b.emit('message', level='info', rung=4, text='inconclusive: fitting half of the validation split, judged on the other half, to see whether the model learns from its targets')
+    v = validation_fit(b)
+    if v is None: return r.note(None, f'  the validation split ({len(b.task.valid)} samples) is too small to fit half of it (SWAP_MIN={SWAP_MIN} a half)')
+    vn = v.numbers; ends = [vn['control']['train_loss_end']] + [c['train_loss_end'] for c in vn.get('controls', [])] if 'control' in vn else []
+    moved = f"{vn['metric']} {vn['start']:.4g} -> {vn['final']:.4g}, val_loss {vn['val_loss']:.4g} on {vn['samples']} samples in {vn['epochs']} epochs"
+    n['validation_fit'] = dict(verdict=v.verdict, causes=v.causes, samples=vn['samples'], epochs=vn['epochs'], metric=vn['metric'], start=vn['start'],
+                               final=vn['final'], val_loss=vn['val_loss'], train_loss_end=vn['train_loss_end'], control_train_ends=ends)
+    if not (v.verdict == 'pass' and ends and vn['train_loss_end'] < min(ends)):
+        return r.note(None, f"  fit on half of the validation split and judged on the other half, the model was not clearly better than "
+                      f"permuted targets either ({moved}: {v.verdict}): nothing says the training targets are at fault")
+    tl = f"{n['train_loss_end']:.4g} against {min(n['control']['train_loss_end'], *[c['train_loss_end'] for c in n.get('controls', [])]):.4g} for permuted ones"
+    r.verdict, r.causes = 'fail', ['labels']
+    r.diagnosis = (f"the model learns from the validation targets but not from the training targets: on {n['samples']} training samples it "
+                   f"fit its targets no better than permuted ones (train loss {tl}) and {n['metric']} went {n['start']:.4g} -> {n['final']:.4g}; "
+                   f"trained the same way on {vn['samples']} validation samples and judged on the other {vn['val_samples']}, it beat every "
+                   f"permutation of them ({moved}; its train loss {vn['train_loss_end']:.4g} against {min(ends):.4g}). The training "
+                   "targets do not follow from the inputs as the validation ones do: shuffled, misaligned by a sort or a join, or taken "
+                   "from another column than the validation split's\n  (the first judgement: " + r.diagnosis.replace('\n', ' ') + ')')
+    return r
+
+# %% ../../nbs/02_ladder/03e_small_data.ipynb
 def rung4(b:Bench)->RungResult:
     """A few epochs on a small part of the train set must move the validation metric beyond a control fit on permuted targets
     (`rung4_on`); a result still `inconclusive` at its bound, or one that blames the labels from part of the train set, runs
     once more on `small_grow` times the samples, and that run's verdict is the rung's: a model that needs more samples to
     generalise memorises 512 samples as well as their permutation (a decomposable-attention NLI model passes on 1,024 or 2,048).
-    A labels blame stands when its second run is inconclusive with every criterion no better than the controls' best."""
+    A labels blame stands when its second run is inconclusive with every criterion no better than the controls' best. A
+    result still inconclusive whose fit looks like a permutation on its training side is judged once more by the
+    validation split (`_by_validation`)."""
     r = rung4_on(b)
     n = r.numbers; k, N = n['samples'], n['of']
     k2 = min(N, max(b.st.small_grow, 1) * k)
     labels = r.verdict == 'fail' and 'labels' in r.causes
-    if not (r.verdict == 'warn' and 'inconclusive' in r.causes or labels) or k2 <= k: return r
+    if not (r.verdict == 'warn' and 'inconclusive' in r.causes or labels) or k2 <= k: return _by_validation(b, r)
     was = 'no better than permuted targets' if labels else 'inconclusive'
     b.emit('message', level='info', rung=4, text=f'{was} on {k:,} samples after {n["epochs"]} epochs: running again on {k2:,} (small_grow={b.st.small_grow})')
     first, r1 = dict(samples=k, epochs=n['epochs'], diagnosis=r.diagnosis), r
@@ -1011,4 +1060,4 @@ def rung4(b:Bench)->RungResult:
                f"training loss {n['train_loss_end']:.4g} is not below theirs ({min(ends):.4g} to {max(ends):.4g}): the validation side alone "
                "can be a lucky draw (shuffled labels pass it in a few runs)")
     r.note(None, f"  rung 4 ran first on {k} samples for {first['epochs']} epochs and was {'no better than permuted targets' if labels else 'inconclusive'}; this is its second run, on {k2} (small_grow={b.st.small_grow})")
-    return r
+    return _by_validation(b, r)
