@@ -700,3 +700,22 @@ def test_rung_4_fits_the_validation_split_only_when_the_fit_looks_like_a_permuta
     assert _permuted_side(n)
     assert not _permuted_side(dict(n, train_loss_end=0.5))  # fits its targets better than any permutation: the targets are learnable
     assert not _permuted_side(dict(train_loss_end=0.69))  # no control ran (a formula judged): no witness to compare with
+
+def test_rung_4_controls_a_whole_graph_by_shuffling_its_node_labels_among_its_nodes():
+    """Half S's ChebNet on one full graph (`(features, Laplacian, labels, mask)`, one item): rung 4's subset is one sample, so
+    no control could permute targets among samples, and a formula judged it. With the label file kept in the old node
+    order after the graph was relabelled by degree, that was `inconclusive` in 9 of 10 seeds. The control now shuffles the
+    one sample's labels among its nodes (`Shuffled`, at the first item whose shuffle the forward's targets show): the
+    relabelled graph fails `labels`, and the healthy one passes against a control."""
+    r = gallery('chebnet_labels_reindexed', seed=0, rungs='3-4').rung(4)
+    assert r.verdict == 'fail' and r.causes == ['labels'] and 'control' in r.numbers and r.numbers['samples'] == 1, r.diagnosis
+    h = gallery('chebnet_nodes', seed=0, rungs='3-4').rung(4)
+    assert h.verdict == 'pass' and 'no_control' not in h.causes and 'control' in h.numbers, h.diagnosis
+
+def test_a_shuffled_sample_keeps_its_inputs_and_permutes_its_target_rows():
+    from ntrain.ladder.small_data import Shuffled
+    x, y = torch.arange(12.).view(6, 2), torch.arange(6)
+    s = Shuffled([(x, y), (x, y + 10)], 1, seed=3)
+    a, b = s[0], s[1]
+    assert torch.equal(a[0], x) and sorted(a[1].tolist()) == list(range(6)) and not torch.equal(a[1], y)
+    assert sorted(b[1].tolist()) == list(range(10, 16)) and torch.equal(s[0][1], a[1])  # seeded by the sample: the same every epoch

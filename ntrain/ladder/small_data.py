@@ -23,9 +23,9 @@ from ..metrics import class_dim
 # %% auto 0
 __all__ = ['LEAK_CHUNK', 'AUROC_MAX', 'PERMUTED_CACHE', 'MOOT_CHECK', 'LEAK_SURE', 'CONTROLS', 'MEMORISED', 'STRUCTURED',
            'SPARSE_IDS', 'SWAP_MIN', 'digest', 'sample_inputs', 'leak_check', 'auroc', 'train_prior', 'control_seed',
-           'target_slot', 'Permuted', 'rng_kept', 'control_fit', 'sound_control', 'targets_are_inputs', 'swing',
-           'judge', 'leak_explains', 'decisive', 'more_controls', 'permuted_like', 'blew_up', 'train_se', 'sparse_ids',
-           'rung4_on', 'validation_fit', 'rung4']
+           'target_slot', 'Permuted', 'with_target', 'Shuffled', 'rng_kept', 'control_fit', 'sound_control',
+           'targets_are_inputs', 'swing', 'judge', 'leak_explains', 'decisive', 'more_controls', 'permuted_like',
+           'blew_up', 'train_se', 'sparse_ids', 'rung4_on', 'validation_fit', 'rung4']
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def digest(x)->str:
@@ -244,15 +244,27 @@ class Permuted(Dataset):
         n = sum(x.numel() * x.element_size() for x in tree_flatten(t)[0] if torch.is_tensor(x))
         if self.bytes + n <= PERMUTED_CACHE: self.kept[j] = t; self.bytes += n
         return t
+    def __getitem__(self, i): return with_target(self.ds[i], self.slot, self.target(self.perm[i]))
+
+def with_target(s, slot, t):
+    "The sample `s` (a tuple, list, namedtuple or dict) with `t` at `slot`."
+    if isinstance(s, Mapping):
+        d = {**s, slot: t}
+        try: return d if type(s) is dict else type(s)(d)
+        except Exception: return d
+    out = list(s); out[slot] = t
+    if isinstance(s, list): return out
+    return type(s)(*out) if hasattr(s, '_fields') else tuple(out)  # a namedtuple stays one
+
+class Shuffled(Dataset):
+    """The samples of `ds` with each one's target (at `slot`) permuted along its first dimension, by a generator seeded with
+    `seed` and the sample's index: the control of a subset that is one sample (a whole graph's node labels among its nodes)."""
+    def __init__(self, ds, slot, seed:int): self.ds, self.slot, self.seed = ds, slot, seed
+    def __len__(self): return len(self.ds)
     def __getitem__(self, i):
-        s, t = self.ds[i], self.target(self.perm[i])
-        if isinstance(s, Mapping):
-            d = {**s, self.slot: t}
-            try: return d if type(s) is dict else type(s)(d)
-            except Exception: return d
-        out = list(s); out[self.slot] = t
-        if isinstance(s, list): return out
-        return type(s)(*out) if hasattr(s, '_fields') else tuple(out)  # a namedtuple stays one
+        s = self.ds[i]; t = s[self.slot]
+        g = torch.Generator(); g.manual_seed(self.seed + i)
+        return with_target(s, self.slot, t[torch.randperm(len(t), generator=g)])
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 @contextlib.contextmanager
@@ -325,6 +337,27 @@ def _permutation_moot(b:Bench, model, sub, ds:Permuted, n:int)->Optional[str]:
             "does not read the targets it is given (it draws its own?), so a control would train on the same objective as the fit")
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
+def _within_seen(b:Bench, model, sub, seed:int, first, n:int)->tuple:
+    """(the control's samples, None) for a subset of one sample: `Shuffled`, at the first item (the target's slot, then each
+    later item of a tuple) that is a tensor of at least two rows, not all alike, whose shuffle the forward pass's targets
+    show (a full-batch graph's `(features, adjacency, labels, mask)` from the third); (None, why not) when there is none."""
+    slot = target_slot(b.task, first)
+    alt = range(2, len(first)) if isinstance(first, (tuple, list)) and slot in (1, None) else ()
+    for s in [s for s in (slot, *alt) if s is not None]:
+        t = first[s]
+        if not (torch.is_tensor(t) and t.dim() >= 1 and len(t) > 1 and not (t == t[:1]).all()): continue
+        ds = Shuffled(sub, s, seed)
+        try: pb, ob = (next(b.batches(b.loader(d, n, shuffle=False)))[0] for d in (ds, sub))
+        except UserCodeError: continue
+        model.eval()
+        try:
+            with torch.no_grad(): tp, to = (b.forward(model, to_device(x, b.device))[1] for x in (pb, ob))
+        except UserCodeError: continue
+        if not same_tree(tp, to): return ds, None
+    return None, ("rung 4's subset is one sample (a full-batch graph, one long series), and no item of it is a target the "
+                  "forward pass takes row by row, to shuffle among its rows: a control would train on the true targets")
+
+# %% ../../nbs/02_ladder/03e_small_data.ipynb
 def control_fit(b:Bench, sub, init:dict, vl, within, value:Callable, bs:int, drop_last:bool, metric:str='',
                 keep:Optional[dict]=None, # carries the control between calls: a second call with it trains `epochs` more
                 epochs:Optional[int]=None, # epochs this call (default: small_epochs)
@@ -339,12 +372,9 @@ def control_fit(b:Bench, sub, init:dict, vl, within, value:Callable, bs:int, dro
         with rng_kept():
             if 'model' in keep: model, opt, ds, hist = keep['model'], keep['opt'], keep['ds'], keep['hist']; seed_all(seed + len(hist))
             else:
-                if len(sub) < 2:
-                    return None, ("rung 4's subset is one sample (a full-batch graph, one long series): there are no other samples to "
-                                  "permute its targets among, so a control would train on the true targets")
                 with user_code('data'): first = sub[0]
                 slot = target_slot(b.task, first)
-                if slot is None:
+                if slot is None and len(sub) > 1:
                     return None, (f"a train sample is a {type(first).__name__} with no target of its own to permute (the second item of a tuple, or "
                                   "the target key of a dict: 'labels', or functools.partial(hf_forward, target_key=...) as Task.forward)")
                 g = torch.Generator(); g.manual_seed(seed)
@@ -354,8 +384,9 @@ def control_fit(b:Bench, sub, init:dict, vl, within, value:Callable, bs:int, dro
                 seed_all(seed)
                 opt = b.optimizer(model)
                 for gr in opt.param_groups: gr['lr'] = gr['lr'] * lr_scale
-                ds, why = _permuted_seen(b, model, sub, perm, slot, first, min(bs, len(sub)))
-                if why or (why := _permutation_moot(b, model, sub, ds, min(bs, len(sub)))): return None, why
+                if len(sub) == 1: ds, why = _within_seen(b, model, sub, seed, first, 1)  # one sample: its target's rows shuffled
+                else: ds, why = _permuted_seen(b, model, sub, perm, slot, first, min(bs, len(sub)))
+                if why or len(sub) > 1 and (why := _permutation_moot(b, model, sub, ds, min(bs, len(sub)))): return None, why
                 hist = []
             keep.update(model=model, opt=opt, ds=ds, hist=hist, lr=opt.param_groups[0]['lr'])
             for ep in range(len(hist), len(hist) + E):
