@@ -34,6 +34,8 @@ API (also used by issue 33's false-alarm counts):
   at c22ec08 by a helper, read by no one who wrote the rules) without reading the rules, checked only with a plain torch loop, and run once).
   'S' (bench/ladder_gallery_s.py, imported after half R: held out from the rules frozen at 1627d81 (written in a worktree
   at 9b391b1 by a helper, read by no one who wrote the rules) without reading the rules, checked only with a plain torch loop, and run once).
+  'T' (bench/ladder_gallery_t.py, imported after half S: held out from the rules frozen at efd91c4, round 25 (written in a worktree
+  at efd91c4 by a helper, read by no one who wrote the rules) without reading the rules, checked only with a plain torch loop, and run once).
 - `run(name, seed, rungs='1-3')` runs one program's ladder and returns the LadderResult.
 """
 from __future__ import annotations
@@ -925,3 +927,4 @@ import ladder_gallery_p  # noqa: E402,F401  half P (held out from round 18, froz
 import ladder_gallery_q  # noqa: E402,F401  half Q (held out from round 19, frozen at 624370a) registers itself into HEALTHY, BROKEN and HALF
 import ladder_gallery_r  # noqa: E402,F401  half R (held out from round 21, frozen at f8981be) registers itself into HEALTHY, BROKEN and HALF
 import ladder_gallery_s  # noqa: E402,F401  half S (held out from the rules frozen at 1627d81) registers itself into HEALTHY, BROKEN and HALF
+import ladder_gallery_t  # noqa: E402,F401  half T (held out from the rules frozen at efd91c4, round 25) registers itself into HEALTHY, BROKEN and HALF
