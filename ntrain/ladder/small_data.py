@@ -25,7 +25,7 @@ __all__ = ['LEAK_CHUNK', 'AUROC_MAX', 'PERMUTED_CACHE', 'MOOT_CHECK', 'LEAK_SURE
            'SPARSE_IDS', 'SWAP_MIN', 'digest', 'sample_inputs', 'leak_check', 'auroc', 'train_prior', 'control_seed',
            'target_slot', 'Permuted', 'with_target', 'Shuffled', 'rng_kept', 'control_fit', 'sound_control',
            'targets_are_inputs', 'swing', 'judge', 'leak_explains', 'decisive', 'more_controls', 'permuted_like',
-           'blew_up', 'train_se', 'sparse_ids', 'rung4_on', 'validation_fit', 'rung4']
+           'blew_up', 'train_se', 'sparse_ids', 'rung4_on', 'validation_fit', 'control_ends', 'rung4']
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def digest(x)->str:
@@ -296,13 +296,17 @@ def _permuted_seen(b:Bench, model, sub, perm:list, slot, first, n:int)->tuple:
         why = why or w
     return None, why
 
+def _forward_targets(b:Bench, model, ds, sub, n:int)->tuple:
+    "The targets the forward pass returns (in eval mode) for the first `n` samples of `ds` and of `sub`: (from `ds`, from `sub`)."
+    pb, ob = (next(b.batches(b.loader(d, n, shuffle=False)))[0] for d in (ds, sub))
+    model.eval()
+    with torch.no_grad(): return tuple(b.forward(model, to_device(x, b.device))[1] for x in (pb, ob))
+
 def _sees_permutation(b:Bench, model, sub, ds:Permuted, n:int)->Optional[str]:
     "None when the forward pass takes its targets where `ds` permutes them; else why not, in words."
     f = b.task.forward
     if b.task.collate_fn is None and (f is default_forward or isinstance(f, functools.partial) and f.func is hf_forward): return None  # ntrain's own
-    pb, ob = (next(b.batches(b.loader(d, n, shuffle=False)))[0] for d in (ds, sub))
-    model.eval()
-    with torch.no_grad(): tp, to = (b.forward(model, to_device(x, b.device))[1] for x in (pb, ob))
+    tp, to = _forward_targets(b, model, ds, sub, n)
     if not same_tree(tp, to): return None
     if all(same_tree(sub[i][ds.slot], sub[ds.perm[i]][ds.slot]) for i in range(n)): return None  # targets all alike here: nothing to see
     if tp is None: return ("the forward pass returns no targets (None: a loss that pairs the batch's own items, as a contrastive one "
@@ -347,12 +351,8 @@ def _within_seen(b:Bench, model, sub, seed:int, first, n:int)->tuple:
         t = first[s]
         if not (torch.is_tensor(t) and t.dim() >= 1 and len(t) > 1 and not (t == t[:1]).all()): continue
         ds = Shuffled(sub, s, seed)
-        try: pb, ob = (next(b.batches(b.loader(d, n, shuffle=False)))[0] for d in (ds, sub))
-        except UserCodeError: continue
-        model.eval()
-        try:
-            with torch.no_grad(): tp, to = (b.forward(model, to_device(x, b.device))[1] for x in (pb, ob))
-        except UserCodeError: continue
+        try: tp, to = _forward_targets(b, model, ds, sub, n)
+        except UserCodeError: continue  # the forward pass cannot take this item shuffled: not the target
         if not same_tree(tp, to): return ds, None
     return None, ("rung 4's subset is one sample (a full-batch graph, one long series), and no item of it is a target the "
                   "forward pass takes row by row, to shuffle among its rows: a control would train on the true targets")
@@ -1032,10 +1032,13 @@ def validation_fit(b:Bench)->Optional[RungResult]:
     b2.results = {k: v for k, v in b.results.items() if k < 4}
     return rung4_on(b2)
 
+def control_ends(n:dict)->list:
+    "The last epoch's training loss of each control of a rung 4 (its `numbers`): the first, then the further ones; [] without a control."
+    return [n['control']['train_loss_end']] + [c['train_loss_end'] for c in n.get('controls', [])] if 'control' in n else []
+
 def _permuted_side(n:dict)->bool:
     "Whether rung 4's fit (its `numbers`) fit its own training targets no better than `MEMORISED` below every control's."
-    ends = ([n['control']['train_loss_end']] if 'control' in n else []) + [c['train_loss_end'] for c in n.get('controls', [])]
-    return bool(ends) and n['train_loss_end'] >= (1 - MEMORISED) * min(ends)
+    return bool(ends := control_ends(n)) and n['train_loss_end'] >= (1 - MEMORISED) * min(ends)
 
 def _by_validation(b:Bench, r:RungResult)->RungResult:
     "An `inconclusive` rung 4 whose fit looks like a permutation on its training side, judged again by `validation_fit`."
@@ -1044,14 +1047,14 @@ def _by_validation(b:Bench, r:RungResult)->RungResult:
     b.emit('message', level='info', rung=4, text='inconclusive: fitting half of the validation split, judged on the other half, to see whether the model learns from its targets')
     v = validation_fit(b)
     if v is None: return r.note(None, f'  the validation split ({len(b.task.valid)} samples) is too small to fit half of it (SWAP_MIN={SWAP_MIN} a half)')
-    vn = v.numbers; ends = [vn['control']['train_loss_end']] + [c['train_loss_end'] for c in vn.get('controls', [])] if 'control' in vn else []
+    vn = v.numbers; ends = control_ends(vn)
     moved = f"{vn['metric']} {vn['start']:.4g} -> {vn['final']:.4g}, val_loss {vn['val_loss']:.4g} on {vn['samples']} samples in {vn['epochs']} epochs"
     n['validation_fit'] = dict(verdict=v.verdict, causes=v.causes, samples=vn['samples'], epochs=vn['epochs'], metric=vn['metric'], start=vn['start'],
                                final=vn['final'], val_loss=vn['val_loss'], train_loss_end=vn['train_loss_end'], control_train_ends=ends)
     if not (v.verdict == 'pass' and ends and vn['train_loss_end'] < min(ends)):
         return r.note(None, f"  fit on half of the validation split and judged on the other half, the model was not clearly better than "
                       f"permuted targets either ({moved}: {v.verdict}): nothing says the training targets are at fault")
-    tl = f"{n['train_loss_end']:.4g} against {min(n['control']['train_loss_end'], *[c['train_loss_end'] for c in n.get('controls', [])]):.4g} for permuted ones"
+    tl = f"{n['train_loss_end']:.4g} against {min(control_ends(n)):.4g} for permuted ones"
     r.verdict, r.causes = 'fail', ['labels']
     r.diagnosis = (f"the model learns from the validation targets but not from the training targets: on {n['samples']} training samples it "
                    f"fit its targets no better than permuted ones (train loss {tl}) and {n['metric']} went {n['start']:.4g} -> {n['final']:.4g}; "
@@ -1085,7 +1088,7 @@ def rung4(b:Bench)->RungResult:
         r1.numbers['second_try'] = dict(samples=k2, epochs=n['epochs'], diagnosis=r.diagnosis)
         return r1.note(None, f"  its second run, on {k2} samples (small_grow={b.st.small_grow}), was no better than permuted targets either "
                        "on any criterion (inconclusive only for want of training): the first run's verdict stands")
-    ends = [n['control']['train_loss_end']] + [c['train_loss_end'] for c in n.get('controls', [])] if 'control' in n else []
+    ends = control_ends(n)
     if r.verdict == 'pass' and ends and not n['train_loss_end'] < min(ends):  # a second chance at a lucky draw: it must fit its own targets better
         r.warn('inconclusive', f"  inconclusive: on its second run a pass must also fit its own targets better than every permutation, and its "
                f"training loss {n['train_loss_end']:.4g} is not below theirs ({min(ends):.4g} to {max(ends):.4g}): the validation side alone "
