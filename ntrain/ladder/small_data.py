@@ -277,6 +277,14 @@ def rng_kept():
         if st[3] is not None: torch.cuda.set_rng_state_all(st[3])
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
+def _forward_targets(b:Bench, model, ds, sub, n:int)->tuple:
+    "The targets the forward pass returns (in eval mode) for the first `n` samples of `ds` and of `sub`: (from `ds`, from `sub`)."
+    pb, ob = (next(b.batches(b.loader(d, n, shuffle=False)))[0] for d in (ds, sub))
+    model.eval()
+    with torch.no_grad(): return tuple(b.forward(model, to_device(x, b.device))[1] for x in (pb, ob))
+
+
+# %% ../../nbs/02_ladder/03e_small_data.ipynb
 def _permuted_seen(b:Bench, model, sub, perm:list, slot, first, n:int)->tuple:
     """(the control's samples, None): `sub` with the targets the forward pass takes permuted by `perm`, at `slot` (the batch's
     target), or else, for a forward or a collate_fn of your own on tuple samples, at the first other item whose
@@ -295,12 +303,6 @@ def _permuted_seen(b:Bench, model, sub, perm:list, slot, first, n:int)->tuple:
         if w is None: return ds, None
         why = why or w
     return None, why
-
-def _forward_targets(b:Bench, model, ds, sub, n:int)->tuple:
-    "The targets the forward pass returns (in eval mode) for the first `n` samples of `ds` and of `sub`: (from `ds`, from `sub`)."
-    pb, ob = (next(b.batches(b.loader(d, n, shuffle=False)))[0] for d in (ds, sub))
-    model.eval()
-    with torch.no_grad(): return tuple(b.forward(model, to_device(x, b.device))[1] for x in (pb, ob))
 
 def _sees_permutation(b:Bench, model, sub, ds:Permuted, n:int)->Optional[str]:
     "None when the forward pass takes its targets where `ds` permutes them; else why not, in words."
