@@ -719,3 +719,54 @@ def test_a_shuffled_sample_keeps_its_inputs_and_permutes_its_target_rows():
     a, b = s[0], s[1]
     assert torch.equal(a[0], x) and sorted(a[1].tolist()) == list(range(6)) and not torch.equal(a[1], y)
     assert sorted(b[1].tolist()) == list(range(10, 16)) and torch.equal(s[0][1], a[1])  # seeded by the sample: the same every epoch
+
+def test_rung_4_reads_an_accuracy_from_a_loss_of_ones_own_only_where_the_prediction_scores_the_classes():
+    """Round 26: a loss of one's own (VICReg's terms plus an online classifier's cross-entropy, a mixture of experts' balancing
+    term) gave rung 4 only its total loss to judge, and half T's VICReg failed `labels` in 5 of 10 seeds: its self-supervised
+    terms hide the classifier's gain. `own_prediction` reads class scores there: integer targets, a prediction of their shape
+    plus a class dimension, every target inside it. An embedding or a CTC's time steps are no class scores."""
+    from types import SimpleNamespace as NS
+    from ntrain.ladder.small_data import own_prediction
+    b = NS(is_ce=False, is_bce=False, task=NS(num_classes=None, ignore_index=None), prediction=lambda o: o['logits'] if isinstance(o, dict) else o)
+    y = torch.tensor([0, 3, 9, 2])
+    logits = torch.randn(4, 10)
+    assert own_prediction(b, dict(z=torch.randn(4, 256), logits=logits), y) is logits
+    assert own_prediction(b, torch.randn(4, 8), torch.tensor([0, 3, 9, 2])) is None  # a class past the scores: no class scores
+    assert own_prediction(b, logits, y.float()) is None  # float targets: a regression
+    assert own_prediction(NS(**(vars(b) | dict(is_ce=True))), logits, y) is None  # cross-entropy reads its accuracy as before
+    r = gallery('moe_classifier', rungs='1-4').rung(4)  # cross-entropy plus a load-balancing term, a loss of its own
+    assert r.numbers['metric'] == 'val_acc' and r.verdict == 'pass', r.diagnosis
+    r = gallery('triplet_digits', rungs='1-4').rung(4)  # a 32-d embedding against 10 digits: not as many scores as classes, judged by its loss
+    assert r.numbers['metric'] == 'val_loss', r.diagnosis
+
+def test_rung_4_sees_validation_nodes_inside_the_training_mask_of_a_whole_graph():
+    """Round 26: half T's APPNP with every validation node also in the training mask passed rung 4 in 10 of 10 seeds: the
+    two splits are one graph each, with their own masks, and hashing the items finds nothing to compare. `shared_rows`
+    compares the rows each forward pass selects (an output in eval mode with its target, bit for bit): 200 of 200 are
+    training rows, a `leakage` fail; the healthy graph shares none, and says so."""
+    r = gallery('appnp_valid_nodes_in_train', rungs='4').rung(4)
+    assert r.verdict == 'fail' and 'leakage' in r.causes and r.numbers['shared_rows'] == dict(shared=200, valid=200, train=600), r.diagnosis
+    h = gallery('appnp_nodes', rungs='4').rung(4)
+    assert 'leakage' not in h.causes and h.numbers['shared_rows']['shared'] == 0 and 'the masks do not overlap' in h.diagnosis, h.diagnosis
+
+def test_rung_3_a_rise_the_lr_range_test_contradicts_is_a_warning_and_a_rate_far_too_high_still_fails():
+    """Round 26: half T's highway network (SGD 0.1, momentum 0.9, as its author set it) rose on one batch (1.12 to a peak of
+    11.4, ending at 1.42) in seed 6, and rung 3 failed `lr_high`, while the LR range test on that batch suggested 0.39. A
+    suggestion `RANGE_DOUBT` times the rate in use contradicts the rise: a warning with both numbers. At 1000x the rate the
+    range test suggests far less than the rate in use, and the rung fails as before."""
+    from ntrain.ladder.overfit import RANGE_DOUBT
+    r = gallery('highway_spirals', 6, rungs='3').rung(3)
+    assert r.verdict == 'warn' and 'lr_high' in r.causes and r.numbers['suggested_lr'] >= RANGE_DOUBT * r.numbers['lr'], r.diagnosis
+    assert 'not sure enough to stop the ladder' in r.diagnosis, r.diagnosis
+    r = gallery('lista_lr_x1000', 0, rungs='3').rung(3)
+    assert r.verdict == 'fail' and 'lr_high' in r.causes and r.numbers['suggested_lr'] < r.numbers['lr'], r.diagnosis
+
+def test_rung_4_judges_an_accuracy_read_from_a_loss_of_ones_own_without_the_loss():
+    "VICReg (half T, seed 1): its online classifier reached 0.66 against permutations' 0.17; its loss, mostly label-free terms, overlaps theirs."
+    from ntrain.ladder.kernel import RungResult
+    from ntrain.ladder.small_data import _settle
+    t = dict(up=True, control=True, cl=[16.9, 16.0, 15.6], cv=[0.12, 0.11, 0.12], chance=0.12, l0=27.0, items=360, own=True)
+    r = RungResult(4)
+    assert _settle(r, t, 0.66, 15.2, 0.10, None) == 'pass' and r.numbers['judged'] == dict(val_loss='overlaps', metric='beats')
+    assert _settle(RungResult(4), dict(t, own=False), 0.66, 15.2, 0.10, None) == 'warn'  # cross-entropy: both criteria
+    assert _settle(RungResult(4), t, 0.13, 15.2, 0.10, None) != 'pass'  # an accuracy within the permutations' is no pass

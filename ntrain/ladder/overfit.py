@@ -17,8 +17,8 @@ from .init_loss import target_scale
 from ..metrics import class_dim
 
 # %% auto 0
-__all__ = ['KEEPS', 'ZERO_GRAD', 'NONDETERMINISTIC', 'HIGHER_LR', 'SURE', 'loss_rose', 'curve_verdict', 'keeps_gradients',
-           'still_zero', 'deterministic_steps', 'repeat_check', 'higher_lr', 'rung3']
+__all__ = ['KEEPS', 'ZERO_GRAD', 'NONDETERMINISTIC', 'HIGHER_LR', 'RANGE_DOUBT', 'SURE', 'loss_rose', 'curve_verdict',
+           'keeps_gradients', 'still_zero', 'deterministic_steps', 'repeat_check', 'higher_lr', 'rung3']
 
 # %% ../../nbs/02_ladder/03d_overfit.ipynb
 def loss_rose(losses:list)->Optional[str]:
@@ -310,6 +310,8 @@ def higher_lr(b:Bench, init:dict, batch, lr:float, target:float)->Optional[dict]
     return best
 
 # %% ../../nbs/02_ladder/03d_overfit.ipynb
+RANGE_DOUBT = 2  # a suggested max LR this many times the lr in use contradicts a rise: `lr_high` is then a warning
+
 SURE = ('zero_grad', 'lr_high', 'flat', 'lr_zero', 'lr_low', 'no_update', 'step_fn', 'not_falling', 'softmax', 'target_dtype')  # fail whatever the curve
 
 def _spiked(losses:list, cv:dict, st)->Optional[str]:
@@ -322,6 +324,7 @@ def _spiked(losses:list, cv:dict, st)->Optional[str]:
     if not lo <= down or cv['state'] not in ('steep', 'floor') and not sorted(losses[-w:])[(w - 1) // 2] <= down: return None
     return f'the loss learned ({losses[0]:.4g} -> lowest {lo:.4g}) and spiked on the way (peak {max(losses):.4g}, last {losses[-1]:.4g})'
 
+# %% ../../nbs/02_ladder/03d_overfit.ipynb
 def _judge(b:Bench, r:RungResult, model, batch, idx, init:dict, grads:dict, words:Optional[str], kept, lr:float, moved:float):
     "Rung 3's verdict on a finite curve that did not memorise its batch: pass (steep, or at a floor), warn (slow, stalled) or fail (stuck, or a sure cause), with the causes."
     st, n, losses = b.st, r.numbers, r.series['loss']
@@ -330,12 +333,21 @@ def _judge(b:Bench, r:RungResult, model, batch, idx, init:dict, grads:dict, word
     found = RungResult(3, numbers=n, series=r.series)  # the causes, gathered apart: the verdict's line comes first
     _overfit_causes(b, found, model, batch, idx, init, grads, words, kept, lr, moved)
     spiked = _spiked(losses, cv, st) if 'lr_high' in found.causes else None
-    sure = [c for c in found.causes if c in SURE and not (c == 'lr_high' and spiked)]
+    s = n.get('suggested_lr', math.nan)  # the LR range test, run when the loss rose
+    unconfirmed = 'lr_high' in found.causes and math.isfinite(s) and s >= RANGE_DOUBT * lr  # a rise the range test does not blame on the learning rate
+    sure = [c for c in found.causes if c in SURE and not (c == 'lr_high' and (spiked or unconfirmed))]
     def add(cs=None):
         for c in found.causes:
             if cs is None or c in cs:
                 if c not in r.causes: r.causes.append(c)
         r.diagnosis += '\n' + found.diagnosis if found.diagnosis else ''
+    if unconfirmed and not sure and not spiked and cv['state'] not in ('steep', 'floor'):
+        r.warn('lr_high', f"one batch of {len(idx)} samples not memorised: {cv['words']}. The loss rose, yet the LR range test on this "
+               f"batch suggests a max LR of {s:.3g}, {s / lr:.1f} times the {lr:.3g} in use: a rise it does not confirm is not sure enough to stop "
+               "the ladder (a momentum optimizer's first steps can overshoot and come back); watch the full run's loss, and lower the "
+               "learning rate if it rises there too:")
+        add()
+        return r
     with torch.no_grad(): scale = target_scale(b, b.forward_loss(model, batch)[2])  # the targets the loss sees
     hl = higher_lr(b, init, batch, lr, n['threshold']) if not sure and cv['state'] in ('slow', 'stuck', 'stalled') else None
     if hl is not None: n['higher_lr'] = {k: hl[k] for k in ('lr', 'drop', 'state')}
@@ -351,6 +363,8 @@ def _judge(b:Bench, r:RungResult, model, batch, idx, init:dict, grads:dict, word
             for c, line in zip(odd, [l for l in found.diagnosis.splitlines() if 'requires_grad=False' not in l]): r.warn(c, line)
         if spiked: r.warn('lr_high', f'  {spiked} at learning rate {lr:.3g}: high for memorising one batch, which drives a loss into '
                           'sharp minima; watch the full run for spikes, and lower the learning rate if it shows them')
+        elif unconfirmed: r.warn('lr_high', f'  the loss rose on the way at learning rate {lr:.3g}, which the LR range test on this batch does not '
+                                 f'confirm (it suggests a max LR of {s:.3g}): watch the full run for a rising loss')
         return r
     if sure or (cv['state'] == 'stuck' and not (hl and hl['learns'])) or (grads['frozen'] and hl and not hl['learns']):
         r.fail(None, f"could not overfit one batch of {len(idx)} samples: {cv['words']} (target {n['threshold']:.3g}). "

@@ -21,11 +21,12 @@ from .overfit import loss_rose
 from ..metrics import class_dim
 
 # %% auto 0
-__all__ = ['LEAK_CHUNK', 'AUROC_MAX', 'PERMUTED_CACHE', 'MOOT_CHECK', 'LEAK_SURE', 'CONTROLS', 'MEMORISED', 'STRUCTURED',
-           'SPARSE_IDS', 'SWAP_MIN', 'digest', 'sample_inputs', 'leak_check', 'auroc', 'train_prior', 'control_seed',
-           'target_slot', 'Permuted', 'with_target', 'Shuffled', 'rng_kept', 'control_fit', 'sound_control',
-           'targets_are_inputs', 'swing', 'judge', 'leak_explains', 'decisive', 'more_controls', 'permuted_like',
-           'blew_up', 'train_se', 'sparse_ids', 'rung4_on', 'validation_fit', 'control_ends', 'rung4']
+__all__ = ['LEAK_CHUNK', 'AUROC_MAX', 'PERMUTED_CACHE', 'MOOT_CHECK', 'DISTINCT', 'LEAK_SURE', 'CONTROLS', 'MEMORISED',
+           'STRUCTURED', 'SPARSE_IDS', 'SWAP_MIN', 'digest', 'sample_inputs', 'leak_check', 'auroc', 'train_prior',
+           'own_prediction', 'control_seed', 'target_slot', 'Permuted', 'with_target', 'Shuffled', 'rng_kept',
+           'control_fit', 'sound_control', 'targets_are_inputs', 'swing', 'judge', 'shared_rows', 'leak_explains',
+           'decisive', 'more_controls', 'permuted_like', 'blew_up', 'train_se', 'sparse_ids', 'rung4_on',
+           'validation_fit', 'control_ends', 'rung4']
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def digest(x)->str:
@@ -174,13 +175,31 @@ def _pieces(b:Bench, out, target, k:int=8,
 
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
+def own_prediction(b:Bench, out, target):
+    """The prediction of a loss of one's own (neither cross-entropy nor BCE, no `num_classes`) that still predicts classes;
+    None when it does not: it needs integer targets, and a prediction that is their shape plus one class dimension of more
+    than one score, every target within it (a VICReg pretraining's online classifier, a CRF's emissions, a mixture of
+    experts' logits under a loss with a balancing term). `_evaluate` then reads an accuracy, when every batch has one and
+    the class dimension is as long as the validation targets' largest class + 1 (a triplet net's embedding of 32 against
+    10 digits is no score per class, nor a CTC's 40 time steps against 6 symbols)."""
+    if b.is_ce or b.is_bce or b.task.num_classes or not torch.is_tensor(target) or target.dtype.is_floating_point or target.dtype == torch.bool: return None
+    try: preds = b.prediction(out)
+    except UserCodeError: return None  # a prediction of your own that raises: rung 1 names it
+    if not torch.is_tensor(preds) or (d := class_dim(preds, target)) is None or preds.shape[d] < 2: return None
+    if tuple(s for i, s in enumerate(preds.shape) if i != d % preds.ndim) != tuple(target.shape): return None
+    t = target if b.task.ignore_index is None else target[target != b.task.ignore_index]
+    return preds if t.numel() > 0 and int(t.min()) >= 0 and int(t.max()) < preds.shape[d] else None
+
+# %% ../../nbs/02_ladder/03e_small_data.ipynb
 def _evaluate(b:Bench, model, loader, within=None, prior=None)->dict:
-    """Validation loss (per item under loss_norm='items'), batch losses, accuracy and chance (classes) or AUROC (binary
+    """Validation loss (per item under loss_norm='items'), batch losses, accuracy and chance (classes, or a loss of one's own
+    that predicts them: `own_prediction`) or AUROC (binary
     cross-entropy), and with the training `prior` the loss of the constant predictor (`constant`); `loss_se`, the validation
     loss's standard error (from the loss of row slices of each batch, `_pieces`, or of its batches)."""
     from ntrain.metrics import Accuracy
     model.eval(); acc = Accuracy(ignore_index=b.task.ignore_index); ls, ns, ts, C, pieces = [], [], [], None, []
     scores, labels, const, kept = [], [], [], 0
+    mine = not (b.is_ce or b.task.num_classes); own = mine  # a loss of one's own: an accuracy while every batch predicts classes
     with torch.no_grad():
         for batch, idx, real in b.batches(loader):
             b.check_stop()
@@ -195,7 +214,10 @@ def _evaluate(b:Bench, model, loader, within=None, prior=None)->dict:
                     try: p, t = _label_columns(b.prediction(out).float(), target.float())
                     except RuntimeError: continue  # shapes that do not match: no AUROC (rung 1 names them)
                     scores.append(p.cpu()); labels.append(t.cpu() > 0.5); kept += p.numel()
-            elif (b.is_ce or b.task.num_classes) and (preds := b.prediction(out)) is not None:  # none: a loss-only model, judged by its loss
+            elif not mine or own:
+                preds = own_prediction(b, out, target) if mine else b.prediction(out)
+                own = own and preds is not None
+                if preds is None: continue  # a loss-only model, judged by its loss
                 preds = preds.float()
                 acc.update(preds, target); t = target.reshape(-1).cpu()
                 ts.append(t if b.task.ignore_index is None else t[t != b.task.ignore_index])
@@ -206,11 +228,12 @@ def _evaluate(b:Bench, model, loader, within=None, prior=None)->dict:
     sd = pieces if len(pieces) > 1 else ls  # the loss's noise: the spread of its parts over the square root of their number
     if len(sd) > 1: out['loss_se'] = statistics.stdev(sd) / math.sqrt(len(sd))
     if const and len(const) == len(ns): out['constant'] = sum(l * k for l, k in zip(const, ns)) / w
-    if ts and sum(map(len, ts)):
+    if ts and sum(map(len, ts)) and not (mine and not (own and int(torch.cat(ts).max()) + 1 == C)):  # one's own: as many scores as classes
         out['acc'] = acc.compute()['acc']
         t = torch.cat(ts).long()
         out['chance'] = max(1 / C, float(torch.bincount(t - t.min()).max()) / len(t)); out['items'] = len(t)
         if int(t.min()) >= 0: out['class_counts'] = torch.bincount(t).tolist()  # for the classes' prior (`_class_constants`)
+        if mine: out['own_classes'] = True  # read from a loss of one's own (`own_prediction`)
     if scores:
         p, y = torch.cat(scores), torch.cat(labels)
         a = [v for v in (auroc(p[:, j], y[:, j]) for j in range(p.shape[1])) if math.isfinite(v)]
@@ -566,8 +589,9 @@ def _small_fit(b:Bench, r:RungResult, model, sub, vl, within, bs:int, drop:bool,
     return hist, train_losses, keep['last']
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
-def _leak(b:Bench, n:dict, task)->dict:
-    "Rung 4's leak check of `task` (`leak_check`, with `leak_check` records for its progress), its numbers into `n`; its result."
+def _leak(b:Bench, n:dict, task, model=None)->dict:
+    """Rung 4's leak check of `task` (`leak_check`, with `leak_check` records for its progress), its numbers into `n`; its result.
+    With one item a split, the rows `model`'s forward passes select (`shared_rows`) as well."""
     st = b.st
     progress = lambda done, total: b.emit('leak_check', rung=4, done=done, total=total)
     leak = leak_check(task, st.leak_max, progress, b.stopper)
@@ -576,7 +600,36 @@ def _leak(b:Bench, n:dict, task)->dict:
         n['targets_checked'] = f'{b.checked_batches} batches loaded by the rungs'
     total = leak['checked_train'] + leak['checked_valid']
     b.emit('leak_check', rung=4, done=total, total=total, overlap=leak['overlap'], how=leak['how'])
+    if model is not None and leak['checked_valid'] == leak['checked_train'] == 1 and (rows := shared_rows(b, model)) is not None:
+        leak['rows'] = n['shared_rows'] = rows  # one item a split (a graph with a mask of its own): which rows its forward passes select
     return leak
+
+# %% ../../nbs/02_ladder/03e_small_data.ipynb
+DISTINCT = 0.9  # the share of validation rows whose outputs must differ from each other for `shared_rows` to tell rows apart
+
+def shared_rows(b:Bench, model)->Optional[dict]:
+    """When the train and validation sets are one item each, and the same (a whole graph, split by node masks in the forward
+    pass), which rows does each forward pass select? Every row of the prediction (with the model in eval mode) and its
+    target, train's and validation's, compared bit for bit: one full forward pass gives a node the same output whichever
+    mask selects it, and a row's target tells rows with the same output apart. Rows whose targets are all `ignore_index`
+    (a loss that masks by labels) are not counted. dict(shared, valid, train): the validation rows also among the training
+    rows; None when the outputs cannot tell rows apart (under `DISTINCT` of validation's outputs differ: a random forward
+    pass in eval mode, or one output for every row) or there is no prediction tensor with one row per target."""
+    rows, ign = {}, b.task.ignore_index
+    model.eval()
+    with torch.no_grad():
+        for split, ds in (('train', b.task.train), ('valid', b.task.valid)):
+            for batch, idx, real in b.batches(b.loader(ds, 1, shuffle=False)):
+                _, out, t = b.forward_loss(model, to_device(batch, b.device))
+                p = b.prediction(out)
+                if not (torch.is_tensor(p) and torch.is_tensor(t)) or t.ndim == 0 or p.ndim == 0 or p.shape[0] != t.shape[0]: return None
+                p, t = p.detach().float().reshape(len(p), -1).cpu(), t.detach().reshape(len(t), -1).cpu()
+                keep = ~(t == ign).all(1) if ign is not None and not t.dtype.is_floating_point else torch.ones(len(t), dtype=torch.bool)
+                rows[split] = (p[keep], t[keep].float())
+    (pt, tt), (pv, tv) = rows['train'], rows['valid']
+    if not len(pv) or len({r.numpy().tobytes() for r in pv}) < DISTINCT * len(pv): return None
+    train = {r.numpy().tobytes() for r in torch.cat([pt, tt], 1)}
+    return dict(shared=sum(r.numpy().tobytes() in train for r in torch.cat([pv, tv], 1)), valid=len(pv), train=len(pt))
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def _small_fail_causes(b:Bench, r:RungResult, model, vl, ctrl:Optional[list], train_losses:list, k:int):
@@ -647,20 +700,39 @@ def leak_explains(overlap:int, checked:int, e:dict, key:str,
         return False, f'{words}, and the rung passed by {margin:.3g}, more than they can explain'
     return f >= 0.01 and effect > noise, words
 
+# %% ../../nbs/02_ladder/03e_small_data.ipynb
+def _one_item_notes(r:RungResult, leak:dict):
+    """Rung 4's leak notes when the train and validation sets are one item each (`leak['rows']`: `shared_rows`): rows the
+    forward passes of both select are a leak, a fail from `LEAK_SURE` of validation's rows whatever the result (no graph's
+    validation node is naturally a training node too), else a warning; none shared is said; one item, the same, whose rows
+    cannot be told apart: a warning to check the masks."""
+    if (rows := leak.get('rows')) is None:
+        return r.warn('leakage', f"  the train and validation sets are one item each, and the same ({leak['how']}): a full-batch split "
+                      "(node masks in the forward) cannot be checked by hashing, nor by the rows the forward passes select (their outputs in "
+                      "eval mode do not tell rows apart); check that the masks do not overlap")
+    s, v, t = rows['shared'], rows['valid'], rows['train']
+    if not s: return r.note(None, f"  the train and validation sets are one item each: the forward passes select {t} training rows and {v} "
+                            "validation rows, none of them shared (outputs in eval mode with their targets, compared bit for bit): the masks do not overlap")
+    words = (f"{s} of the {v} validation rows that the forward pass selects from the validation set's one item are also among its {t} "
+             "training rows (the same output in eval mode and the same target, bit for bit): the train and validation masks overlap, "
+             "and the validation metric measures rows the model trained on")
+    if s >= LEAK_SURE * v: r.fail('leakage', words)
+    else: r.warn('leakage', words + f'; under {LEAK_SURE:.0%} of validation, rows that coincide by chance (the same features, neighbours '
+                 'and label) are possible: make the masks disjoint, or check them')
+
 def _small_notes(r:RungResult, key:str, fl:float, leak:dict, e:Optional[dict]=None, span:float=0.0, margin:Optional[float]=None):
     "Rung 4's last notes on `r`: a validation loss below the training loss (expected with dropout or augmentation), and leakage: a fail when the copies could explain the result (`leak_explains`, with `e` the last evaluation and `span` the loss's range) and are at least `LEAK_SURE` of validation, else a warning; an inconclusive result is not failed by copies, which made no pass (its second run is judged on its own) (a MADE on binarised digits: 9-20 of 360 validation digits coincide with train digits, and a pass by a small margin over its controls failed `leakage` in 3 of 10 runs)."
     n = r.numbers
     if key == 'acc' and fl < 0.8 * n['train_loss_end']:
         r.note('val_better', f"  validation loss {fl:.3g} is below the training loss {n['train_loss_end']:.3g}: expected when "
                "dropout or augmentation act only in training mode; ntrain's validation calls model.eval()")
-    if leak['overlap']:
+    if leak.get('rows') or leak['overlap'] and leak['checked_valid'] == leak['checked_train'] == 1:
+        _one_item_notes(r, leak)  # one item a split (a full-batch graph, split by masks in the forward)
+    elif leak['overlap']:
         words = (f"  {leak['overlap']} of {leak['checked_valid']} validation samples also appear in the train set ({leak['how']}; "
                  f"(valid, train) index pairs {leak['examples']}): leakage; the validation metric measures memory, and "
                  "augmentation only hides the copies")
-        if leak['checked_valid'] == leak['checked_train'] == 1:  # one item per split: a full-batch graph, split by masks in the forward
-            r.warn('leakage', f"  the train and validation sets are one item each, and the same ({leak['how']}): a full-batch split "
-                   "(node masks in the forward) cannot be checked by hashing; check that the masks do not overlap")
-        elif not (ex := leak_explains(leak['overlap'], leak['checked_valid'], e or {}, key, span, margin, leak.get('fit')))[0]: r.warn('leakage', f"{words.strip()}; too few to explain the result ({ex[1]})")
+        if not (ex := leak_explains(leak['overlap'], leak['checked_valid'], e or {}, key, span, margin, leak.get('fit')))[0]: r.warn('leakage', f"{words.strip()}; too few to explain the result ({ex[1]})")
         elif leak['overlap'] >= LEAK_SURE * leak['checked_valid'] and 'inconclusive' in r.causes:  # no pass for them to have made
             r.warn('leakage', f"{words.strip()} ({ex[1]}): the result is inconclusive, so they made no pass, but at "
                    f"{leak['overlap'] / leak['checked_valid']:.0%} of validation they would inflate any: deduplicate validation against train")
@@ -796,14 +868,20 @@ def _thresholds(b:Bench, r:RungResult, ctrl, why, e0:dict, value:Callable, key:s
         b.emit('rung_threshold', rung=4, metric=metric, start=start, threshold=thr, mode=mode, se=se, control=False, rule=rule)
         return dict(thr=thr, rule=rule, up=up, control=False)
     cl, cv, chance, cmin, cmax, ls, vs, thr, rule = _control_threshold(b, r, ctrl, e0, value, key, metric, start, const)
-    return dict(thr=thr, rule=rule, up=up, control=True, l0=e0['loss'], items=e0.get('items') if key == 'acc' else None, cl=cl, cv=cv, chance=chance, cmin=cmin, cmax=cmax, ls=ls, vs=vs)
+    return dict(thr=thr, rule=rule, up=up, control=True, l0=e0['loss'], items=e0.get('items') if key == 'acc' else None, cl=cl, cv=cv, chance=chance, cmin=cmin, cmax=cmax, ls=ls, vs=vs,
+                own=key == 'acc' and e0.get('own_classes', False))
 
 def _settle(r:RungResult, t:dict, final:float, fl:float, start:float, const)->str:
-    "Rung 4's verdict on the fit so far against the thresholds `t`: 'pass', 'fail' or 'warn' (zones into `r.numbers['judged']`)."
+    """Rung 4's verdict on the fit so far against the thresholds `t`: 'pass', 'fail' or 'warn' (zones into `r.numbers['judged']`).
+    An accuracy read from a loss of one's own (`t['own']`: `own_prediction`) is judged without the loss: its self-supervised
+    or regularising terms fall as much on permuted targets (VICReg's, ending at 15.2 against the controls' 15.6 with a
+    swing of 0.8, while its online classifier's accuracy reached 0.66 against their 0.17)."""
     up = t['up']
     if not t['control']: return 'pass' if (final > t['thr'] if up else (final < t['thr'] and final < start)) and (const is None or fl < const) else 'fail'
     r.numbers['judged'] = zones = judge(fl, t['cl'], final if up else None, t['cv'] if up else None, const, t['chance'] if up else None, t['l0'], t['items'], t.get('extra'))
-    beats = [z == 'beats' for z in zones.values() if z != 'no_room']  # a metric with no room to tell counts neither way
+    crit = {k: z for k, z in zones.items() if z != 'no_room'}  # a metric with no room to tell counts neither way
+    if t.get('own') and 'metric' in crit: del crit['val_loss']  # a loss of one's own, its terms not all the labels': the accuracy speaks for them
+    beats = [z == 'beats' for z in crit.values()]
     t['settled'] = settled = not all(y < x for x, y in zip(t['cl'], t['cl'][1:]))  # a control whose val_loss fell every epoch has not shown its best
     loss_only = zones['val_loss'] == 'within' and zones.get('metric') != 'beats'  # a metric beyond every control is no permutation's, whatever the loss
     return 'pass' if all(beats) else 'fail' if loss_only or (settled and not any(beats)) else 'warn'
@@ -997,7 +1075,7 @@ def rung4_on(b:Bench, k:Optional[int]=None)->RungResult:
     final, fl, l0 = value(hist[-1]), hist[-1]['loss'], e0['loss']
     n.update(epochs=Et, final=final, train_loss_start=train_losses[0], train_loss_end=sum(last_epoch) / len(last_epoch), val_loss=fl)
     if Et > E: n['extended_from'] = E
-    leak = _leak(b, n, task)
+    leak = _leak(b, n, task, model)
     fit_ids, seen_v = set(sub.indices), None if within is None else set(within)
     leak['fit'] = sum(1 for i, j in leak['pairs'] if j in fit_ids and (seen_v is None or i in seen_v))  # copies of what the fits trained on
     if prior is not None and (tc := _train_constant(b, targets, prior)) is not None: n['constant_train'] = tc  # for `permuted_like`
