@@ -1,4 +1,4 @@
-"""Half U of the ladder's gallery: held out from the rules frozen at round 26 (commit to be filled in by the maintainer), and run once on them.
+"""Half U of the ladder's gallery: held out from the rules frozen at 43c10ac (round 26), and run once on them.
 Families not in halves A-T: an end-to-end memory network (Sukhbaatar et al.: three hops, position encoding, temporal
 encoding, adjacent weight tying; Adam 1e-2 with the gradient norm clipped at 40 as domluna's memn2n) answering bAbI-style
 "where is X?" questions about stories of 2-10 sentences (a collate_fn that pads the memory), a hypergraph neural network
@@ -18,8 +18,7 @@ Riemannian SGD in a custom step), and a Bradley-Terry model with home advantage 
 full-batch item (Rprop). Registered into ladder_gallery's HEALTHY/BROKEN/HALF through its decorators; ladder_gallery
 imports this module after half T.
 
-Protocol: written by a helper in a worktree at c6b89ee, held out from the rules frozen at round 26 (commit to be filled in
-by the maintainer): the maintainer read nothing of it before the freeze, and the helper wrote it without reading the
+Protocol: written by a helper in a worktree at c6b89ee, held out from the rules frozen at 43c10ac (round 26): the maintainer read nothing of it before the freeze, and the helper wrote it without reading the
 ladder's rules (ntrain/ladder/*.py, nbs/02_ladder and the rung notebooks, bench/RESULTS.md, CHANGELOG.md, AGENTS.md, the
 rule tests) or any earlier sweep's results; only `ntrain.ladder`'s public signature and docstring and the factory format of
 halves A-T (their @broken lines for the rung and cause conventions) were read. Each program was checked by hand only with a
