@@ -770,3 +770,13 @@ def test_rung_4_judges_an_accuracy_read_from_a_loss_of_ones_own_without_the_loss
     assert _settle(r, t, 0.66, 15.2, 0.10, None) == 'pass' and r.numbers['judged'] == dict(val_loss='overlaps', metric='beats')
     assert _settle(RungResult(4), dict(t, own=False), 0.66, 15.2, 0.10, None) == 'warn'  # cross-entropy: both criteria
     assert _settle(RungResult(4), t, 0.13, 15.2, 0.10, None) != 'pass'  # an accuracy within the permutations' is no pass
+
+def test_rung_4_finds_validation_targets_inside_the_training_windows_of_one_series():
+    """Round 27: half U's DLinear with every window of the load series made first, then split at random, passed rung 4 in 10
+    of 10 seeds: no window is a copy, yet the day each validation window forecasts sits inside the training windows that
+    follow it. `target_copies` finds 936 of 936 validation targets verbatim in the training samples: `leakage`. The same
+    model split by time shares none."""
+    r = gallery('dlinear_windows_split_randomly', rungs='4').rung(4)
+    assert r.verdict == 'fail' and 'leakage' in r.causes and r.numbers['target_copies']['shared'] == 936, r.diagnosis
+    h = gallery('dlinear_load', rungs='4').rung(4)
+    assert h.verdict == 'pass' and h.numbers['target_copies']['shared'] == 0, h.diagnosis

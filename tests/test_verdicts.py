@@ -5,6 +5,7 @@ blames the labels. `bench/rung4_sweep.py` runs the same rows over 60 seeds each.
 import os
 os.environ.setdefault('OMP_NUM_THREADS', '1')
 import pytest
+import torch
 from ntrain.ladder import ladder
 from ntrain.ladder.user_tasks import RUNG4_ROWS
 
@@ -53,3 +54,19 @@ def test_a_diverging_control_is_rerun_and_named(monkeypatch):
     assert calls == [1.0, 0.1] and hist is not None and why is None and 'diverged at lr 0.5' in note and 'at lr 0.05' in note, note
     hist, why, note = S.sound_control(None, None, None, None, None, None, 8, False, 'val_acc', 2.3, {})
     assert hist is None and note is None and 'again at lr 0.05' in why and 'no baseline' in why, why
+
+def test_a_control_that_diverges_on_targets_impossible_for_other_shapes_is_permuted_within_shapes(monkeypatch):
+    """Half U's choice model: the target is the chosen one of a sample's 2-5 alternatives, so a target from a sample with more
+    alternatives is impossible (its score masked at -1e9) and the control's loss is 1e7 from its first step, at any lr.
+    `sound_control` then permutes targets only among samples whose inputs have the same shapes (`shape_groups`)."""
+    from ntrain.ladder import small_data as S
+    calls = []
+    def fake(b, sub, init, vl, within, value, bs, drop_last, metric='', keep=None, epochs=None, lr_scale=1.0, by_shape=False):
+        calls.append((lr_scale, by_shape)); keep['lr'] = 0.5 * lr_scale
+        return [dict(loss=2.3, train_loss=2.3 * (0.9 ** k if by_shape else 4e7)) for k in range(1, 4)], None
+    monkeypatch.setattr(S, 'control_fit', fake)
+    sub = [(torch.zeros(k, 3), 0) for k in (2, 3, 2, 5, 3, 2)]
+    hist, why, note = S.sound_control(None, sub, None, None, None, None, 8, False, 'val_acc', 2.3, {})
+    assert calls == [(1.0, False), (0.1, False), (1.0, True)] and hist is not None and 'same shapes' in note, (calls, note)
+    perm, groups = S.shape_groups(sub, torch.Generator().manual_seed(0))
+    assert groups == 3 and all(sub[i][0].shape == sub[j][0].shape for i, j in enumerate(perm)) and sorted(perm) == list(range(6))

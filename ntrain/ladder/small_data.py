@@ -14,19 +14,19 @@ from torch.utils._pytree import tree_flatten
 from ..core import seed_all, to_device
 from ..data import hf_forward, default_forward, mix_seed, same_targets
 from .kernel import RungResult, LadderStopped, UserCodeError, user_code, Bench, same_tree
-from .diagnose import batch_inputs
+from .diagnose import batch_inputs, batch_targets
 from .range_test import lr_find
 from .init_loss import target_scale
 from .overfit import loss_rose
 from ..metrics import class_dim
 
 # %% auto 0
-__all__ = ['LEAK_CHUNK', 'AUROC_MAX', 'PERMUTED_CACHE', 'MOOT_CHECK', 'DISTINCT', 'LEAK_SURE', 'CONTROLS', 'MEMORISED',
-           'STRUCTURED', 'SPARSE_IDS', 'SWAP_MIN', 'digest', 'sample_inputs', 'leak_check', 'auroc', 'train_prior',
-           'own_prediction', 'control_seed', 'target_slot', 'Permuted', 'with_target', 'Shuffled', 'rng_kept',
-           'control_fit', 'sound_control', 'targets_are_inputs', 'swing', 'judge', 'shared_rows', 'leak_explains',
-           'decisive', 'more_controls', 'permuted_like', 'blew_up', 'train_se', 'sparse_ids', 'rung4_on',
-           'validation_fit', 'control_ends', 'rung4']
+__all__ = ['LEAK_CHUNK', 'AUROC_MAX', 'PERMUTED_CACHE', 'MOOT_CHECK', 'DISTINCT', 'COPY_ROWS', 'COPY_MAX', 'QUANTISED',
+           'LEAK_SURE', 'CONTROLS', 'MEMORISED', 'STRUCTURED', 'SPARSE_IDS', 'SWAP_MIN', 'digest', 'sample_inputs',
+           'leak_check', 'auroc', 'train_prior', 'own_prediction', 'control_seed', 'target_slot', 'Permuted',
+           'with_target', 'Shuffled', 'rng_kept', 'control_fit', 'shape_groups', 'sound_control', 'targets_are_inputs',
+           'swing', 'judge', 'shared_rows', 'target_copies', 'leak_explains', 'decisive', 'more_controls',
+           'permuted_like', 'blew_up', 'train_se', 'sparse_ids', 'rung4_on', 'validation_fit', 'control_ends', 'rung4']
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def digest(x)->str:
@@ -388,6 +388,7 @@ def control_fit(b:Bench, sub, init:dict, vl, within, value:Callable, bs:int, dro
                 epochs:Optional[int]=None, # epochs this call (default: small_epochs)
                 lr_scale:float=1.0, # the learning rate times this (a control that diverged runs again at a tenth)
                 index:int=0, # which permutation (`control_seed`): 0 is the first control, the others are rung 4's further ones
+                by_shape:bool=False, # permute only among samples whose inputs have the same shapes (`shape_groups`)
                )->tuple:
     """The null of rung 4: the samples of `sub` with their targets permuted, trained from the weights `init` over the rung's
     epochs and batches and evaluated after each epoch: (evaluations, None), or (None, why there is no control)."""
@@ -395,7 +396,7 @@ def control_fit(b:Bench, sub, init:dict, vl, within, value:Callable, bs:int, dro
     E = b.st.small_epochs if epochs is None else epochs
     try:
         with rng_kept():
-            if 'model' in keep: model, opt, ds, hist = keep['model'], keep['opt'], keep['ds'], keep['hist']; seed_all(seed + len(hist))
+            if 'model' in keep: model, opt, ds, hist, by_shape = keep['model'], keep['opt'], keep['ds'], keep['hist'], keep.get('by_shape', False); seed_all(seed + len(hist))
             else:
                 with user_code('data'): first = sub[0]
                 slot = target_slot(b.task, first)
@@ -403,7 +404,7 @@ def control_fit(b:Bench, sub, init:dict, vl, within, value:Callable, bs:int, dro
                     return None, (f"a train sample is a {type(first).__name__} with no target of its own to permute (the second item of a tuple, or "
                                   "the target key of a dict: 'labels', or functools.partial(hf_forward, target_key=...) as Task.forward)")
                 g = torch.Generator(); g.manual_seed(seed)
-                perm = torch.randperm(len(sub), generator=g).tolist()
+                perm = torch.randperm(len(sub), generator=g).tolist() if not by_shape else shape_groups(sub, g)[0]
                 model = b.model()
                 with user_code('model'): model.load_state_dict(init)
                 seed_all(seed)
@@ -413,7 +414,7 @@ def control_fit(b:Bench, sub, init:dict, vl, within, value:Callable, bs:int, dro
                 else: ds, why = _permuted_seen(b, model, sub, perm, slot, first, min(bs, len(sub)))
                 if why or len(sub) > 1 and (why := _permutation_moot(b, model, sub, ds, min(bs, len(sub)))): return None, why
                 hist = []
-            keep.update(model=model, opt=opt, ds=ds, hist=hist, lr=opt.param_groups[0]['lr'])
+            keep.update(model=model, opt=opt, ds=ds, hist=hist, lr=opt.param_groups[0]['lr'], by_shape=by_shape)
             for ep in range(len(hist), len(hist) + E):
                 model.train(); pend = []
                 for batch, idx, real in b.batches(b.loader(ds, bs, epoch=ep, drop_last=drop_last)):
@@ -435,15 +436,37 @@ def _diverged(hist:Optional[list], why:Optional[str], start:float)->Optional[str
     rose = loss_rose([start] + [e['train_loss'] for e in hist])
     return f'its training loss rose ({rose})' if rose else None
 
+def shape_groups(sub, g)->tuple:
+    """A permutation of `sub`'s samples within the groups of samples whose inputs (`sample_inputs`) have the same shapes, drawn
+    with `g`; and the number of groups."""
+    groups = {}
+    for i in range(len(sub)):
+        with user_code('data'): x = sample_inputs(sub[i])
+        groups.setdefault(tuple(tuple(t.shape) for t in tree_flatten(x)[0] if torch.is_tensor(t)), []).append(i)
+    perm = list(range(len(sub)))
+    for ix in groups.values():
+        for i, j in zip(ix, [ix[k] for k in torch.randperm(len(ix), generator=g).tolist()]): perm[i] = j
+    return perm, len(groups)
+
 def sound_control(b:Bench, sub, init:dict, vl, within, value:Callable, bs:int, drop_last:bool, metric:str, start:float, keep:dict)->tuple:
     """`control_fit`, and once more at a tenth of the learning rate when it diverged (`_diverged`): (evaluations or None, why there
-    is none, a note on the rerun or None); `keep` holds the control that counts."""
+    is none, a note on the rerun or None); `keep` holds the control that counts. When both diverged and the samples' inputs
+    come in several shapes, once more permuting targets only among samples of the same shapes: a target that indexes its
+    sample's own inputs (the chosen one of 2-5 alternatives) is impossible for a sample with fewer, whose masked score
+    sends the loss to 1e7 from the first step."""
     hist, why = control_fit(b, sub, init, vl, within, value, bs, drop_last, metric, keep)
     if (bad := _diverged(hist, why, start)) is None: return hist, why, None
     lr = keep.get('lr', math.nan); keep.clear()
     hist, why = control_fit(b, sub, init, vl, within, value, bs, drop_last, metric, keep, lr_scale=0.1)
     if (bad2 := _diverged(hist, why, start)) is None:
         return hist, why, f'the control diverged at lr {lr:.3g} ({bad}), so it ran again at lr {lr / 10:.3g}: that run is the baseline'
+    keep.clear()
+    if sub is not None and len(sub) > 1 and shape_groups(sub, torch.Generator())[1] > 1:
+        hist, why = control_fit(b, sub, init, vl, within, value, bs, drop_last, metric, keep, by_shape=True)
+        if (bad3 := _diverged(hist, why, start)) is None:
+            return hist, why, (f'the control diverged at lr {lr:.3g} ({bad}) and at lr {lr / 10:.3g}, so its targets were permuted only among samples '
+                               'whose inputs have the same shapes (a target that indexes its own inputs is impossible for another shape): that run is the baseline')
+        keep.clear(); bad2 += f'; permuted within input shapes too ({bad3})'
     return None, f'the control diverged at lr {lr:.3g} ({bad}) and again at lr {lr / 10:.3g} ({bad2}): no baseline', None
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
@@ -591,7 +614,8 @@ def _small_fit(b:Bench, r:RungResult, model, sub, vl, within, bs:int, drop:bool,
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def _leak(b:Bench, n:dict, task, model=None)->dict:
     """Rung 4's leak check of `task` (`leak_check`, with `leak_check` records for its progress), its numbers into `n`; its result.
-    With one item a split, the rows `model`'s forward passes select (`shared_rows`) as well."""
+    With one item a split, the rows `model`'s forward passes select (`shared_rows`) as well; validation targets found verbatim
+    in the training samples (`target_copies`) always."""
     st = b.st
     progress = lambda done, total: b.emit('leak_check', rung=4, done=done, total=total)
     leak = leak_check(task, st.leak_max, progress, b.stopper)
@@ -602,6 +626,7 @@ def _leak(b:Bench, n:dict, task, model=None)->dict:
     b.emit('leak_check', rung=4, done=total, total=total, overlap=leak['overlap'], how=leak['how'])
     if model is not None and leak['checked_valid'] == leak['checked_train'] == 1 and (rows := shared_rows(b, model)) is not None:
         leak['rows'] = n['shared_rows'] = rows  # one item a split (a graph with a mask of its own): which rows its forward passes select
+    if task.raw is None and (tc := target_copies(task.train, task.valid, stop=b.stopper)) is not None: leak['targets'] = n['target_copies'] = tc
     return leak
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
@@ -630,6 +655,54 @@ def shared_rows(b:Bench, model)->Optional[dict]:
     if not len(pv) or len({r.numpy().tobytes() for r in pv}) < DISTINCT * len(pv): return None
     train = {r.numpy().tobytes() for r in torch.cat([pt, tt], 1)}
     return dict(shared=sum(r.numpy().tobytes() in train for r in torch.cat([pv, tv], 1)), valid=len(pv), train=len(pt))
+
+# %% ../../nbs/02_ladder/03e_small_data.ipynb
+COPY_ROWS = 8  # consecutive rows of a validation target that `target_copies` looks for in the training samples
+COPY_MAX = 5000
+QUANTISED = 256  # distinct values among the probed rows at or below which they are quantised (8-bit pixels, grades, small counts), and coincide by nature  # samples per split read by `target_copies`
+
+def _seq_rows(t):
+    "A float tensor as (rows, row bytes width): its first dimension the rows (a time axis), trailing singleton dims dropped."
+    t = t.detach().cpu().float().contiguous()
+    return t.reshape(len(t), -1) if t.ndim >= 1 else None
+
+def target_copies(train, valid, k:int=COPY_ROWS, max_n:int=COPY_MAX,
+                  stop:Optional[Callable]=None, # checked every LEAK_CHUNK samples: truthy (the reason) raises LadderStopped
+                 )->Optional[dict]:
+    """Validation samples whose target (a float sequence of at least `k` rows) appears verbatim in a training sample, its
+    inputs or its target, as `k` consecutive rows starting at its first: windows of one series split at random share them
+    (a forecast's next day is inside the training windows that follow it). None when the targets are no such sequences, when
+    either split is one item (`shared_rows` compares its rows), or when the probed rows' values are quantised (`QUANTISED`
+    distinct values or fewer: pixels, grades, counts coincide by nature)."""
+    def get(ds, i):
+        if i % LEAK_CHUNK == 0 and stop is not None and (why := stop()): raise LadderStopped(why)
+        with user_code('data'): s = ds[i]
+        return batch_inputs(s), batch_targets(s)
+    def seq(t): return torch.is_tensor(t) and t.is_floating_point() and t.ndim >= 1 and len(t) >= k
+    if len(train) < 2 or len(valid) < 2: return None  # one item a split: `shared_rows` compares its rows
+    x0, t0 = get(valid, 0)
+    if not seq(t0): return None
+    width = _seq_rows(t0).shape[1]
+    seen = set()
+    nt, nv = min(len(train), max_n), min(len(valid), max_n)
+    for i in range(nt):
+        x, t = get(train, i)
+        for a in (x if isinstance(x, (list, tuple)) else [x]) + [t]:
+            if not (torch.is_tensor(a) and a.is_floating_point() and a.ndim >= 1 and len(a) >= k): continue
+            r = _seq_rows(a)
+            if r.shape[1] != width: continue
+            w = r.unfold(0, k, 1).contiguous().numpy()  # (n - k + 1, width, k): every k consecutive rows
+            seen.update(hash(v.tobytes()) for v in w)
+    shared, probed, pairs, vals = 0, 0, [], []
+    for i in range(nv):
+        t = get(valid, i)[1]
+        if not seq(t): continue
+        p = _seq_rows(t)[:k]
+        if len(torch.unique(p)) < k // 2: continue  # padding or a constant: no evidence
+        probed += 1; vals.append(p.reshape(-1))
+        if hash(p.t().contiguous().numpy().tobytes()) in seen: shared += 1; pairs.append(i) if len(pairs) < 5 else None
+    if not probed or len(torch.unique(torch.cat(vals))) <= QUANTISED: return None  # quantised values (pixels, grades) coincide
+    return dict(shared=shared, probed=probed, checked_train=nt, examples=pairs)
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def _small_fail_causes(b:Bench, r:RungResult, model, vl, ctrl:Optional[list], train_losses:list, k:int):
@@ -726,6 +799,13 @@ def _small_notes(r:RungResult, key:str, fl:float, leak:dict, e:Optional[dict]=No
     if key == 'acc' and fl < 0.8 * n['train_loss_end']:
         r.note('val_better', f"  validation loss {fl:.3g} is below the training loss {n['train_loss_end']:.3g}: expected when "
                "dropout or augmentation act only in training mode; ntrain's validation calls model.eval()")
+    if (tc := leak.get('targets')) and tc['shared']:
+        words = (f"{tc['shared']} of {tc['probed']} validation targets appear verbatim in the training samples (the first {COPY_ROWS} rows "
+                 f"of each among the training samples' inputs and targets; validation indices {tc['examples']}): windows cut from one series "
+                 "and split at random, or validation targets copied into training; the validation metric measures memory: split by time, "
+                 "or by series")
+        if tc['shared'] >= LEAK_SURE * tc['probed']: r.fail('leakage', words)
+        else: r.warn('leakage', words + f'; under {LEAK_SURE:.0%} of validation, a series that repeats exactly may do it too')
     if leak.get('rows') or leak['overlap'] and leak['checked_valid'] == leak['checked_train'] == 1:
         _one_item_notes(r, leak)  # one item a split (a full-batch graph, split by masks in the forward)
     elif leak['overlap']:
@@ -758,6 +838,7 @@ def decisive(t:dict, final:float, fl:float, ctrl:list, train_end:float)->bool:
 def more_controls(b:Bench, r:RungResult, t:dict, sub, init:dict, vl, within, value:Callable, bs:int, drop:bool, metric:str,
                   epochs:int, lr_scale:float, final:float, fl:float, start:float, const,
                   keeps:Optional[dict]=None, # the further controls by index, kept between calls: a second call trains each `epochs` more
+                  by_shape:bool=False, # permuted within input shapes, as the first control was (`sound_control`)
                  )->str:
     """Rung 4's further controls, `CONTROLS` - 1 more permutations (`control_seed` with index 1, 2, ...) over the fit's `epochs`
     at the first control's learning rate, into `t['extra']`, `r.numbers['controls']` and `r.series`; the verdict against all of
@@ -765,7 +846,7 @@ def more_controls(b:Bench, r:RungResult, t:dict, sub, init:dict, vl, within, val
     extra, rec, up, keeps = [], [], t['up'], {} if keeps is None else keeps
     for j in range(1, CONTROLS):
         if keeps.get(j, {}) is None: continue  # left out before
-        h, why = control_fit(b, sub, init, vl, within, value, bs, drop, metric, keeps.setdefault(j, {}), epochs, lr_scale, index=j)
+        h, why = control_fit(b, sub, init, vl, within, value, bs, drop, metric, keeps.setdefault(j, {}), epochs, lr_scale, index=j, by_shape=by_shape)
         bad = _diverged(h, why, t['l0'])
         if h is None or bad:
             keeps[j] = None; r.note(None, f"  control {j + 1} (another permutation) left out: {bad or why}"); continue
@@ -1058,18 +1139,18 @@ def rung4_on(b:Bench, k:Optional[int]=None)->RungResult:
     if const is not None: n['constant'] = const
     t = _thresholds(b, r, ctrl, why, e0, value, key, metric, start, const)
     hist, train_losses, last_epoch = _small_fit(b, r, model, sub, vl, within, bs, drop, E, metric, value, e0, start, fk)
-    verdict, xk, lrs = _settle(r, t, value(hist[-1]), hist[-1]['loss'], start, const), None, 0.1 if rerun else 1.0  # xk: the further controls, once run
+    verdict, xk, lrs = _settle(r, t, value(hist[-1]), hist[-1]['loss'], start, const), None, 0.1 if rerun and not ck.get('by_shape') else 1.0  # xk: the further controls, once run
     while True:
         bound = len(hist) - 1 + E > max(st.small_max, 1) * E
         if ctrl is not None and xk is None and _more_needed(b, t, verdict, bound, hist, train_losses, last_epoch, ctrl, const, value(hist[-1])):
-            xk = {}; verdict = more_controls(b, r, t, sub, init, vl, within, value, bs, drop, metric, len(ctrl), lrs, value(hist[-1]), hist[-1]['loss'], start, const, xk)
+            xk = {}; verdict = more_controls(b, r, t, sub, init, vl, within, value, bs, drop, metric, len(ctrl), lrs, value(hist[-1]), hist[-1]['loss'], start, const, xk, ck.get('by_shape', False))
         if verdict == 'pass' or bound: break  # not a pass yet: more epochs for every fit
         if ctrl is not None:
             ctrl, why = control_fit(b, sub, init, vl, within, value, bs, drop, metric, ck, E)
             if ctrl is None: ctrl, why, xk = None, f'the control failed on its extension: {why}', None
             t = _thresholds(b, r, ctrl, why, e0, value, key, metric, start, const)
         hist, train_losses, last_epoch = _small_fit(b, r, model, sub, vl, within, bs, drop, E, metric, value, e0, start, fk)
-        if xk is not None: verdict = more_controls(b, r, t, sub, init, vl, within, value, bs, drop, metric, E, lrs, value(hist[-1]), hist[-1]['loss'], start, const, xk)
+        if xk is not None: verdict = more_controls(b, r, t, sub, init, vl, within, value, bs, drop, metric, E, lrs, value(hist[-1]), hist[-1]['loss'], start, const, xk, ck.get('by_shape', False))
         else: verdict = _settle(r, t, value(hist[-1]), hist[-1]['loss'], start, const)
     Et = len(hist) - 1
     final, fl, l0 = value(hist[-1]), hist[-1]['loss'], e0['loss']
