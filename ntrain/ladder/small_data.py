@@ -228,7 +228,7 @@ def _evaluate(b:Bench, model, loader, within=None, prior=None)->dict:
     sd = pieces if len(pieces) > 1 else ls  # the loss's noise: the spread of its parts over the square root of their number
     if len(sd) > 1: out['loss_se'] = statistics.stdev(sd) / math.sqrt(len(sd))
     if const and len(const) == len(ns): out['constant'] = sum(l * k for l, k in zip(const, ns)) / w
-    if ts and sum(map(len, ts)) and not (mine and not (own and int(torch.cat(ts).max()) + 1 == C)):  # one's own: as many scores as classes
+    if ts and sum(map(len, ts)) and (not mine or own and int(torch.cat(ts).max()) + 1 == C):  # one's own: as many scores as classes
         out['acc'] = acc.compute()['acc']
         t = torch.cat(ts).long()
         out['chance'] = max(1 / C, float(torch.bincount(t - t.min()).max()) / len(t)); out['items'] = len(t)
@@ -658,13 +658,13 @@ def shared_rows(b:Bench, model)->Optional[dict]:
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 COPY_ROWS = 8  # consecutive rows of a validation target that `target_copies` looks for in the training samples
-COPY_MAX = 5000
-QUANTISED = 256  # distinct values among the probed rows at or below which they are quantised (8-bit pixels, grades, small counts), and coincide by nature  # samples per split read by `target_copies`
+COPY_MAX = 5000  # samples per split read by `target_copies`
+QUANTISED = 256  # distinct values among the probed rows at or below which they are quantised (8-bit pixels, grades, small counts), and coincide by nature
 
 def _seq_rows(t):
-    "A float tensor as (rows, row bytes width): its first dimension the rows (a time axis), trailing singleton dims dropped."
+    "A sequence as a float 2-D tensor on the host: its first dimension the rows (a time axis), the rest flattened into each row."
     t = t.detach().cpu().float().contiguous()
-    return t.reshape(len(t), -1) if t.ndim >= 1 else None
+    return t.reshape(len(t), -1)
 
 def target_copies(train, valid, k:int=COPY_ROWS, max_n:int=COPY_MAX,
                   stop:Optional[Callable]=None, # checked every LEAK_CHUNK samples: truthy (the reason) raises LadderStopped
@@ -680,7 +680,7 @@ def target_copies(train, valid, k:int=COPY_ROWS, max_n:int=COPY_MAX,
         return batch_inputs(s), batch_targets(s)
     def seq(t): return torch.is_tensor(t) and t.is_floating_point() and t.ndim >= 1 and len(t) >= k
     if len(train) < 2 or len(valid) < 2: return None  # one item a split: `shared_rows` compares its rows
-    x0, t0 = get(valid, 0)
+    t0 = get(valid, 0)[1]
     if not seq(t0): return None
     width = _seq_rows(t0).shape[1]
     seen = set()
@@ -688,7 +688,7 @@ def target_copies(train, valid, k:int=COPY_ROWS, max_n:int=COPY_MAX,
     for i in range(nt):
         x, t = get(train, i)
         for a in (x if isinstance(x, (list, tuple)) else [x]) + [t]:
-            if not (torch.is_tensor(a) and a.is_floating_point() and a.ndim >= 1 and len(a) >= k): continue
+            if not seq(a): continue
             r = _seq_rows(a)
             if r.shape[1] != width: continue
             w = r.unfold(0, k, 1).contiguous().numpy()  # (n - k + 1, width, k): every k consecutive rows
@@ -700,7 +700,9 @@ def target_copies(train, valid, k:int=COPY_ROWS, max_n:int=COPY_MAX,
         p = _seq_rows(t)[:k]
         if len(torch.unique(p)) < k // 2: continue  # padding or a constant: no evidence
         probed += 1; vals.append(p.reshape(-1))
-        if hash(p.t().contiguous().numpy().tobytes()) in seen: shared += 1; pairs.append(i) if len(pairs) < 5 else None
+        if hash(p.t().contiguous().numpy().tobytes()) in seen:
+            shared += 1
+            if len(pairs) < 5: pairs.append(i)
     if not probed or len(torch.unique(torch.cat(vals))) <= QUANTISED: return None  # quantised values (pixels, grades) coincide
     return dict(shared=shared, probed=probed, checked_train=nt, examples=pairs)
 
