@@ -383,7 +383,18 @@ def _handler(self:signals_stop, signum, frame):
 
 @patch
 def _wake(self:signals_stop, signum, frame):
-    if self.stopper.waiting and (e := self.stopper.wake()) is not None: raise e
+    if self.stopper.waiting and not _taking_batch(frame) and (e := self.stopper.wake()) is not None: raise e
+
+_HANDOFF = ('multiprocessing/resource_sharer.py', 'torch/multiprocessing/reductions.py')
+
+def _taking_batch(frame)->bool:
+    """Whether the main thread, where a signal found it (`frame`), is taking a batch's tensors from a DataLoader worker:
+    the handshake by which a worker hands over a file descriptor. Raising there breaks the handshake, and the worker prints
+    a traceback; the batch is in by then, and the wait is over."""
+    while frame is not None:
+        if frame.f_code.co_filename.replace(os.sep, '/').endswith(_HANDOFF): return True
+        frame = frame.f_back
+    return False
 
 # %% ../nbs/00_foundation/07_events.ipynb
 def _count(x)->Optional[int]:
