@@ -780,3 +780,14 @@ def test_rung_4_finds_validation_targets_inside_the_training_windows_of_one_seri
     assert r.verdict == 'fail' and 'leakage' in r.causes and r.numbers['target_copies']['shared'] == 936, r.diagnosis
     h = gallery('dlinear_load', rungs='4').rung(4)
     assert h.verdict == 'pass' and h.numbers['target_copies']['shared'] == 0, h.diagnosis
+
+def test_rung_2_with_no_theory_measures_the_last_layer_that_a_bounded_output_hides():
+    """Round 28: half U's von Mises regression with every Linear drawn at std 1 (broken) returns an angle (`atan2`) and a
+    concentration (`softplus`): bounded outputs of std under 2, a loss 1.6 times what zeros score in seed 0, so rung 2 only
+    warned `no_theory` in 8 of 10 seeds. Its last layer multiplies its inputs' rms by about 7, to outputs of rms 67. Over
+    every healthy program of the gallery (seeds 0-1), the last layer's outputs have rms at most 1.31 at init."""
+    r = gallery('vonmises_normal_init', rungs='2').rung(2)
+    assert r.verdict == 'fail' and r.causes == ['init_scale'] and r.numbers['head']['outputs'] > 8 * 4, r.diagnosis
+    assert "the last layer (head) multiplies its inputs' rms by" in r.diagnosis
+    r = gallery('vonmises_wind', rungs='2').rung(2)
+    assert r.verdict == 'warn' and r.causes == ['no_theory'] and 'head' not in r.numbers, r.diagnosis

@@ -16,8 +16,8 @@ from .diagnose import init_loss_theory, regression_parts
 from ..metrics import class_dim
 
 # %% auto 0
-__all__ = ['TARGET_SCALE', 'REINITS', 'HEAD_GAIN', 'INIT_SURE', 'eval_state', 'target_scale', 'init_spread', 'lucky_init',
-           'head_inputs', 'rung2']
+__all__ = ['TARGET_SCALE', 'REINITS', 'HEAD_GAIN', 'INIT_SURE', 'HEAD_SURE', 'eval_state', 'target_scale', 'init_spread',
+           'lucky_init', 'last_layer', 'head_inputs', 'rung2']
 
 # %% ../../nbs/02_ladder/03b_init_loss.ipynb
 def _output_checks(b:Bench, r:RungResult, p0, t0):
@@ -174,11 +174,10 @@ def _float_leaves(out)->Optional[torch.Tensor]:
     tree_map(lambda t: found.append(t.detach().float().flatten()) if t.is_floating_point() else None, out)
     return torch.cat(found) if found else None
 
-def head_inputs(b:Bench)->Optional[dict]:
-    """The last layer when the outputs are large at init because its inputs are, not its weights: dict(layer, gain, inputs,
-    outputs) of the last Linear, Bilinear or convolution to run on the first batch (in eval mode), whose outputs' rms is at
-    most HEAD_GAIN times its inputs' and at least half the prediction's. None otherwise: the layer amplifies, something
-    after it does (a temperature, a scale), or no such layer runs."""
+def last_layer(b:Bench)->Optional[dict]:
+    """The last Linear, Bilinear or convolution to run on the first batch (in eval mode): dict(layer, gain, inputs, outputs,
+    prediction), the rms of its inputs and outputs, their ratio, and the rms of the prediction (every float output without
+    one). None when no such layer runs, or its inputs are all zero."""
     model, last = b.model().eval(), {}
     names = {m: k for k, m in model.named_modules()}
     def hook(m, inp, out):
@@ -192,9 +191,15 @@ def head_inputs(b:Bench)->Optional[dict]:
         for h in hs: h.remove()
     if p is None: p = _float_leaves(out)  # a dict or tuple of outputs, a loss-only model: all of them
     if not last or not torch.is_tensor(p) or not (i := _rms(last['i'])) > 0: return None
-    o = _rms(last['o']); gain = o / i
-    if gain > HEAD_GAIN or o < _rms(p) / 2: return None
-    return dict(layer=names.get(last['m'], type(last['m']).__name__), gain=round(gain, 4), inputs=i, outputs=o)
+    o = _rms(last['o'])
+    return dict(layer=names.get(last['m'], type(last['m']).__name__), gain=round(o / i, 4), inputs=i, outputs=o, prediction=_rms(p))
+
+def head_inputs(b:Bench)->Optional[dict]:
+    """The last layer (`last_layer`) when the outputs are large at init because its inputs are, not its weights: its outputs'
+    rms at most HEAD_GAIN times its inputs' and at least half the prediction's. None otherwise: the layer amplifies,
+    something after it does (a temperature, a scale), or no such layer runs."""
+    h = last_layer(b)
+    return None if h is None or h['gain'] > HEAD_GAIN or h['outputs'] < h['prediction'] / 2 else h
 
 def _head_words(h:dict)->str:
     return (f"the outputs are large because the inputs of the last layer ({h['layer']}) are, not its weights: its outputs' rms is "
@@ -205,6 +210,7 @@ def _head_words(h:dict)->str:
 
 # %% ../../nbs/02_ladder/03b_init_loss.ipynb
 INIT_SURE = 2.0  # rung 2 stops on `init_scale` alone only beyond this std of the outputs at init (or twice the theory)
+HEAD_SURE = 8.0  # ... or, with no theory, beyond this rms of the last layer's outputs at init when that layer amplifies (over 2 x HEAD_GAIN)
 
 def _init_batches(b:Bench)->tuple:
     """The loss at init on the first batch and up to three more, without gradients: (losses, counts, rows, items, seen, zero,
@@ -240,6 +246,26 @@ def _init_batches(b:Bench)->tuple:
     return losses, counts, rows, items, seen, zero, spread
 
 # %% ../../nbs/02_ladder/03b_init_loss.ipynb
+def _without_theory(b:Bench, r:RungResult, source:str, sd:float, zero:Optional[float])->RungResult:
+    """Rung 2 for a loss with no theory: `init_scale` when the outputs' std `sd` is beyond INIT_SURE and their loss over twice
+    what all-zero outputs score (`zero`), or when the last layer amplifies into outputs beyond HEAD_SURE; else `no_theory`."""
+    n = r.numbers
+    if zero is not None and sd > INIT_SURE and zero > 2:  # no theory, yet far above what outputs at 0 score
+        n.update(zero_output_ratio=zero, outputs_std=sd)
+        head = (f"{source}; but the outputs' std at init is {sd:.3g} (near 0 to 1 is expected) and the loss "
+                f"at init is {zero:.3g} times what all-zero outputs score on the same batch")
+        if (h := head_inputs(b)): n['head'] = h; return r.warn('init_scale', f'{head}: {_head_words(h)}')
+        return r.fail('init_scale', f"{head}: the last layers' init scale (weights drawn at std 1, a gain); keep the layers' "
+                      "default init or scale it down")
+    if (h := last_layer(b)) is not None and h['outputs'] > HEAD_SURE and h['gain'] > 2 * HEAD_GAIN:  # then bounded (an angle, a softplus)
+        n['head'] = h
+        return r.fail('init_scale', f"{source}; but the last layer ({h['layer']}) multiplies its inputs' rms by {h['gain']:.2g} "
+                      f"(PyTorch's default init gives about 0.58), to outputs of rms {h['outputs']:.3g} at init (near 0 to 1 is "
+                      "expected), whatever bounds them after it: the layers' init scale (weights drawn at std 1, a gain); keep "
+                      "the layers' default init or scale it down")
+    return r.warn('no_theory', source)
+
+# %% ../../nbs/02_ladder/03b_init_loss.ipynb
 def rung2(b:Bench)->RungResult:
     "The initial loss against theory, with likely causes when it is off."
     r = b.rung_result(2)
@@ -257,16 +283,7 @@ def rung2(b:Bench)->RungResult:
     if (adv := target_scale(b, t0)) is not None:
         n['target_scale'] = dict(mean=float(t0.float().mean()), std=float(t0.float().std()))
         r.warn('target_scale', '  ' + adv)
-    if expected is None:
-        sd = n.get('output_std', spread or 0)  # with no one prediction (a dict of heads), every float output's
-        if zero is not None and sd > INIT_SURE and zero > 2:  # no theory, yet far above what outputs at 0 score
-            n.update(zero_output_ratio=zero, outputs_std=sd)
-            head = (f"{source}; but the outputs' std at init is {sd:.3g} (near 0 to 1 is expected) and the loss "
-                    f"at init is {zero:.3g} times what all-zero outputs score on the same batch")
-            if (h := head_inputs(b)): n['head'] = h; return r.warn('init_scale', f'{head}: {_head_words(h)}')
-            return r.fail('init_scale', f"{head}: the last layers' init scale (weights drawn at std 1, a gain); keep the layers' "
-                          "default init or scale it down")
-        return r.warn('no_theory', source)
+    if expected is None: return _without_theory(b, r, source, n.get('output_std', spread or 0), zero)  # with no one prediction (a dict of heads), every float output's std
     n['expected'] = expected
     if not math.isfinite(measured): return r.fail('nan', f'the initial loss is {measured}: run rung 1 for where it comes from')
     slack = _regression_check(b, r, seen, w)
