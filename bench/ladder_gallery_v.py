@@ -1,4 +1,4 @@
-"""Half V of the ladder's gallery: held out from the rules frozen at FREEZE (round 28), and run once on them.
+"""Half V of the ladder's gallery: held out from the rules frozen at d12c8a2 (round 28), and run once on them.
 Families not in halves A-U: a neural probabilistic language model (Bengio et al.: the concatenated embeddings of three
 previous words, a tanh layer) with a class-factored softmax (Goodman; rnnlm's frequency-binned classes: P(class) times
 P(word | class), the targets stored as (class, index in class), a tuple output and a loss of its own; SGD with momentum), a
@@ -24,7 +24,7 @@ enhancing synthetic voiced speech in noise (log-magnitude features, a sigmoid ma
 mixture's magnitude against the clean one). Registered into ladder_gallery's HEALTHY/BROKEN/HALF through its decorators;
 ladder_gallery imports this module after half U.
 
-Protocol: written by a helper in a worktree at 80d6f0d, held out from the rules frozen at FREEZE (round 28): the maintainer read nothing of it before the freeze, and the helper wrote it without reading the
+Protocol: written by a helper in a worktree at 80d6f0d, held out from the rules frozen at d12c8a2 (round 28; written while round 28 was made, from a worktree at the commit before it): the maintainer read nothing of it before the freeze, and the helper wrote it without reading the
 ladder's rules (ntrain/ladder/*.py, nbs/02_ladder and the rung notebooks, bench/RESULTS.md, CHANGELOG.md, AGENTS.md, the
 rule tests) or any earlier sweep's results; only `ntrain.ladder`'s public signature and docstring and the factory format of
 halves A-U (their @broken lines for the rung and cause conventions) were read. Each program was checked by hand only with a
