@@ -478,6 +478,37 @@ def test_rung_4_copies_under_leak_sure_warn_even_when_they_could_explain_a_pass(
     r = notes(2, margin=5.0)
     assert r.verdict == 'warn' and 'too few to explain' in r.diagnosis, r.diagnosis
 
+def test_rung_4_samples_that_recur_by_nature_warn_and_rows_duplicated_before_the_split_still_fail():
+    """Half V's class-factored language model was failed `leakage` in 10/10 runs: 50% of its validation 4-grams are training
+    4-grams, because a language's frequent n-grams recur, and 54% of its training 4-grams recur within the train set too.
+    Copies that take values from a grid (`discrete`) and recur across the splits no more often than within train
+    (`natural_copies`) warn; continuous rows duplicated before the split recur as often but fail, and so do token rows with
+    validation copied into train, which recur across the splits only."""
+    from types import SimpleNamespace
+    from torch.utils.data import TensorDataset
+    from ntrain.ladder.kernel import RungResult
+    from ntrain.ladder.small_data import _small_notes, leak_check
+    g = torch.Generator().manual_seed(0)
+    succ = torch.randint(0, 300, (300, 3), generator=g)  # each of 300 words has 3 successors, a fifth of the words are drawn at random
+    w = [0]
+    for _ in range(6000):
+        w.append(int(torch.randint(0, 300, (1,), generator=g)) if torch.rand(1, generator=g) < 0.2 else int(succ[w[-1], torch.randint(0, 3, (1,), generator=g)]))
+    w = torch.tensor(w); ctx = torch.stack([w[k:len(w) - 3 + k] for k in range(3)], 1); y = w[3:]
+    rows = torch.randn(2500, 6, generator=g); ry = rows.sum(1, keepdim=True)
+    dup = torch.cat([rows, rows])[torch.randperm(5000, generator=g)]
+    cases = dict(ngrams=(TensorDataset(ctx[:5000], y[:5000]), TensorDataset(ctx[5000:], y[5000:])),
+                 rows_twice=(TensorDataset(dup[:4000], dup[:4000, :1]), TensorDataset(dup[4000:], dup[4000:, :1])),
+                 valid_in_train=(TensorDataset(torch.cat([ctx[:4000], ctx[5000:]]), torch.cat([y[:4000], y[5000:]])), TensorDataset(ctx[5000:], y[5000:])))
+    got = {}
+    for name, (tr, va) in cases.items():
+        leak = leak_check(SimpleNamespace(raw=None, train=tr, valid=va)); leak['fit'] = leak['overlap']
+        r = RungResult(4, numbers=dict(train_loss_end=2.0))
+        _small_notes(r, 'acc', 1.9, leak, dict(acc=0.6, loss=1.9, items=len(va)), 1.5, 0.05)
+        got[name] = (r.verdict, r.causes, leak['overlap'] / len(va), leak['discrete'])
+    assert got['ngrams'][:2] == ('warn', ['leakage']) and 0.3 < got['ngrams'][2] < 0.8 and got['ngrams'][3], got
+    assert got['rows_twice'][:2] == ('fail', ['leakage']) and got['rows_twice'][2] > 0.5 and not got['rows_twice'][3], got
+    assert got['valid_in_train'][:2] == ('fail', ['leakage']) and got['valid_in_train'][2] == 1.0, got
+
 def test_rung_4_copies_do_not_fail_an_inconclusive_result_and_its_second_run_goes_on():
     """Half M's NeuMF on implicit feedback (healthy) failed `leakage` in 10/10 runs: 16% of its validation pairs are sampled
     negatives that coincide with train negatives, and on 512 samples (30 steps) it had learned nothing yet. Copies can only
@@ -770,6 +801,24 @@ def test_rung_4_judges_an_accuracy_read_from_a_loss_of_ones_own_without_the_loss
     assert _settle(r, t, 0.66, 15.2, 0.10, None) == 'pass' and r.numbers['judged'] == dict(val_loss='overlaps', metric='beats')
     assert _settle(RungResult(4), dict(t, own=False), 0.66, 15.2, 0.10, None) == 'warn'  # cross-entropy: both criteria
     assert _settle(RungResult(4), t, 0.13, 15.2, 0.10, None) != 'pass'  # an accuracy within the permutations' is no pass
+
+def test_rung_4_a_validation_loss_far_below_every_controls_best_is_never_a_fail():
+    """TARNet in raw outcome points (half V, seed 8) was failed `labels`: its val_loss 4.78 was below every control's best
+    (9.46, 10.2, 16.0) and the constant predictor's 11.4, but not by their spread, 6.5. Under `FAR_BELOW` of their best it is
+    inconclusive, not a fail; near their best, or above the constant predictor's, it still fails. Over every recorded sweep, 140
+    such fails of broken programs had a val_loss below every control's best, by 7% at most but one that leaks its outcome
+    (bench/results/r29_far_below.txt)."""
+    from ntrain.ladder.kernel import RungResult
+    from ntrain.ladder.small_data import _settle, FAR_BELOW, far_below
+    t = dict(up=False, control=True, cl=[30.0, 10.21, 11.0], cv=None, chance=None, l0=160.4, items=None,  # settled: not falling every epoch
+             extra=[([40.0, 9.456, 9.9], None), ([45.0, 15.98, 17.0], None)])
+    r = RungResult(4)
+    assert _settle(r, t, 4.781, 4.781, 160.4, 11.42) == 'warn' and r.numbers['judged'] == dict(val_loss='overlaps'), r.numbers
+    assert 4.781 < FAR_BELOW * 9.456 and far_below(t, r.numbers['judged'], 4.781, 11.42)  # `_rung4_words` asks it too, before a fail on evidence
+    assert not far_below(t, dict(val_loss='within'), 4.781, 11.42) and not far_below(dict(t, control=False), r.numbers['judged'], 4.781, 11.42)
+    assert _settle(RungResult(4), t, 8.9, 8.9, 160.4, 11.42) == 'fail'  # below the best control, by less than their spread: as before
+    assert _settle(RungResult(4), t, 4.781, 4.781, 160.4, 4.5) == 'fail'  # no better than the constant predictor
+    assert _settle(RungResult(4), dict(t, extra=[([40.0, 9.456, 9.9], None)]), 2.0, 2.0, 160.4, 11.42) == 'pass'  # beyond their spread
 
 def test_rung_4_finds_validation_targets_inside_the_training_windows_of_one_series():
     """Round 27: half U's DLinear with every window of the load series made first, then split at random, passed rung 4 in 10

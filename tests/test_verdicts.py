@@ -61,12 +61,37 @@ def test_a_control_that_diverges_on_targets_impossible_for_other_shapes_is_permu
     `sound_control` then permutes targets only among samples whose inputs have the same shapes (`shape_groups`)."""
     from ntrain.ladder import small_data as S
     calls = []
-    def fake(b, sub, init, vl, within, value, bs, drop_last, metric='', keep=None, epochs=None, lr_scale=1.0, by_shape=False):
-        calls.append((lr_scale, by_shape)); keep['lr'] = 0.5 * lr_scale
-        return [dict(loss=2.3, train_loss=2.3 * (0.9 ** k if by_shape else 4e7)) for k in range(1, 4)], None
+    def fake(b, sub, init, vl, within, value, bs, drop_last, metric='', keep=None, epochs=None, lr_scale=1.0, scheme=''):
+        calls.append((lr_scale, scheme)); keep['lr'] = 0.5 * lr_scale
+        return [dict(loss=2.3, train_loss=2.3 * (0.9 ** k if scheme == 'shapes' else 4e7)) for k in range(1, 4)], None
     monkeypatch.setattr(S, 'control_fit', fake)
     sub = [(torch.zeros(k, 3), 0) for k in (2, 3, 2, 5, 3, 2)]
     hist, why, note = S.sound_control(None, sub, None, None, None, None, 8, False, 'val_acc', 2.3, {})
-    assert calls == [(1.0, False), (0.1, False), (1.0, True)] and hist is not None and 'same shapes' in note, (calls, note)
+    assert calls == [(1.0, ''), (0.1, ''), (1.0, 'shapes')] and hist is not None and 'same shapes' in note, (calls, note)
     perm, groups = S.shape_groups(sub, torch.Generator().manual_seed(0))
     assert groups == 3 and all(sub[i][0].shape == sub[j][0].shape for i, j in enumerate(perm)) and sorted(perm) == list(range(6))
+
+def test_a_control_that_diverges_on_a_target_stored_in_parts_permutes_the_parts_as_one(monkeypatch):
+    """Half V's class-factored language model: a sample is (context, class, index inside the class), and the forward scores
+    only the class's words, so a class permuted alone leaves an index beyond its new class's words (scored -1e9): the control
+    diverges at any lr. `sound_control` then permutes every item after the inputs as one (`TOGETHER`), which keeps each
+    (class, index) pair whole."""
+    from types import SimpleNamespace
+    from ntrain.ladder import small_data as S
+    calls = []
+    def fake(b, sub, init, vl, within, value, bs, drop_last, metric='', keep=None, epochs=None, lr_scale=1.0, scheme=''):
+        calls.append((lr_scale, scheme)); keep['lr'] = 0.5 * lr_scale
+        return [dict(loss=2.3, train_loss=2.3 * (0.9 ** k if scheme == 'together' else 4e7)) for k in range(1, 4)], None
+    monkeypatch.setattr(S, 'control_fit', fake)
+    size = torch.tensor([2, 5, 3])
+    c = torch.tensor([0, 1, 2, 1, 0, 2, 1, 1]); w = torch.tensor([1, 4, 2, 0, 0, 1, 3, 2])
+    sub = [(torch.randint(0, 9, (3,)), c[i], w[i]) for i in range(8)]
+    b = SimpleNamespace(task=SimpleNamespace(forward=lambda m, s: None))
+    hist, why, note = S.sound_control(b, sub, None, None, None, None, 8, False, 'val_acc', 2.3, {})
+    assert calls == [(1.0, ''), (0.1, ''), (1.0, 'together')] and hist is not None and 'as one' in note, (calls, note)
+    perm = torch.randperm(8, generator=torch.Generator().manual_seed(0)).tolist()
+    alone, whole = S.Permuted(sub, perm, 1), S.Permuted(sub, perm, S.TOGETHER)
+    assert any(alone[i][2] >= size[alone[i][1]] for i in range(8))  # a part permuted alone: impossible targets
+    for i, j in enumerate(perm):
+        x, ci, wi = whole[i]
+        assert x is sub[i][0] and (ci, wi) == (c[j], w[j]) and wi < size[ci] and type(whole[i]) is tuple

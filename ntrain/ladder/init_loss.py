@@ -16,8 +16,8 @@ from .diagnose import init_loss_theory, regression_parts
 from ..metrics import class_dim
 
 # %% auto 0
-__all__ = ['TARGET_SCALE', 'REINITS', 'HEAD_GAIN', 'INIT_SURE', 'HEAD_SURE', 'eval_state', 'target_scale', 'init_spread',
-           'lucky_init', 'last_layer', 'head_inputs', 'rung2']
+__all__ = ['TARGET_SCALE', 'REINITS', 'HEAD_GAIN', 'INIT_SURE', 'HEAD_SURE', 'INIT_ADVICE', 'eval_state', 'target_scale',
+           'init_spread', 'lucky_init', 'last_layer', 'head_inputs', 'rung2']
 
 # %% ../../nbs/02_ladder/03b_init_loss.ipynb
 def _output_checks(b:Bench, r:RungResult, p0, t0):
@@ -246,6 +246,8 @@ def _init_batches(b:Bench)->tuple:
     return losses, counts, rows, items, seen, zero, spread
 
 # %% ../../nbs/02_ladder/03b_init_loss.ipynb
+INIT_ADVICE = "the last layers' init scale (weights drawn at std 1, a gain); keep the layers' default init or scale it down"
+
 def _without_theory(b:Bench, r:RungResult, source:str, sd:float, zero:Optional[float])->RungResult:
     """Rung 2 for a loss with no theory: `init_scale` when the outputs' std `sd` is beyond INIT_SURE and their loss over twice
     what all-zero outputs score (`zero`), or when the last layer amplifies into outputs beyond HEAD_SURE; else `no_theory`."""
@@ -255,14 +257,12 @@ def _without_theory(b:Bench, r:RungResult, source:str, sd:float, zero:Optional[f
         head = (f"{source}; but the outputs' std at init is {sd:.3g} (near 0 to 1 is expected) and the loss "
                 f"at init is {zero:.3g} times what all-zero outputs score on the same batch")
         if (h := head_inputs(b)): n['head'] = h; return r.warn('init_scale', f'{head}: {_head_words(h)}')
-        return r.fail('init_scale', f"{head}: the last layers' init scale (weights drawn at std 1, a gain); keep the layers' "
-                      "default init or scale it down")
+        return r.fail('init_scale', f"{head}: {INIT_ADVICE}")
     if (h := last_layer(b)) is not None and h['outputs'] > HEAD_SURE and h['gain'] > 2 * HEAD_GAIN:  # then bounded (an angle, a softplus)
         n['head'] = h
         return r.fail('init_scale', f"{source}; but the last layer ({h['layer']}) multiplies its inputs' rms by {h['gain']:.2g} "
                       f"(PyTorch's default init gives about 0.58), to outputs of rms {h['outputs']:.3g} at init (near 0 to 1 is "
-                      "expected), whatever bounds them after it: the layers' init scale (weights drawn at std 1, a gain); keep "
-                      "the layers' default init or scale it down")
+                      f"expected), whatever bounds them after it: {INIT_ADVICE}")
     return r.warn('no_theory', source)
 
 # %% ../../nbs/02_ladder/03b_init_loss.ipynb
