@@ -40,6 +40,8 @@ API (also used by issue 33's false-alarm counts):
   at c6b89ee by a helper, read by no one who wrote the rules) without reading the rules, checked only with a plain torch loop, and run once).
   'V' (bench/ladder_gallery_v.py, imported after half U: held out from the rules frozen at round 28 (written in a worktree
   at 80d6f0d by a helper, read by no one who wrote the rules) without reading the rules, checked only with a plain torch loop, and run once).
+  'W' (bench/ladder_gallery_w.py, imported after half V: held out from the rules frozen at round 29 (written in a worktree
+  at 15e3556 by a helper, read by no one who wrote the rules) without reading the rules, checked only with a plain torch loop, and run once).
 - `run(name, seed, rungs='1-3')` runs one program's ladder and returns the LadderResult.
 """
 from __future__ import annotations
@@ -934,3 +936,4 @@ import ladder_gallery_s  # noqa: E402,F401  half S (held out from the rules froz
 import ladder_gallery_t  # noqa: E402,F401  half T (held out from the rules frozen at efd91c4, round 25) registers itself into HEALTHY, BROKEN and HALF
 import ladder_gallery_u  # noqa: E402,F401  half U (held out from the rules frozen at round 26) registers itself into HEALTHY, BROKEN and HALF
 import ladder_gallery_v  # noqa: E402,F401  half V (held out from the rules frozen at round 28) registers itself into HEALTHY, BROKEN and HALF
+import ladder_gallery_w  # noqa: E402,F401  half W (held out from the rules frozen at round 29) registers itself into HEALTHY, BROKEN and HALF
