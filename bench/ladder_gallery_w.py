@@ -1,4 +1,4 @@
-"""Half W of the ladder's gallery: held out from the rules frozen at FREEZE (round 29), and run once on them.
+"""Half W of the ladder's gallery: held out from the rules frozen at b3c6150 (round 29), and run once on them.
 Families not in halves A-V: DeepBind (Alipanahi et al.: motif-detector convolutions over one-hot DNA, a global max pool,
 dropout, one logit, BCEWithLogits) finding a transcription factor's binding sites in ChIP-like sequences, the training set
 doubled with reverse complements; a small Conv-TasNet (Luo and Mesgarani: a learnt encoder, a TCN separator of dilated
@@ -27,7 +27,7 @@ matching (Lipman et al.; torchcfm's: a SELU MLP on (x, t) regressing the straigh
 afresh in the forward) from a Gaussian to two moons. Registered into ladder_gallery's HEALTHY/BROKEN/HALF through its
 decorators; ladder_gallery imports this module after half V.
 
-Protocol: written by a helper in a worktree at 15e3556, held out from the rules frozen at FREEZE (round 29): the maintainer
+Protocol: written by a helper in a worktree at 15e3556, held out from the rules frozen at b3c6150 (round 29): the maintainer
 read nothing of it before the freeze, and the helper wrote it without reading the ladder's rules (ntrain/ladder/*.py,
 nbs/02_ladder and the rung notebooks, bench/RESULTS.md, CHANGELOG.md, AGENTS.md, the rule tests) or any earlier sweep's
 results; only `ntrain.ladder`'s public signature and docstring and the factory format of halves A-V (their @broken lines for
