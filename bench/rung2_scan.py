@@ -2,11 +2,12 @@
 
     OMP_NUM_THREADS=1 PYTHONPATH=TREE:TREE/bench python bench/rung2_scan.py OUT.json 0,1 [PART]
 
-Writes {name/seed: dict(v=verdict, c=causes, z=zero_output_ratio, sd=outputs_std, theory, last)} after each program (a
+Writes {name/seed: dict(v=verdict, c=causes, z=zero_output_ratio, sd=outputs_std, theory, last, v1, c1)} after each program (a
 stopped scan keeps what it did); `last` is the last layer at init (`last_layer`: its gain, its inputs' and outputs' rms),
 where the checkout has it. PART 0 or 1 takes every other program, for two processes side by side (about 2 min each).
 Round 23 compared this checkout with the one before it this way: only mmoe_linear_init_std1 changed; round 28 likewise
-(bench/results/r28_last_layer_scan.txt): only vonmises_normal_init."""
+(bench/results/r28_last_layer_scan.txt): only vonmises_normal_init. `v1`, `c1`: rung 1's verdict and causes (round 30,
+bench/results/r30_rung1_scan.txt)."""
 import sys, json, time, importlib
 import ladder_gallery as G
 
@@ -28,10 +29,11 @@ def scan(out:str, seeds:list, part=None):
         for n in names:
             t = time.time()
             try:
-                r = G.run(n, s, rungs='1-2').rung(2)
+                got = G.run(n, s, rungs='1-2'); r, r1 = got.rung(2), got.rung(1)
                 res[f'{n}/{s}'] = dict(v=None, c=None, t=time.time() - t) if r is None else dict(
                     v=r.verdict, c=r.causes, z=r.numbers.get('zero_output_ratio'), sd=r.numbers.get('outputs_std'),
                     theory=r.numbers.get('expected') is not None, last=r.numbers.get('scan_last'), t=time.time() - t)
+                if r1 is not None: res[f'{n}/{s}'].update(v1=r1.verdict, c1=r1.causes)  # rung 1's too (round 30 compares it)
             except Exception as e: res[f'{n}/{s}'] = dict(v='error', c=[repr(e)[:200]], t=time.time() - t)
             with open(out, 'w') as f: json.dump(res, f, indent=0)
 

@@ -154,3 +154,41 @@ def test_a_forward_that_returns_the_batch_targets_flattened_gets_them_checked_wh
     with pytest.raises(NtrainError) as e:
         ntrain.fit(task=t, epochs=1, num_workers=0, progress=False, quiet=True, run_dir=str(tmp_path/'fit'))
     assert 'valid sample 3: target 7 is outside [0, 4)' in str(e.value), str(e.value)
+
+
+def test_shapes_that_would_broadcast_fail_only_a_loss_that_broadcasts_them(tmp_path):
+    """Outputs (n, 1) against targets (n,): MSELoss, or a loss of one's own written the same way, compares every output with
+    every target (a [n, n] difference), which a permutation of the targets leaves as it was: `broadcast`. nnPU's risk (half
+    W) takes `out[:, 0]` and pairs each output with its own target in {-1, +1}: its value changes with a permutation, and
+    rung 1 passes it."""
+    from torch.utils.data import TensorDataset
+    g = torch.Generator().manual_seed(0)
+    x = torch.randn(320, D, generator=g); y = x[:, 0] + 0.1 * torch.randn(320, generator=g)
+    sign = torch.where(x[:, 1] > 0, 1, -1)
+    def model(): return nn.Sequential(nn.Linear(D, 32), nn.ReLU(), nn.Linear(32, 1))
+    def own_mse(out, t): return ((out - t) ** 2).mean()  # (n, 1) - (n,): [n, n]
+    def pu_risk(out, t): z = out[:, 0]; return torch.sigmoid(-t * z).mean()  # pairs z[i] with t[i]
+    cases = dict(mse=(nn.MSELoss(), y), own_mse=(own_mse, y), pu=(pu_risk, sign))
+    got = {}
+    for name, (loss, t) in cases.items():
+        tk = Task(model=model, train=TensorDataset(x[:256], t[:256]), valid=TensorDataset(x[256:], t[256:]), loss=loss)
+        with __import__('warnings').catch_warnings():
+            __import__('warnings').simplefilter('ignore')
+            r = one(tk, tmp_path, 'num_workers=0')
+        got[name] = (r.verdict, r.causes)
+    assert got['mse'] == ('fail', ['broadcast']) and got['own_mse'] == ('fail', ['broadcast']), got
+    assert got['pu'][0] != 'fail' and 'broadcast' not in got['pu'][1], got
+
+
+def test_eval_gap_is_measured_without_a_masks_fill():
+    """Half W's biaffine parser masks the scores of padded heads at -1e32 and leaves `F.dropout` on in eval mode: against a
+    scale of 1e32 the two passes' gap was 1e-33. A value that fills many places alike in both passes sets no scale; rounding
+    noise stays under EVAL_TOL, and a deterministic model's gap is 0."""
+    from ntrain.ladder.one_step import eval_gap, EVAL_TOL
+    g = torch.Generator().manual_seed(0)
+    s = torch.randn(8, 20, 20, generator=g); pad = torch.zeros(8, 20, 20, dtype=torch.bool); pad[:, :, 14:] = True
+    drop = lambda: (s * (torch.rand(s.shape, generator=g) > 0.33) / 0.67).masked_fill(pad, -1e32)
+    assert eval_gap(drop(), drop()) > 10 * EVAL_TOL
+    kept = s.masked_fill(pad, -1e32)
+    assert eval_gap(kept, kept.clone()) == 0.0
+    assert eval_gap(kept, kept.bfloat16().float().masked_fill(pad, -1e32)) < EVAL_TOL  # bf16 rounding of the live scores

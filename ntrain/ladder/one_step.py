@@ -24,14 +24,21 @@ def _nbytes(ts)->int: return sum(t.numel() * t.element_size() for t in ts if tor
 EVAL_TOL = 0.01  # eval_gap above this: two passes in eval mode differ (dropout left on: 0.5 on digits; bf16 rounding: under 0.004)
 
 def eval_gap(a, b)->float:
-    "The largest difference between two outputs (trees of tensors), relative to the largest finite output; 0 when they agree."
+    """The largest difference between two outputs (trees of tensors), relative to the largest finite output; 0 when they agree.
+    A value that fills several places alike in both (a mask's -1e9 or -1e32 over padded positions) sets no scale: a
+    parser's scores masked at -1e32 made dropout left on in eval mode a gap of 1e-33."""
     from ntrain.data import tensors_of
     gap = 0.0
     for x, y in zip(tensors_of(a), tensors_of(b)):
         if x.shape != y.shape: return math.inf
         x, y = x.detach().float(), y.detach().float()
         ok = torch.isfinite(x) & torch.isfinite(y)  # NaN or inf outputs: the non-finite check speaks about them
-        if bool(ok.any()): gap = max(gap, float((x - y).abs()[ok].max()) / max(float(x.abs()[ok].max()), 1e-12))
+        if not bool(ok.any()): continue
+        same = ok & (x == y)
+        v, c = torch.unique(x[same], return_counts=True)
+        live = ok & ~(same & torch.isin(x, v[c > 1]))  # fills (a mask's constant, repeated alike in both passes) left out
+        scale = x.abs()[live if bool(live.any()) else ok].max()
+        gap = max(gap, float((x - y).abs()[ok].max()) / max(float(scale), 1e-12))
     return gap
 
 # %% ../../nbs/02_ladder/03a_one_step.ipynb
@@ -48,6 +55,25 @@ def _say_checked(b:Bench, n:dict):
                             f"the batches the rungs load (no Task.targets, dataset .targets or TensorDataset to scan; against {b.classes} classes)")
 
 # %% ../../nbs/02_ladder/03a_one_step.ipynb
+def _pairs_targets(b:Bench, output, target)->bool:
+    """Whether the loss pairs each output with its own target, whatever their shapes: its value changes when the batch's
+    targets are permuted among its samples. A loss that broadcasts (n, 1) outputs against (n,) targets compares every
+    output with every target, so a permutation of the targets leaves it as it was; a loss of one's own that takes
+    `out[:, 0]` changes. Both losses start from the same generator state (a loss that samples). False when it cannot tell
+    (targets all alike, or a loss that fails on them)."""
+    if not (torch.is_tensor(target) and target.ndim and len(target) > 1): return False
+    perm = torch.randperm(len(target), generator=torch.Generator().manual_seed(0)).to(target.device)
+    if torch.equal(target[perm], target): return False
+    devices = [target.device] if target.device.type == 'cuda' else []
+    try:
+        with torch.no_grad():
+            with torch.random.fork_rng(devices): same = b.compute_loss(output, target)
+            with torch.random.fork_rng(devices): other = b.compute_loss(output, target[perm])
+    except UserCodeError: return False
+    if not all(torch.is_tensor(x) and x.numel() == 1 for x in (same, other)): return False
+    a, c = float(same), float(other)
+    return math.isfinite(a) and math.isfinite(c) and abs(a - c) > 1e-5 * max(abs(a), abs(c), 1e-12)
+
 def _first_step(b:Bench, r:RungResult, model, ps:list, batch, cpu, idx):
     "Rung 1's forward, target checks, loss and optimizer step: (optimizer, saved activation sizes, the forward's targets), or None when the rung failed."
     n = r.numbers
@@ -80,7 +106,7 @@ def _first_step(b:Bench, r:RungResult, model, ps:list, batch, cpu, idx):
         if torch.is_tensor(target) and target.dtype.is_floating_point == (b.is_ce) and (b.is_ce or b.is_bce or b.is_mse):
             r.note('target_dtype', f"the targets are {describe(target)}: {'cross-entropy needs int64 class indices' if b.is_ce else 'this loss needs float targets'}")
         return None
-    if not b.is_ce and (shape := broadcast_mismatch(preds, target)) is not None:  # the loss computed, perhaps with a warning
+    if not b.is_ce and (shape := broadcast_mismatch(preds, target)) is not None and not _pairs_targets(b, output, target):  # the loss computed, perhaps with a warning
         r.fail('broadcast', f"the outputs {describe(preds)} and the targets {describe(target)} broadcast to {list(shape)}: an elementwise "
                "loss compares every output with every target, and the model learns their mean; give them one shape "
                "(targets.view(-1, 1), or outputs.squeeze(-1))"); return None
