@@ -74,6 +74,8 @@ def _pairs_targets(b:Bench, output, target)->bool:
     a, c = float(same), float(other)
     return math.isfinite(a) and math.isfinite(c) and abs(a - c) > 1e-5 * max(abs(a), abs(c), 1e-12)
 
+
+# %% ../../nbs/02_ladder/03a_one_step.ipynb
 def _first_step(b:Bench, r:RungResult, model, ps:list, batch, cpu, idx):
     "Rung 1's forward, target checks, loss and optimizer step: (optimizer, saved activation sizes, the forward's targets), or None when the rung failed."
     n = r.numbers
