@@ -60,16 +60,16 @@ def _pairs_targets(b:Bench, output, target)->bool:
     """Whether the loss pairs each output with its own target, whatever their shapes: its value changes when the batch's
     targets are permuted among its samples. A loss that broadcasts (n, 1) outputs against (n,) targets compares every
     output with every target, so a permutation of the targets leaves it as it was; a loss of one's own that takes
-    `out[:, 0]` changes. Both losses start from the same generator state (a loss that samples). False when it cannot tell
-    (targets all alike, or a loss that fails on them)."""
+    `out[:, 0]` changes. Both losses start from the same generators' state (`rng_kept`: a loss that samples). False when it
+    cannot tell (targets all alike, or a loss that fails on them)."""
+    from .small_data import rng_kept
     if not (torch.is_tensor(target) and target.ndim and len(target) > 1): return False
     perm = torch.randperm(len(target), generator=torch.Generator().manual_seed(0)).to(target.device)
     if torch.equal(target[perm], target): return False
-    devices = [target.device] if target.device.type == 'cuda' else []
     try:
         with torch.no_grad():
-            with torch.random.fork_rng(devices): same = b.compute_loss(output, target)
-            with torch.random.fork_rng(devices): other = b.compute_loss(output, target[perm])
+            with rng_kept(): same = b.compute_loss(output, target)
+            with rng_kept(): other = b.compute_loss(output, target[perm])
     except UserCodeError: return False
     if not all(torch.is_tensor(x) and x.numel() == 1 for x in (same, other)): return False
     a, c = float(same), float(other)
