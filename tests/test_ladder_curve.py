@@ -840,3 +840,16 @@ def test_rung_2_with_no_theory_measures_the_last_layer_that_a_bounded_output_hid
     assert "the last layer (head) multiplies its inputs' rms by" in r.diagnosis
     r = gallery('vonmises_wind', rungs='2').rung(2)
     assert r.verdict == 'warn' and r.causes == ['no_theory'] and 'head' not in r.numbers, r.diagnosis
+
+def test_a_loss_below_0_is_not_memorised_by_its_first_steps_and_falls_as_a_positive_one_does():
+    """Issue 32 round 31: minus a Sharpe ratio (half W's LSTM portfolio) starts below 0 in seed 0 (-3.47), where rung 3's target
+    (2% of it, -0.07) lay above the start and was 'met' at step 10; in seed 1 it fell 0.21 -> -0.07 past its target, and
+    rung 4 read those 10 steps as a batch memorised fast, so labels that carried nothing 'quick' (4 of 10 seeds failed)."""
+    from ntrain.ladder.overfit import memorised
+    from ntrain.ladder.small_data import cut
+    r = gallery('sharpe_lstm_portfolio', 0, rungs='3').rung(3)
+    assert r.numbers['start_loss'] < 0 and r.numbers['curve'] is not None and r.numbers['steps'] > 10, r.diagnosis
+    assert not memorised(-3.9, 0.02 * -3.47) and memorised(0.004, 0.02 * 0.21) and memorised(-0.07, 0.02 * 0.21)
+    assert cut(2.3, 0.9) == 0.9 * 2.3 and cut(2.3, 1 - 0.05) == (1 - 0.05) * 2.3  # a positive loss: the plain product, bit for bit
+    assert -0.48 > cut(-0.5, 0.9) and -0.56 < cut(-0.5, 0.9)  # minus a Sharpe of 0.5 falls 10% to -0.55: -0.48 is not there
+    assert cut(-1.0, 0.98) < -1.0 - 0.019  # "no lower than 98% of the control's" below 0: within 2% of its size

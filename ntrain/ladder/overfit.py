@@ -17,8 +17,9 @@ from .init_loss import target_scale
 from ..metrics import class_dim
 
 # %% auto 0
-__all__ = ['KEEPS', 'ZERO_GRAD', 'NONDETERMINISTIC', 'HIGHER_LR', 'RANGE_DOUBT', 'SURE', 'loss_rose', 'curve_verdict',
-           'keeps_gradients', 'still_zero', 'deterministic_steps', 'repeat_check', 'higher_lr', 'rung3']
+__all__ = ['KEEPS', 'ZERO_GRAD', 'NONDETERMINISTIC', 'HIGHER_LR', 'RANGE_DOUBT', 'SURE', 'loss_rose', 'memorised',
+           'curve_verdict', 'keeps_gradients', 'still_zero', 'deterministic_steps', 'repeat_check', 'higher_lr',
+           'rung3']
 
 # %% ../../nbs/02_ladder/03d_overfit.ipynb
 def loss_rose(losses:list)->Optional[str]:
@@ -37,6 +38,10 @@ class _Quiet:
     def emit(self, kind:str, **fields): return None if kind == 'lr_find' else self._b.emit(kind, **fields)
 
 # %% ../../nbs/02_ladder/03d_overfit.ipynb
+def memorised(loss:float, target:float)->bool:
+    "Whether a batch's `loss` reached rung 3's `target` (`overfit_ratio` x its first): at or below it, when the first was not below 0."
+    return target >= 0 and loss <= target
+
 def curve_verdict(losses:list, target:float, st)->dict:
     "A finite loss curve read against `st` (`LadderSettings`): state (memorised, steep, floor, slow, stalled, stuck), falling, drop (fraction of the first loss), floor and progress toward it (or None), in words."
     L = [float(v) for v in losses]
@@ -56,7 +61,7 @@ def curve_verdict(losses:list, target:float, st)->dict:
     out = dict(falling=falling, drop=drop, floor=floor, progress=progress, steps=n, first=first, last=L[-1])
     far = f'fell {drop:.0%} ({first:.4g} -> {C:.4g} over its last {w} steps) in {n} steps'
     to_floor = f', {progress:.0%} of the way to the floor it approaches, about {floor:.4g}' if progress is not None else ''
-    if L[-1] <= target: state, words = 'memorised', f'memorised: loss {first:.4g} -> {L[-1]:.4g} in {n} steps (target {target:.3g})'
+    if memorised(L[-1], target): state, words = 'memorised', f'memorised: loss {first:.4g} -> {L[-1]:.4g} in {n} steps (target {target:.3g})'
     elif falling and (drop >= st.overfit_steep or (progress is not None and progress >= st.overfit_floor and drop >= 2 * st.overfit_moved)):
         state, words = 'steep', f'not memorised but learning: the loss {far}{to_floor}, and is still falling'
     elif falling and (drop >= st.overfit_moved or n < st.overfit_max * st.overfit_steps):
@@ -221,7 +226,7 @@ def _overfit(b:Bench, r:RungResult, model, opt, batch, idx, reps:int)->Optional[
             elif grads['zero_grad'] and (s + 1) % 10 == 0: grads['zero_grad'] = still_zero(model, grads['zero_grad'])
             decide = (s + 1) % 10 == 0 or s == limit - 1
             if decide or s == 0 or time.monotonic() - read_at > 1.0: read_back()
-            if decide and (not all(map(math.isfinite, losses[-10:])) or losses[-1] <= target): break
+            if decide and (not all(map(math.isfinite, losses[-10:])) or memorised(losses[-1], target)): break
             s += 1
             if s == limit and limit < most and curve_verdict(losses, target, st)['state'] == 'slow': limit = min(most, limit + st.overfit_steps)
     return target, grads, snap, init
@@ -416,7 +421,7 @@ def rung3(b:Bench)->RungResult:
     # checks that are worth a warning even when the batch was memorised
     if grads['frozen']:
         words = f"{len(grads['frozen'])} of {len(list(model.parameters()))} parameter tensors are frozen (requires_grad=False): {names_list(grads['frozen'])}"
-    if math.isfinite(last) and last <= target:
+    if math.isfinite(last) and memorised(last, target):
         r.note(None, f'loss {first:.4g} -> {last:.4g} in {len(losses)} steps (target {target:.3g})')
         if grads['frozen']: r.note('linear_probe', f'  a linear probe: {words}; the trainable part memorised the batch (frozen on purpose?)')
         if kept and kept > KEEPS: r.warn('zero_grad', '  ' + ZERO_GRAD)

@@ -26,8 +26,8 @@ __all__ = ['LEAK_CHUNK', 'DISCRETE_PROBE', 'QUANTISED', 'AUROC_MAX', 'PERMUTED_C
            'SPARSE_IDS', 'SWAP_MIN', 'digest', 'sample_inputs', 'leak_check', 'discrete', 'auroc', 'train_prior',
            'own_prediction', 'control_seed', 'target_slot', 'Permuted', 'with_target', 'Shuffled', 'rng_kept',
            'control_fit', 'shape_groups', 'sound_control', 'targets_are_inputs', 'swing', 'judge', 'shared_rows',
-           'target_copies', 'natural_copies', 'leak_explains', 'decisive', 'more_controls', 'permuted_like', 'blew_up',
-           'train_se', 'far_below', 'sparse_ids', 'rung4_on', 'validation_fit', 'control_ends', 'rung4']
+           'target_copies', 'cut', 'natural_copies', 'leak_explains', 'decisive', 'more_controls', 'permuted_like',
+           'blew_up', 'train_se', 'far_below', 'sparse_ids', 'rung4_on', 'validation_fit', 'control_ends', 'rung4']
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def digest(x)->str:
@@ -746,6 +746,12 @@ def target_copies(train, valid, k:int=COPY_ROWS, max_n:int=COPY_MAX,
     return dict(shared=shared, probed=probed, checked_train=nt, examples=pairs)
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
+def cut(ref:float, f:float)->float:
+    "`ref` cut to the share `f` of itself: `f` x `ref` at or above 0, and below 0 `ref` less (1 - `f`) of its size, `(2 - f)` x `ref`."
+    return f * ref if ref >= 0 else (2 - f) * ref
+
+
+# %% ../../nbs/02_ladder/03e_small_data.ipynb
 def _small_fail_causes(b:Bench, r:RungResult, model, vl, ctrl:Optional[list], train_losses:list, k:int):
     """Rung 4's causes of a fail, as notes on `r`: whether the model fit its training targets (better than permuted ones, or not
     at all) and whether rung 3 memorised a batch, which separate labels from a model that did not learn; outputs that change
@@ -754,15 +760,15 @@ def _small_fail_causes(b:Bench, r:RungResult, model, vl, ctrl:Optional[list], tr
     tl0, tl1 = train_losses[0], n['train_loss_end']
     ct = ctrl[-1]['train_loss'] if ctrl else None
     tc = f'; with permuted targets {ct:.3g}' if ctrl else ''
-    if ct is not None and tl1 < 0.9 * ct:
+    if ct is not None and tl1 < cut(ct, 0.9):
         r.note('labels', f'  the model fits its training targets better than permuted ones (train loss {tl0:.3g} -> {tl1:.3g}{tc}), yet '
                'validation is no better: train and validation that differ (labels from another source or scheme, inputs '
                'prepared differently), or targets that leak into the train inputs')
-    elif ct is not None and tl1 < 0.95 * tl0:
+    elif ct is not None and tl1 < cut(tl0, 0.95):
         r.note('labels', f'  the model learns (train loss {tl0:.3g} -> {tl1:.3g}) but no better on the true targets than on permuted '
                f'ones ({ct:.3g}): labels that do not follow from the inputs (random, shuffled or misaligned), or a model that '
                'cannot see what links them')
-    elif tl1 < 0.7 * tl0:
+    elif tl1 < cut(tl0, 0.7):
         r.note('labels', f'  the model fits the training subset (train loss {tl0:.3g} -> {tl1:.3g}{tc}) but nothing carries over to validation: '
                'train labels that do not follow from the inputs (random, shuffled or misaligned labels), or train and '
                'validation inputs prepared differently')
@@ -888,7 +894,7 @@ def decisive(t:dict, final:float, fl:float, ctrl:list, train_end:float)->bool:
     best, when that is positive). One control is one draw of how far permuted targets go: on inputs with a few natural
     clusters, a fit to permuted targets can land near the truth by chance, yet it does not fit its own targets better."""
     if not t['control']: return True
-    if not train_end < 0.9 * ctrl[-1]['train_loss']: return False
+    if not train_end < cut(ctrl[-1]['train_loss'], 0.9): return False
     if t['up']: return final >= t['cmax'] + 0.5 * (1 - t['cmax'])
     return t['cmin'] > 0 and fl <= 0.5 * t['cmin']
 
@@ -968,10 +974,10 @@ def permuted_like(train_end:float, ctrl_ends:list, zones:dict,
     if len(ctrl_ends) < 2 or 'beats' in zones.values() or not settled: return None  # a control still on its way to the average tells nothing yet
     if val_loss is not None and ctrl_best is not None and val_loss < ctrl_best - margin: return None  # it beats every control
     lo, hi = min(ctrl_ends), max(ctrl_ends)
-    need = (const - max(hi - lo, 2 * noise)) if classes else min(const - (hi - lo), (1 - MEMORISED) * const) if const is not None else None
+    need = (const - max(hi - lo, 2 * noise)) if classes else min(const - (hi - lo), cut(const, 1 - MEMORISED)) if const is not None else None
     if need is not None and not lo < need: return None  # the controls hardly left the prior: nothing told
-    if (ctrl_best is not None and vconst is not None and ctrl_best + margin < STRUCTURED * vconst  # every control: targets with a structure of their own
-            and not lo < min(ctrl_best - max(hi - lo, 2 * noise), (1 - MEMORISED) * ctrl_best)): return None  # and controls that fit no more than it: nothing memorised
+    if (ctrl_best is not None and vconst is not None and ctrl_best + margin < cut(vconst, STRUCTURED)  # every control: targets with a structure of their own
+            and not lo < min(ctrl_best - max(hi - lo, 2 * noise), cut(ctrl_best, 1 - MEMORISED))): return None  # and controls that fit no more than it: nothing memorised
     if train_end < lo: return None  # it fits its targets better than every permutation
     return (f"its training loss {train_end:.4g} is no lower than the lowest of {len(ctrl_ends)} fits to permuted targets ({lo:.4g} to {hi:.4g}), "
             f"and its validation beats none of them: it behaves as one more permutation")
@@ -1056,7 +1062,7 @@ def _trained(b:Bench, train_losses:list, hist:list, margin:float, ctrl:Optional[
     the prior in validation; memorised labels that carry nothing push it above); or it fell 5%, ends no lower than the control's on permuted targets (it fits its own targets no better than
     permuted ones), the control, when its validation ends far below the constant predictor's (`STRUCTURED`), fit its own samples
     below its best validation loss by `MEMORISED` of it and its noise (it memorised something), and the fit ran at least the steps in which rung 3 passed (memorised one batch, or fell steeply); or it
-    ran twice the steps in which rung 3 memorised its batch (a model that fast would have learned real targets). Never
+    ran twice the steps in which rung 3 memorised its batch, to a loss not below 0 (a model that fast would have learned real targets). Never
     when the training loss rose beyond its noise (`_rose`): that fit learned nothing, from true targets or permuted ones. A
     training loss that tracks the control's in fewer steps is a slow learner as much as labels that carry nothing."""
     ep = [e['train_loss'] for e in hist[1:]]
@@ -1072,15 +1078,15 @@ def _trained(b:Bench, train_losses:list, hist:list, margin:float, ctrl:Optional[
     prior = tc is not None and vc is not None and tl1 < tc - below and v1 > vc + 2 * se1
     ct = ctrl[-1]['train_loss'] if ctrl else None
     cbest = min((e['loss'] for e in ctrl or () if 'loss' in e), default=None)  # a control far below the constant predictor learns a structure permuted targets keep:
-    fitted = ct is not None and (vc is None or cbest is None or cbest >= STRUCTURED * vc or ct < min(cbest - 2 * ctrl[-1].get('train_se', 0.0), (1 - MEMORISED) * cbest))  # then it must have memorised
-    alike = fitted and tl1 < 0.95 * tl0 and tl1 >= 0.98 * ct and need is not None and steps >= need
-    mem = r3.numbers.get('steps') if r3 is not None and r3.verdict == 'pass' and r3.numbers.get('curve') is None else None
+    fitted = ct is not None and (vc is None or cbest is None or cbest >= cut(vc, STRUCTURED) or ct < min(cbest - 2 * ctrl[-1].get('train_se', 0.0), cut(cbest, 1 - MEMORISED)))  # then it must have memorised
+    alike = fitted and tl1 < cut(tl0, 0.95) and tl1 >= cut(ct, 0.98) and need is not None and steps >= need
+    mem = r3.numbers.get('steps') if r3 is not None and r3.verdict == 'pass' and r3.numbers.get('curve') is None and r3.numbers.get('final_loss', 0) >= 0 else None  # memorised near 0, not past it
     quick = mem is not None and steps >= 2 * mem  # a model that memorises a batch this fast learns something real in twice the steps
     rose = _rose(train_losses, hist)
     base = tl0 if train_const is None else min(tl0, train_const)  # learning the targets' average is no evidence about them
     cl = [e['loss'] for e in ctrl or () if 'loss' in e]
     average = train_const is None and len(cl) > 2 and all(y < x for x, y in zip(cl, cl[1:]))  # nor is a fall beside a control still on its way there
-    ok = ((tl1 < 0.9 * base and not (ct is not None and tl1 >= 0.98 * ct) and not average) or worse or prior or alike or quick) and not rose
+    ok = ((tl1 < cut(base, 0.9) and not (ct is not None and tl1 >= cut(ct, 0.98)) and not average) or worse or prior or alike or quick) and not rose
     words = (f'its training loss went {tl0:.4g} -> {tl1:.4g} (epoch means) in {steps} steps' +
              (': it rose beyond its noise, so the fit learned nothing that could speak for the labels (an unstable start? a lower learning rate or a warm-up)' if rose else '') +
              (f', no lower than with permuted targets ({ct:.4g}): it fits these targets no better than permuted ones' if alike else '') +
@@ -1270,7 +1276,7 @@ def control_ends(n:dict)->list:
 
 def _permuted_side(n:dict)->bool:
     "Whether rung 4's fit (its `numbers`) fit its own training targets no better than `MEMORISED` below every control's."
-    return bool(ends := control_ends(n)) and n['train_loss_end'] >= (1 - MEMORISED) * min(ends)
+    return bool(ends := control_ends(n)) and n['train_loss_end'] >= cut(min(ends), 1 - MEMORISED)
 
 def _by_validation(b:Bench, r:RungResult)->RungResult:
     "An `inconclusive` rung 4 whose fit looks like a permutation on its training side, judged again by `validation_fit`."
