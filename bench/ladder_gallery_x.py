@@ -1,4 +1,4 @@
-"""Half X of the ladder's gallery: held out from the rules frozen at FREEZE (round 31), and run once on them.
+"""Half X of the ladder's gallery: held out from the rules frozen at d3dad6e (round 31), and run once on them.
 Families not in halves A-W: PatchTST (Nie et al.: RevIN, channel-independent patches of 16 with stride 8, a transformer
 encoder, a flatten head; MSE, Adam 1e-4) forecasting the next 24 hours of an ETT-like series of seven channels from the last
 96, split by time as the ETT loaders; CREPE (Kim et al.: six conv blocks with batch norm, max pooling and dropout over a raw
@@ -23,7 +23,7 @@ and RotNet (Gidaris et al.: a network-in-network predicting which of four rotati
 rotations made by a collate_fn; SGD with Nesterov momentum). Registered into ladder_gallery's HEALTHY/BROKEN/HALF through its
 decorators; ladder_gallery imports this module after half W.
 
-Protocol: written by a helper in a worktree at 606344f, held out from the rules frozen at FREEZE (round 31): the maintainer
+Protocol: written by a helper in a worktree at 606344f, held out from the rules frozen at d3dad6e (round 31): the maintainer
 read nothing of it before the freeze, and the helper wrote it without reading the ladder's rules (ntrain/ladder/*.py,
 nbs/02_ladder and the rung notebooks, bench/RESULTS.md, CHANGELOG.md, AGENTS.md, the rule tests) or any earlier sweep's
 results; only `ntrain.ladder`'s public signature and docstring and the factory format of halves A-W (their @broken lines for
