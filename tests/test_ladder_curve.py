@@ -853,3 +853,10 @@ def test_a_loss_below_0_is_not_memorised_by_its_first_steps_and_falls_as_a_posit
     assert cut(2.3, 0.9) == 0.9 * 2.3 and cut(2.3, 1 - 0.05) == (1 - 0.05) * 2.3  # a positive loss: the plain product, bit for bit
     assert -0.48 > cut(-0.5, 0.9) and -0.56 < cut(-0.5, 0.9)  # minus a Sharpe of 0.5 falls 10% to -0.55: -0.48 is not there
     assert cut(-1.0, 0.98) < -1.0 - 0.019  # "no lower than 98% of the control's" below 0: within 2% of its size
+
+def test_rung_3_a_stall_that_higher_rates_do_not_cure_is_not_called_a_low_rate():
+    """Issue 32 round 32: half W's nnPU at Adam lr 1.0 levels off 16% down, and its steps at 10x and 100x learn no faster;
+    rung 3 said "the learning rate 1 may be too low"."""
+    r = gallery('nnpu_lr_x1000', 0, rungs='3').rung(3)
+    assert r.verdict == 'warn' and r.numbers['curve'] == 'stalled' and r.numbers['higher_lr']['state'] not in ('memorised', 'steep'), r.diagnosis
+    assert 'may be too low' not in r.diagnosis and 'not a learning rate too low: at 10 and 100' in r.diagnosis, r.diagnosis

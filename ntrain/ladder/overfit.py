@@ -303,7 +303,7 @@ def higher_lr(b:Bench, init:dict, batch, lr:float, target:float)->Optional[dict]
             try:
                 for s in range(b.st.overfit_steps):
                     b.check_stop(); pend.append(b.train_step(m, o, batch))
-                    if (s + 1) % 50 == 0 and not float(pend[-1]) > target: break  # memorised (or non-finite: read below)
+                    if (s + 1) % 50 == 0 and (memorised(x := float(pend[-1]), target) or not math.isfinite(x)): break  # memorised (or non-finite: read below)
             except UserCodeError: return best
             ls = torch.stack([l.float() for l in pend]).cpu().tolist()
             if not all(map(math.isfinite, ls)): continue
@@ -384,6 +384,8 @@ def _judge(b:Bench, r:RungResult, model, batch, idx, init:dict, grads:dict, word
     r.warn(cv['state'], f"one batch of {len(idx)} samples not memorised: {cv['words']}. Not sure enough to stop the ladder:")
     add()
     if scale: r.note('target_scale', '  ' + scale + ': the likely reason the loss falls slowly, before the learning rate')
+    elif hl is not None and not hl['learns']: r.note(None, f"  not a learning rate too low: at {lr * HIGHER_LR[0]:.3g} and {lr * HIGHER_LR[-1]:.3g} the loss learned no faster (the best {hl['words']}); a loss that "
+                                "levels off far above zero may bounce at a learning rate too high (lr_find=True runs the LR range test), or the model is too small or too regularised")
     else: r.note(None, f'  the learning rate {lr:.2g} may be too low, or the model too small or too regularised; a longer try: '
                  f'overfit_steps={2 * len(losses)}')
     return r
