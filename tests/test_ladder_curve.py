@@ -860,3 +860,12 @@ def test_rung_3_a_stall_that_higher_rates_do_not_cure_is_not_called_a_low_rate()
     r = gallery('nnpu_lr_x1000', 0, rungs='3').rung(3)
     assert r.verdict == 'warn' and r.numbers['curve'] == 'stalled' and r.numbers['higher_lr']['state'] not in ('memorised', 'steep'), r.diagnosis
     assert 'may be too low' not in r.diagnosis and 'not a learning rate too low: at 10 and 100' in r.diagnosis, r.diagnosis
+
+def test_rung_4_fails_targets_that_are_in_the_inputs_and_not_the_healthy_window():
+    """Issue 32 round 33: half W's portfolio whose input window (returns in percent) ends on the day it forecasts (targets in
+    fractions) passed rung 4 in 10 of 10 seeds: no copy crosses the splits, the target sits in its own sample's inputs."""
+    bad = gallery('sharpe_window_includes_today', 0, rungs='1-4').rung(4)
+    assert bad.verdict == 'fail' and 'leakage' in bad.causes and 'the targets are in the inputs' in bad.diagnosis, bad.diagnosis
+    assert bad.numbers['target_in_inputs']['columns'] == [196, 197, 198, 199], bad.numbers['target_in_inputs']
+    ok = gallery('sharpe_lstm_portfolio', 0, rungs='1-4').rung(4)
+    assert 'target_in_inputs' not in ok.numbers and 'the targets are in the inputs' not in ok.diagnosis, ok.diagnosis

@@ -12,7 +12,7 @@ import torch
 from torch.utils.data import Dataset, Subset
 from torch.utils._pytree import tree_flatten
 from ..core import seed_all, to_device
-from ..data import hf_forward, default_forward, mix_seed, same_targets
+from ..data import hf_forward, default_forward, mix_seed, same_targets, batch_targets_are_the_loss
 from .kernel import RungResult, LadderStopped, UserCodeError, user_code, Bench, same_tree
 from .diagnose import batch_inputs, batch_targets
 from .range_test import lr_find
@@ -22,12 +22,13 @@ from ..metrics import class_dim
 
 # %% auto 0
 __all__ = ['LEAK_CHUNK', 'DISCRETE_PROBE', 'QUANTISED', 'AUROC_MAX', 'PERMUTED_CACHE', 'MOOT_CHECK', 'TOGETHER', 'DISTINCT',
-           'COPY_ROWS', 'COPY_MAX', 'LEAK_SURE', 'RECUR_SLACK', 'CONTROLS', 'MEMORISED', 'STRUCTURED', 'FAR_BELOW',
-           'SPARSE_IDS', 'SWAP_MIN', 'digest', 'sample_inputs', 'leak_check', 'discrete', 'auroc', 'train_prior',
-           'own_prediction', 'control_seed', 'target_slot', 'Permuted', 'with_target', 'Shuffled', 'rng_kept',
-           'control_fit', 'shape_groups', 'sound_control', 'targets_are_inputs', 'swing', 'judge', 'shared_rows',
-           'target_copies', 'cut', 'natural_copies', 'leak_explains', 'decisive', 'more_controls', 'permuted_like',
-           'blew_up', 'train_se', 'far_below', 'sparse_ids', 'rung4_on', 'validation_fit', 'control_ends', 'rung4']
+           'COPY_ROWS', 'COPY_MAX', 'INPUT_COPY', 'INPUT_SAMPLES', 'INPUT_WIDTH', 'LEAK_SURE', 'RECUR_SLACK',
+           'CONTROLS', 'MEMORISED', 'STRUCTURED', 'FAR_BELOW', 'SPARSE_IDS', 'SWAP_MIN', 'digest', 'sample_inputs',
+           'leak_check', 'discrete', 'auroc', 'train_prior', 'own_prediction', 'control_seed', 'target_slot',
+           'Permuted', 'with_target', 'Shuffled', 'rng_kept', 'control_fit', 'shape_groups', 'sound_control',
+           'targets_are_inputs', 'swing', 'judge', 'shared_rows', 'target_copies', 'target_in_inputs', 'cut',
+           'natural_copies', 'leak_explains', 'decisive', 'more_controls', 'permuted_like', 'blew_up', 'train_se',
+           'far_below', 'sparse_ids', 'rung4_on', 'validation_fit', 'control_ends', 'rung4']
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def digest(x)->str:
@@ -655,7 +656,7 @@ def _small_fit(b:Bench, r:RungResult, model, sub, vl, within, bs:int, drop:bool,
 def _leak(b:Bench, n:dict, task, model=None)->dict:
     """Rung 4's leak check of `task` (`leak_check`, with `leak_check` records for its progress), its numbers into `n`; its result.
     With one item a split, the rows `model`'s forward passes select (`shared_rows`) as well; validation targets found verbatim
-    in the training samples (`target_copies`) always."""
+    in the training samples (`target_copies`) and targets that are input columns (`target_in_inputs`) always."""
     st = b.st
     progress = lambda done, total: b.emit('leak_check', rung=4, done=done, total=total)
     leak = leak_check(task, st.leak_max, progress, b.stopper)
@@ -667,6 +668,7 @@ def _leak(b:Bench, n:dict, task, model=None)->dict:
     if model is not None and leak['checked_valid'] == leak['checked_train'] == 1 and (rows := shared_rows(b, model)) is not None:
         leak['rows'] = n['shared_rows'] = rows  # one item a split (a graph with a mask of its own): which rows its forward passes select
     if task.raw is None and (tc := target_copies(task.train, task.valid, stop=b.stopper)) is not None: leak['targets'] = n['target_copies'] = tc
+    if batch_targets_are_the_loss(task) and (ti := target_in_inputs(task.train, stop=b.stopper)) is not None: leak['in_inputs'] = n['target_in_inputs'] = ti
     return leak
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
@@ -744,6 +746,51 @@ def target_copies(train, valid, k:int=COPY_ROWS, max_n:int=COPY_MAX,
             if len(pairs) < 5: pairs.append(i)
     if not probed or len(torch.unique(torch.cat(vals))) <= QUANTISED: return None  # quantised values (pixels, grades) coincide
     return dict(shared=shared, probed=probed, checked_train=nt, examples=pairs)
+
+# %% ../../nbs/02_ladder/03e_small_data.ipynb
+INPUT_COPY = 1e-4  # the share of a target column's spread that its best-fitting input column may leave for `target_in_inputs` to call it a copy
+INPUT_SAMPLES = 512  # training samples `target_in_inputs` reads
+INPUT_WIDTH = 16384  # input values a sample contributes at most (its first ones)
+
+def _flat_inputs(x)->Optional[torch.Tensor]:
+    "A sample's inputs as one float64 vector: a tensor, or the tensors of a tuple, list or dict in order; None for anything else."
+    if torch.is_tensor(x): return x.detach().reshape(-1).double()
+    items = list(x.values()) if isinstance(x, Mapping) else list(x) if isinstance(x, (list, tuple)) else None
+    if not items or not all(torch.is_tensor(v) for v in items): return None
+    return torch.cat([v.detach().reshape(-1).double() for v in items])
+
+
+# %% ../../nbs/02_ladder/03e_small_data.ipynb
+def target_in_inputs(ds, max_n:int=INPUT_SAMPLES,
+                     stop:Optional[Callable]=None, # checked every LEAK_CHUNK samples: truthy (the reason) raises LadderStopped
+                    )->Optional[dict]:
+    """Float targets whose every column is one of the sample's input columns up to scale and shift (the best affine fit of it
+    by one input column, over the first `max_n` samples of `ds`, leaves under `INPUT_COPY` of its spread), when the copies
+    take under half the input's columns (more is an autoencoder's reconstruction): dict(targets, inputs, columns (the input
+    column of each target column, the first 4), residual (the largest share left), samples); else None, and None for
+    targets that are not one float tensor, samples whose sizes differ, or fewer than 32 samples."""
+    if not hasattr(ds, '__getitem__'): return None  # a DataLoader: batches, not samples
+    n = min(len(ds), max_n)
+    if n < 32: return None
+    X, T = [], []
+    for i in range(n):
+        if i % LEAK_CHUNK == 0 and stop is not None and (why := stop()): raise LadderStopped(why)
+        with user_code('data'): s = ds[i]
+        t = batch_targets(s)
+        if not (torch.is_tensor(t) and t.is_floating_point()) or (v := _flat_inputs(batch_inputs(s))) is None or not len(v): return None
+        X.append(v[:INPUT_WIDTH]); T.append(t.detach().reshape(-1).double())
+    if len({len(v) for v in X}) > 1 or len({len(t) for t in T}) > 1: return None
+    X, T = torch.stack(X), torch.stack(T)
+    X, T = X - X.mean(0), T - T.mean(0)
+    sx, st = X.norm(dim=0), T.norm(dim=0)
+    xs, ts = sx > 1e-12 * float(sx.max()), st > 1e-12 * float(st.max())  # columns that vary
+    if not ts.any() or not xs.any(): return None
+    best, where = ((T[:, ts] / st[ts]).T @ (X[:, xs] / sx[xs])).abs().clamp(max=1.0).max(1)  # each target column's best |correlation|
+    left = float((1 - best ** 2).clamp(min=0).sqrt().max())  # the largest share of a target column's spread its best input column leaves
+    cols = torch.nonzero(xs).reshape(-1)[where].tolist()
+    if not left < INPUT_COPY or 2 * len(set(cols)) >= int(xs.sum()): return None
+    return dict(targets=int(ts.sum()), inputs=int(xs.sum()), columns=cols[:4], residual=left, samples=n)
+
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def cut(ref:float, f:float)->float:
@@ -864,6 +911,11 @@ def _small_notes(r:RungResult, key:str, fl:float, leak:dict, e:Optional[dict]=No
                  "or by series")
         if tc['shared'] >= LEAK_SURE * tc['probed']: r.fail('leakage', words)
         else: r.warn('leakage', words + f'; under {LEAK_SURE:.0%} of validation, a series that repeats exactly may do it too')
+    if (ti := leak.get('in_inputs')):
+        r.fail('leakage', f"  the targets are in the inputs: each of the {ti['targets']} target columns is an input column up to scale and shift "
+               f"(input columns {ti['columns']} of {ti['inputs']}, flattened; the largest share of a target's spread left {ti['residual']:.1g}, "
+               f"over {ti['samples']} training samples): the model reads the answer (a window that ends on the day it forecasts, a feature "
+               "computed from the label, a decoder fed its targets unshifted); end the inputs before the target")
     if leak.get('rows') or leak['overlap'] and leak['checked_valid'] == leak['checked_train'] == 1:
         _one_item_notes(r, leak)  # one item a split (a full-batch graph, split by masks in the forward)
     elif leak['overlap']:

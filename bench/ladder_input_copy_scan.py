@@ -1,0 +1,27 @@
+"""Round 33's `target_in_inputs` over every gallery program's training data (no training): which programs' float targets are
+their own input columns up to scale and shift, and how close every other comes (the largest share of a target column's
+spread its best input column leaves). Half X is left out (held out from round 31's rules). Two halves side by side:
+`for p in 0 1; do OMP_NUM_THREADS=1 python bench/ladder_input_copy_scan.py . 0,1 /tmp/tin_$p.json $p & done; wait` (about 5 min),
+then `python bench/ladder_input_copy_scan.py --table /tmp/tin_0.json /tmp/tin_1.json`. Figures: bench/results/r33_input_copy_scan.txt."""
+import sys, json, importlib, time
+if sys.argv[1] == '--table':
+    rs = [d for f in sys.argv[2:] for d in json.load(open(f))]
+    print(f"{len(rs)} runs ({len({d['name'] for d in rs})} programs, seeds {sorted({d['seed'] for d in rs})}), {sum('error' in d for d in rs)} errors; flagged:")
+    for d in rs:
+        if d.get('r'): print(f"  {d['kind']:7} {d['half']} {d['name']} seed {d['seed']}: {d['r']}")
+    sys.exit()
+tree, seeds, out, part = sys.argv[1], [int(s) for s in sys.argv[2].split(',')], sys.argv[3], int(sys.argv[4])
+sys.path.insert(0, tree + '/bench'); sys.path.insert(0, tree)
+G = importlib.import_module('ladder_gallery')
+S = importlib.import_module('ntrain.ladder.small_data')
+names = [(n, 'healthy') for n in G.HEALTHY] + [(n, 'broken') for n in G.BROKEN]
+names = [(n, k) for n, k in names if G.HALF[n] != 'X'][part::2]; res = []
+for seed in seeds:
+    for name, kind in names:
+        f = G.HEALTHY[name] if name in G.HEALTHY else G.BROKEN[name][0]
+        t0 = time.time()
+        try: d = dict(name=name, kind=kind, half=G.HALF[name], seed=seed, r=S.target_in_inputs(f(seed)['train']))
+        except Exception as e: d = dict(name=name, kind=kind, half=G.HALF.get(name), seed=seed, error=repr(e)[:200])
+        d['s'] = round(time.time() - t0, 2); res.append(d); json.dump(res, open(out, 'w'))
+        if d.get('r'): print(d, flush=True)
+print('done', flush=True)
