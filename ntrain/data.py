@@ -773,8 +773,10 @@ def batch_targets_are_the_loss(task:Task)->bool:
 def cheap_targets(task:Task, split:str, seen:bool=False):
     """All of a split's targets as one tensor, when they are cheap to reach (Task.targets, `.targets`, a TensorDataset's), else
     None. A forward of your own may hand the loss other targets than the dataset's second item, so only `Task.targets` speaks
-    for it, unless `seen`: its first targets were the batch's own (`same_targets`)."""
+    for it, unless `seen`: its first targets were the batch's own (`same_targets`). A collate_fn of your own may make other
+    targets than the dataset's (RotNet's rotation labels from digits), so its batches are checked one by one."""
     if task.targets is not None: return torch.as_tensor(task.targets(split))
+    if task.collate_fn is not None: return None
     return dataset_targets(getattr(task, split)) if seen or batch_targets_are_the_loss(task) else None
 
 def same_targets(target, batch)->bool:

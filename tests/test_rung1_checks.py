@@ -192,3 +192,22 @@ def test_eval_gap_is_measured_without_a_masks_fill():
     kept = s.masked_fill(pad, -1e32)
     assert eval_gap(kept, kept.clone()) == 0.0
     assert eval_gap(kept, kept.bfloat16().float().masked_fill(pad, -1e32)) < EVAL_TOL  # bf16 rounding of the live scores
+
+def _rotations(items, bad=False):  # RotNet's collate_fn: each image in its four rotations, labelled 0-3 (the dataset's digit labels unused)
+    xs = torch.stack([torch.rot90(x, k, (1, 2)) for x, _ in items for k in range(4)])
+    return xs, torch.arange(4).repeat(len(items)) + (4 if bad else 0)
+
+def test_a_collate_fn_that_makes_the_targets_is_checked_on_its_batches(tmp_path):
+    """Issue 32, half X: RotNet's dataset holds digits 0-9, its collate_fn makes the rotation labels 0-3 (num_classes=4);
+    rung 1 read the dataset's labels and failed `bad_labels` ("target 6 is outside [0, 4)") in every seed."""
+    from torch.utils.data import DataLoader, TensorDataset
+    from ntrain.data import Task
+    g = torch.Generator().manual_seed(0)
+    ds = TensorDataset(torch.rand(64, 1, 8, 8, generator=g), torch.randint(0, 10, (64,), generator=g))
+    def task(bad): return Task(model=lambda: nn.Sequential(nn.Flatten(), nn.Linear(64, 4)), loss=nn.CrossEntropyLoss(), num_classes=4, name='rot',
+                               train=DataLoader(ds, batch_size=8, collate_fn=lambda b: _rotations(b, bad)),
+                               valid=DataLoader(ds, batch_size=8, collate_fn=lambda b: _rotations(b, bad)))
+    r1 = ntrain.ladder(task=task(False), rungs='1', run_dir=tmp_path/'ok', write=False, num_workers=0).rungs[0]
+    assert r1.verdict == 'pass', r1.diagnosis
+    r1 = ntrain.ladder(task=task(True), rungs='1', run_dir=tmp_path/'bad', write=False, num_workers=0).rungs[0]  # its batches are still checked
+    assert r1.verdict == 'fail' and 'bad_labels' in r1.causes and 'outside [0, 4)' in r1.diagnosis, r1.diagnosis

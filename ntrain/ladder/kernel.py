@@ -430,7 +430,7 @@ def scan_targets(self:Bench)->dict:
     ign = self.task.ignore_index
     for split, ds in self.target_sets.items():
         t = (cheap_targets(self.task, split, self.seen) if ds is getattr(self.task, split, None) else
-             dataset_targets(ds) if self.batch_targets or self.seen else None)
+             dataset_targets(ds) if (self.batch_targets or self.seen) and self.task.collate_fn is None else None)  # a collate_fn of one's own may make others
         if t is not None and (t.dtype.is_floating_point or t.dtype == torch.bool): t = None  # rung 1 names float targets itself
         if t is not None:
             try: check_targets(t, self.classes, split, ign)
