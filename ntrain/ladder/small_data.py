@@ -12,7 +12,7 @@ import torch
 from torch.utils.data import Dataset, Subset
 from torch.utils._pytree import tree_flatten
 from ..core import seed_all, to_device
-from ..data import hf_forward, default_forward, mix_seed, same_targets, batch_targets_are_the_loss
+from ..data import hf_forward, default_forward, mix_seed, same_targets, batch_targets_are_the_loss, tensors_of
 from .kernel import RungResult, LadderStopped, UserCodeError, user_code, Bench, same_tree
 from .diagnose import batch_inputs, batch_targets
 from .range_test import lr_find
@@ -752,13 +752,6 @@ INPUT_COPY = 1e-4  # the share of a target column's spread that its best-fitting
 INPUT_SAMPLES = 512  # training samples `target_in_inputs` reads
 INPUT_WIDTH = 16384  # input values a sample contributes at most (its first ones)
 
-def _flat_inputs(x)->Optional[torch.Tensor]:
-    "A sample's inputs as one float64 vector: a tensor, or the tensors of a tuple, list or dict in order; None for anything else."
-    if torch.is_tensor(x): return x.detach().reshape(-1).double()
-    items = list(x.values()) if isinstance(x, Mapping) else list(x) if isinstance(x, (list, tuple)) else None
-    if not items or not all(torch.is_tensor(v) for v in items): return None
-    return torch.cat([v.detach().reshape(-1).double() for v in items])
-
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def target_in_inputs(ds, max_n:int=INPUT_SAMPLES,
@@ -777,8 +770,9 @@ def target_in_inputs(ds, max_n:int=INPUT_SAMPLES,
         if i % LEAK_CHUNK == 0 and stop is not None and (why := stop()): raise LadderStopped(why)
         with user_code('data'): s = ds[i]
         t = batch_targets(s)
-        if not (torch.is_tensor(t) and t.is_floating_point()) or (v := _flat_inputs(batch_inputs(s))) is None or not len(v): return None
-        X.append(v[:INPUT_WIDTH]); T.append(t.detach().reshape(-1).double())
+        xs = tensors_of(batch_inputs(s))  # every input tensor, flattened into one row
+        if not (torch.is_tensor(t) and t.is_floating_point()) or not xs: return None
+        X.append(torch.cat([x.detach().reshape(-1).double() for x in xs])[:INPUT_WIDTH]); T.append(t.detach().reshape(-1).double())
     if len({len(v) for v in X}) > 1 or len({len(t) for t in T}) > 1: return None
     X, T = torch.stack(X), torch.stack(T)
     X, T = X - X.mean(0), T - T.mean(0)
