@@ -732,6 +732,20 @@ def test_rung_4_fits_the_validation_split_only_when_the_fit_looks_like_a_permuta
     assert not _permuted_side(dict(n, train_loss_end=0.5))  # fits its targets better than any permutation: the targets are learnable
     assert not _permuted_side(dict(train_loss_end=0.69))  # no control ran (a formula judged): no witness to compare with
 
+def test_rung_4_does_not_blame_training_targets_that_teach_as_much_as_the_validation_ones():
+    """Half X's NeRF of a flat scene (healthy, seed 5): a slow learner beside a noisy control, inconclusive on its training
+    side, passed narrowly when fit on half of the validation split, and rung 4 failed `labels`. Yet its fit on the training
+    targets ended as low on validation (0.1123) as the validation fit did (0.1133): shuffled or misaligned training targets
+    cannot teach that. Every blame the validation side made in the gallery's stored sweeps took its metric further."""
+    from ntrain.ladder.small_data import taught_as_much
+    loss = lambda x: dict(metric='val_loss', final=x, val_loss=x)
+    assert taught_as_much(loss(0.1123), loss(0.1133))
+    assert not taught_as_much(loss(0.1157), loss(0.1134))  # its twin, poses sorted as text: caught
+    assert not taught_as_much(dict(metric='val_acc', final=0.246, val_loss=1.6), dict(final=0.804, val_loss=0.7))  # HAR's shuffled training labels
+    assert taught_as_much(dict(metric='val_acc', final=0.81, val_loss=0.6), dict(final=0.804, val_loss=0.7))  # higher is better for a metric that is not a loss
+    # two moons with shuffled training labels (seed 2): an AUROC high by luck, a loss far behind the validation fit's: still blamed
+    assert not taught_as_much(dict(metric='val_auroc', final=0.943, val_loss=0.6698), dict(final=0.9331, val_loss=0.3692))
+
 def test_rung_4_controls_a_whole_graph_by_shuffling_its_node_labels_among_its_nodes():
     """Half S's ChebNet on one full graph (`(features, Laplacian, labels, mask)`, one item): rung 4's subset is one sample, so
     no control could permute targets among samples, and a formula judged it. With the label file kept in the old node

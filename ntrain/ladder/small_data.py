@@ -28,7 +28,7 @@ __all__ = ['LEAK_CHUNK', 'DISCRETE_PROBE', 'QUANTISED', 'AUROC_MAX', 'PERMUTED_C
            'Permuted', 'with_target', 'Shuffled', 'rng_kept', 'control_fit', 'shape_groups', 'sound_control',
            'targets_are_inputs', 'swing', 'judge', 'shared_rows', 'target_copies', 'target_in_inputs', 'cut',
            'natural_copies', 'leak_explains', 'decisive', 'more_controls', 'permuted_like', 'blew_up', 'train_se',
-           'far_below', 'sparse_ids', 'rung4_on', 'validation_fit', 'control_ends', 'rung4']
+           'far_below', 'sparse_ids', 'rung4_on', 'validation_fit', 'control_ends', 'taught_as_much', 'rung4']
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def digest(x)->str:
@@ -1324,6 +1324,11 @@ def _permuted_side(n:dict)->bool:
     "Whether rung 4's fit (its `numbers`) fit its own training targets no better than `MEMORISED` below every control's."
     return bool(ends := control_ends(n)) and n['train_loss_end'] >= cut(min(ends), 1 - MEMORISED)
 
+def taught_as_much(n:dict, vn:dict)->bool:
+    """Whether rung 4's fit (its `numbers` `n`) took its validation loss and its metric as far as `validation_fit`'s (`vn`) did:
+    its training targets teach as much. The loss too: an AUROC can land high by luck on shuffled targets (two moons, 0.94)."""
+    return n['val_loss'] <= vn['val_loss'] and (n['final'] <= vn['final'] if n['metric'] == 'val_loss' else n['final'] >= vn['final'])
+
 def _by_validation(b:Bench, r:RungResult)->RungResult:
     "An `inconclusive` rung 4 whose fit looks like a permutation on its training side, judged again by `validation_fit`."
     n = r.numbers
@@ -1338,6 +1343,10 @@ def _by_validation(b:Bench, r:RungResult)->RungResult:
     if not (v.verdict == 'pass' and ends and vn['train_loss_end'] < min(ends)):
         return r.note(None, f"  fit on half of the validation split and judged on the other half, the model was not clearly better than "
                       f"permuted targets either ({moved}: {v.verdict}): nothing says the training targets are at fault")
+    if taught_as_much(n, vn):
+        return r.note(None, f"  fit on half of the validation split and judged on the other half, the model beat permuted targets ({moved}), "
+                      f"but the training targets took {n['metric']} as far ({n['start']:.4g} -> {n['final']:.4g}): they teach the model as "
+                      "much as the validation ones, so nothing says they are at fault (a slow learner beside a noisy control?)")
     tl = f"{n['train_loss_end']:.4g} against {min(control_ends(n)):.4g} for permuted ones"
     r.verdict, r.causes = 'fail', ['labels']
     r.diagnosis = (f"the model learns from the validation targets but not from the training targets: on {n['samples']} training samples it "
