@@ -127,6 +127,28 @@ def test_rung_2_softmax_before_ce_still_fails():
     r = gallery('textcnn_softmax_before_ce', rungs='2').rung(2)
     assert r.verdict == 'fail' and 'softmax' in r.causes, r.diagnosis
 
+def _small_logits(m):  # a head zeroed, its bias 0.3: every logit starts between 0 and 1, and no sigmoid made it
+    with torch.no_grad(): m[-1].weight.zero_(); m[-1].bias.fill_(0.3)
+    return m
+
+def test_rung_2_fails_a_sigmoid_into_bce_with_logits_and_not_small_logits():
+    """Half X's CREPE kept its sigmoid when its loss became BCEWithLogitsLoss: rung 2 only warned `unexplained` and rung 3
+    stalled. Outputs between 0 and 1 that a sigmoid made (the autograd graph says so, through a squeeze) now fail `softmax`;
+    the same outputs into BCELoss pass, and logits that start between 0 and 1 without a sigmoid are not blamed."""
+    sig = lambda: nn.Sequential(G._mlp(64, 4, 128), nn.Sigmoid(), nn.Unflatten(1, (4, 1)), nn.Flatten())
+    r = gallery('multilabel', rungs='2', model=sig).rung(2)
+    assert r.verdict == 'fail' and r.causes == ['softmax'] and 'a sigmoid ends the model' in r.diagnosis, r.diagnosis
+    r = gallery('multilabel', rungs='2', model=sig, loss=nn.BCELoss()).rung(2)
+    assert r.verdict == 'pass', r.diagnosis
+    r = gallery('multilabel', rungs='2', model=lambda: _small_logits(G._mlp(64, 4, 128))).rung(2)
+    assert 'softmax' not in r.causes, r.diagnosis
+
+def test_last_op_looks_through_reshapes_only():
+    from ntrain.ladder.init_loss import last_op
+    x = torch.randn(3, 4, requires_grad=True)
+    assert last_op(torch.sigmoid(x).unsqueeze(-1).squeeze(-1).float()) == 'Sigmoid'
+    assert last_op(torch.sigmoid(x) * 2) == 'Mul' and last_op(x.detach()) is None
+
 def _fit_hist(train_steps, vals, ses, train_means):
     return [dict(loss=vals[0], loss_se=ses[0])] + [dict(loss=v, loss_se=s, train_loss=t) for v, s, t in zip(vals[1:], ses[1:], train_means)]
 

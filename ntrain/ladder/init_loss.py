@@ -11,18 +11,46 @@ import torch
 from torch import nn
 from ..core import to_device, seed_all, tree_map
 from ..data import mix_seed
-from .kernel import RungResult, user_code, Bench, batch_rows, UserCodeError
+from .kernel import RungResult, user_code, Bench, batch_rows, UserCodeError, takes_probs
 from .diagnose import init_loss_theory, regression_parts
 from ..metrics import class_dim
 
 # %% auto 0
-__all__ = ['TARGET_SCALE', 'REINITS', 'HEAD_GAIN', 'INIT_SURE', 'HEAD_SURE', 'INIT_ADVICE', 'eval_state', 'target_scale',
-           'init_spread', 'lucky_init', 'last_layer', 'head_inputs', 'rung2']
+__all__ = ['RESHAPES', 'TARGET_SCALE', 'REINITS', 'HEAD_GAIN', 'INIT_SURE', 'HEAD_SURE', 'INIT_ADVICE', 'last_op', 'squashed_by',
+           'eval_state', 'target_scale', 'init_spread', 'lucky_init', 'last_layer', 'head_inputs', 'rung2']
 
 # %% ../../nbs/02_ladder/03b_init_loss.ipynb
-def _output_checks(b:Bench, r:RungResult, p0, t0):
-    "Rung 2's checks of the fresh model's outputs `p0` on the first batch (targets `t0`) under cross-entropy: probabilities (softmax applied twice) and a number of logits other than the task's classes fail the rung, whatever the loss's value."
+RESHAPES = {'View', 'UnsafeView', 'Reshape', 'Squeeze', 'Unsqueeze', 'Permute', 'Transpose', 'T', 'Select', 'Slice', 'Clone',
+            'ToCopy', 'Expand', 'AsStrided', 'Alias', 'Flatten', 'Contiguous'}  # autograd ops that move or copy values, no more
+
+def last_op(t)->Optional[str]:
+    "The autograd op that made tensor `t`'s values, looking through reshapes and copies (`RESHAPES`): 'Sigmoid', 'Addmm', ...; None without a graph."
+    fn = getattr(t, 'grad_fn', None)
+    while fn is not None:
+        name = type(fn).__name__.split('Backward')[0]
+        ins = [f for f, _ in fn.next_functions if f is not None]
+        if name not in RESHAPES or len(ins) != 1: return name
+        fn = ins[0]
+    return None
+
+def squashed_by(b:Bench, batch)->Optional[str]:
+    "'sigmoid' or 'softmax' when a fresh model's prediction on `batch` comes straight from one (`last_op`), with gradients on; else None."
+    try:
+        with torch.enable_grad(): op = last_op(b.prediction(b.forward_loss(b.model().eval(), to_device(batch, b.device))[1]))
+    except UserCodeError: return None
+    return {'Sigmoid': 'sigmoid', 'Softmax': 'softmax'}.get(op)
+
+def _output_checks(b:Bench, r:RungResult, p0, t0, b0=None):
+    """Rung 2's checks of the fresh model's outputs `p0` on the first batch `b0` (targets `t0`): under cross-entropy, probabilities
+    (softmax applied twice) and a number of logits other than the task's classes; under a binary cross-entropy that takes
+    logits, probabilities from a sigmoid or softmax (`squashed_by`). Each fails the rung, whatever the loss's value."""
     if p0 is None: return  # a loss-only model: no prediction to check
+    loss = getattr(b.task.loss, '__name__', type(b.task.loss).__name__)
+    if (b.is_bce and not takes_probs(b.task.loss) and b0 is not None and p0.numel() and bool(((p0 > 0) & (p0 < 1)).all())
+            and (op := squashed_by(b, b0))):
+        r.fail('softmax', f"the model's outputs are probabilities (a {op} ends the model; every output is between 0 and 1): {loss} "
+               "applies the sigmoid itself, so it reads them as logits, and no output can stand for a negative one; return raw "
+               f"logits from the model (the {op} applied twice)")
     d = class_dim(p0, t0) if torch.is_tensor(t0) else (1 if p0.ndim > 1 else None)
     if b.is_ce and p0.ndim > 1 and d is not None:
         C, task_C = p0.shape[d], b.task.num_classes
@@ -279,7 +307,7 @@ def rung2(b:Bench)->RungResult:
     expected = None if any(e is None for e, _ in theories) else sum(wi * e for wi, (e, _) in zip(w, theories))
     n.update(theory=source, tolerance=st.init_tol, **({} if p0 is None else dict(output_std=float(p0.std()))))  # none: a loss-only model
     r.series['batch_losses'] = losses
-    _output_checks(b, r, p0, t0)
+    _output_checks(b, r, p0, t0, b0)
     if (adv := target_scale(b, t0)) is not None:
         n['target_scale'] = dict(mean=float(t0.float().mean()), std=float(t0.float().std()))
         r.warn('target_scale', '  ' + adv)
@@ -298,6 +326,8 @@ def rung2(b:Bench)->RungResult:
     was_ok, c = r.ok, RungResult(2, numbers=n)
     _init_loss_causes(b, c, measured, expected, rows, items)
     head = f'initial loss {measured:.4g} is {rel:.0%} off the theory {expected:.4g} ({source}; tolerance {st.init_tol:.0%})'
+    if not was_ok and c.causes == ['unexplained']:  # the outputs' own check failed the rung (probabilities into a loss that takes logits): that is the cause
+        return r.note(None, head + ': the outputs above explain it')
     if was_ok and c.causes == ['unexplained']:  # above theory, and no cause it knows: a warning, not a stop (severity matches certainty)
         r.warn('unexplained', head + '; no known cause explains it (a warning: the ladder goes on):')
     elif was_ok and c.causes == ['label_smoothing'] and rel <= 0.5 and (ls := n.get('reinit_losses')) and max(ls) < expected:

@@ -25,8 +25,8 @@ from ..metrics import class_dim, unreadable
 
 # %% auto 0
 __all__ = ['RUNG_NAMES', 'USER_CODE', 'error_line', 'RungResult', 'LadderResult', 'fmt_short', 'LadderSettings',
-           'ladder_settings', 'UserCodeError', 'BadTargets', 'LadderStopped', 'user_code', 'Bench', 'same_tree',
-           'batch_rows', 'bench']
+           'ladder_settings', 'UserCodeError', 'BadTargets', 'LadderStopped', 'user_code', 'takes_probs', 'Bench',
+           'same_tree', 'batch_rows', 'bench']
 
 # %% ../../nbs/02_ladder/00_kernel.ipynb
 RUNG_NAMES = {1: 'one step end to end', 2: 'initial loss vs theory', 3: 'overfit one batch', 4: 'small data moves val', 5: 'full run'}
@@ -249,6 +249,10 @@ def _is_bce(loss)->bool:
 
 def _is_mse(loss)->bool:
     return isinstance(loss, nn.MSELoss) or getattr(loss, '__name__', '') == 'mse_loss'
+
+def takes_probs(loss)->bool:
+    "Whether a binary cross-entropy takes probabilities (`BCELoss`), not logits (`BCEWithLogitsLoss`)."
+    return isinstance(loss, nn.BCELoss) or getattr(loss, '__name__', '') == 'binary_cross_entropy'
 
 # %% ../../nbs/02_ladder/00_kernel.ipynb
 class Bench:

@@ -13,7 +13,7 @@ from torch.utils.data import Dataset, Subset
 from torch.utils._pytree import tree_flatten
 from ..core import seed_all, to_device
 from ..data import hf_forward, default_forward, mix_seed, same_targets, batch_targets_are_the_loss, tensors_of
-from .kernel import RungResult, LadderStopped, UserCodeError, user_code, Bench, same_tree
+from .kernel import RungResult, LadderStopped, UserCodeError, user_code, Bench, same_tree, takes_probs
 from .diagnose import batch_inputs, batch_targets
 from .range_test import lr_find
 from .init_loss import target_scale
@@ -127,13 +127,12 @@ def _label_columns(p, t)->tuple:
     t = t.reshape(p.shape)
     return (p, t) if p.ndim == 2 else (p.reshape(-1, 1), t.reshape(-1, 1))
 
-def _takes_probs(loss)->bool: return isinstance(loss, torch.nn.BCELoss) or getattr(loss, '__name__', '') == 'binary_cross_entropy'
 
 def _constant_loss(b:Bench, prior, target, n:int)->float:
     "The task's loss for predicting the training prior for every sample: BCE its logit (a probability for BCELoss), MSE the mean; per item (of `n`) under loss_norm='items'."
     c = prior.to(target.device, torch.float32)  # (no float64 on every device)
     if not (target.ndim == 2 and c.numel() == target.shape[1]): c = c.mean()  # per label for (N, L) targets, else one number
-    if b.is_bce and not _takes_probs(b.task.loss): c = torch.logit(c.clamp(1e-6, 1 - 1e-6))
+    if b.is_bce and not takes_probs(b.task.loss): c = torch.logit(c.clamp(1e-6, 1 - 1e-6))
     with user_code('loss'): l = b.task.loss(c.to(target.dtype).expand(target.shape), target)
     return float(l) / (max(n, 1) if b.items else 1)
 
