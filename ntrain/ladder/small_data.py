@@ -801,6 +801,7 @@ def _small_fail_causes(b:Bench, r:RungResult, model, vl, ctrl:Optional[list], tr
     ct = ctrl[-1]['train_loss'] if ctrl else None
     tc = f'; with permuted targets {ct:.3g}' if ctrl else ''
     if ct is not None and tl1 < cut(ct, 0.9):
+        n['fits_own'] = dict(train_loss=tl1, permuted=ct)  # the targets follow from the inputs on train: `_by_validation` asks whether validation can be learned
         r.note('labels', f'  the model fits its training targets better than permuted ones (train loss {tl0:.3g} -> {tl1:.3g}{tc}), yet '
                'validation is no better: train and validation that differ (labels from another source or scheme, inputs '
                'prepared differently), or targets that leak into the train inputs')
@@ -1328,18 +1329,53 @@ def taught_as_much(n:dict, vn:dict)->bool:
     its training targets teach as much. The loss too: an AUROC can land high by luck on shuffled targets (two moons, 0.94)."""
     return n['val_loss'] <= vn['val_loss'] and (n['final'] <= vn['final'] if n['metric'] == 'val_loss' else n['final'] >= vn['final'])
 
-def _by_validation(b:Bench, r:RungResult)->RungResult:
-    "An `inconclusive` rung 4 whose fit looks like a permutation on its training side, judged again by `validation_fit`."
-    n = r.numbers
-    if not (r.verdict == 'warn' and 'inconclusive' in r.causes and _permuted_side(n)): return r
-    b.emit('message', level='info', rung=4, text='inconclusive: fitting half of the validation split, judged on the other half, to see whether the model learns from its targets')
+# %% ../../nbs/02_ladder/03e_small_data.ipynb
+def _witness(b:Bench, n:dict, why:str)->Optional[tuple]:
+    """`validation_fit` (announced with `why`), its numbers into `n['validation_fit']`: (whether it beat every permutation and fit
+    its own targets better than they did, its result, its numbers, its controls' training ends, how it moved in words); None
+    when the validation split is too small."""
+    b.emit('message', level='info', rung=4, text=f'{why}: fitting half of the validation split, judged on the other half, to see whether the model learns from its targets')
     v = validation_fit(b)
-    if v is None: return r.note(None, f'  the validation split ({len(b.task.valid)} samples) is too small to fit half of it (SWAP_MIN={SWAP_MIN} a half)')
+    if v is None: return None
     vn = v.numbers; ends = control_ends(vn)
     moved = f"{vn['metric']} {vn['start']:.4g} -> {vn['final']:.4g}, val_loss {vn['val_loss']:.4g} on {vn['samples']} samples in {vn['epochs']} epochs"
     n['validation_fit'] = dict(verdict=v.verdict, causes=v.causes, samples=vn['samples'], epochs=vn['epochs'], metric=vn['metric'], start=vn['start'],
                                final=vn['final'], val_loss=vn['val_loss'], train_loss_end=vn['train_loss_end'], control_train_ends=ends)
-    if not (v.verdict == 'pass' and ends and vn['train_loss_end'] < min(ends)):
+    return v.verdict == 'pass' and bool(ends) and vn['train_loss_end'] < min(ends), v, vn, ends, moved
+
+def _too_small(b:Bench)->str: return f'  the validation split ({len(b.task.valid)} samples) is too small to fit half of it (SWAP_MIN={SWAP_MIN} a half)'
+
+def _differ_by_validation(b:Bench, r:RungResult)->RungResult:
+    """A rung 4 failed `labels` because its fit learned its training targets (better than permuted ones) while validation gained
+    nothing, judged again by `validation_fit`: the blame (train and validation that differ) stands when validation can be
+    learned; when it cannot either, the signal is too weak for the subset to tell, and the rung is `inconclusive`."""
+    n = r.numbers
+    w = _witness(b, n, 'the fit learned its training targets, and validation gained nothing')
+    if w is None: return r.note(None, _too_small(b))
+    ok, v, vn, ends, moved = w
+    if ok: return r.note(None, f"  fit on half of the validation split and judged on the other half, the model beats permuted targets ({moved}): "
+                         "validation can be learned, and what the model learns from the training targets does not carry over to it")
+    f = n['fits_own']
+    r.verdict, r.causes = 'warn', ['inconclusive']
+    r.diagnosis = (f"inconclusive: the model fits its training targets better than permuted ones (train loss {f['train_loss']:.4g} against "
+                   f"{f['permuted']:.4g}), yet {n['metric']} ({n['start']:.4g} -> {n['final']:.4g}) is no better than with them; fit on half of "
+                   f"the validation split and judged on the other half, it does not beat permuted targets either ({moved}: {v.verdict}): a "
+                   f"signal too weak for {n['samples']} samples to tell a model that only overfits from train and validation that differ (or "
+                   "validation targets that carry nothing); "
+                   "settle it with more samples (small_min) or judge the full run's validation\n  (the first judgement: " + r.diagnosis.replace('\n', ' ') + ')')
+    return r
+
+# %% ../../nbs/02_ladder/03e_small_data.ipynb
+def _by_validation(b:Bench, r:RungResult)->RungResult:
+    """An `inconclusive` rung 4 whose fit looks like a permutation on its training side, judged again by `validation_fit`; a
+    `labels` fail whose fit learned its training targets, by `_differ_by_validation`."""
+    n = r.numbers
+    if r.verdict == 'fail' and r.causes == ['labels'] and n.get('fits_own'): return _differ_by_validation(b, r)
+    if not (r.verdict == 'warn' and 'inconclusive' in r.causes and _permuted_side(n)): return r
+    w = _witness(b, n, 'inconclusive')
+    if w is None: return r.note(None, _too_small(b))
+    ok, v, vn, ends, moved = w
+    if not ok:
         return r.note(None, f"  fit on half of the validation split and judged on the other half, the model was not clearly better than "
                       f"permuted targets either ({moved}: {v.verdict}): nothing says the training targets are at fault")
     if taught_as_much(n, vn):
@@ -1378,8 +1414,8 @@ def rung4(b:Bench)->RungResult:
     zs = [z for z in n.get('judged', {}).values() if z != 'no_room']
     if labels and r.verdict == 'warn' and 'inconclusive' in r.causes and zs and all(z == 'within' for z in zs):  # no better than a permutation again
         r1.numbers['second_try'] = dict(samples=k2, epochs=n['epochs'], diagnosis=r.diagnosis)
-        return r1.note(None, f"  its second run, on {k2} samples (small_grow={b.st.small_grow}), was no better than permuted targets either "
-                       "on any criterion (inconclusive only for want of training): the first run's verdict stands")
+        return _by_validation(b, r1.note(None, f"  its second run, on {k2} samples (small_grow={b.st.small_grow}), was no better than permuted "
+                              "targets either on any criterion (inconclusive only for want of training): the first run's verdict stands"))
     ends = control_ends(n)
     if r.verdict == 'pass' and ends and not n['train_loss_end'] < min(ends):  # a second chance at a lucky draw: it must fit its own targets better
         r.warn('inconclusive', f"  inconclusive: on its second run a pass must also fit its own targets better than every permutation, and its "
