@@ -772,7 +772,8 @@ def _split_rules(valid_rule, lr, seed=0):  # train labels: the sign of x0; valid
     from torch.utils.data import TensorDataset
     g = torch.Generator().manual_seed(seed)
     x, vx = torch.randn(4000, 8, generator=g), torch.randn(600, 8, generator=g)
-    vy = (vx[:, 1] > 0).long() if valid_rule == 'other' else torch.randint(0, 2, (600,), generator=g)
+    vy = (vx[:, 1] > 0).long() if valid_rule == 'other' else (vx[:, 0] > 0).long() if valid_rule == 'unscaled' else torch.randint(0, 2, (600,), generator=g)
+    if valid_rule == 'unscaled': vx = 40 * vx + 100  # validation in raw units, training standardised
     return dict(model=lambda: nn.Sequential(nn.Linear(8, 32), nn.ReLU(), nn.Linear(32, 2)), train=TensorDataset(x, (x[:, 0] > 0).long()),
                 valid=TensorDataset(vx, vy), loss=nn.CrossEntropyLoss(), optimizer=lambda p: torch.optim.Adam(p, lr=lr), seed=seed, clip_grad=None)
 
@@ -781,13 +782,18 @@ def test_rung_4_blames_train_and_validation_that_differ_only_when_validation_can
     (train and validation that differ) only when the model, trained on half of the validation split, beats permutations on
     the other half. Validation labelled by another rule (the sign of x1, not x0) can be learned: the blame stands. Validation
     labels that carry nothing cannot, and neither can a weak signal on a few hundred samples (half W's LSTM portfolio failed
-    4 of 10 seeds this way): `inconclusive`, and says so."""
+    4 of 10 seeds this way): `inconclusive`, and says so. Unless a fresh model already scores the two splits apart: inputs
+    prepared differently on one split (half K's InceptionTime with its validation series left unscaled)."""
     other = ladder(rungs='3-4', run_dir=tmp_path/'o', write=False, **_split_rules('other', 1e-2)).rung(4)
     assert other.verdict == 'fail' and other.causes == ['labels'] and other.numbers['fits_own'], other.diagnosis
     assert other.numbers['validation_fit']['verdict'] == 'pass' and 'validation can be learned' in other.diagnosis, other.diagnosis
     none = ladder(rungs='3-4', run_dir=tmp_path/'n', write=False, **_split_rules('random', 1e-3)).rung(4)
     assert none.verdict == 'warn' and none.causes == ['inconclusive'] and none.numbers['validation_fit']['verdict'] != 'pass', none.diagnosis
     assert none.diagnosis.startswith('inconclusive: the model fits its training targets better than permuted ones'), none.diagnosis
+    # validation inputs left in raw units: the same labels' rule, but a fresh model already scores the splits apart (`init_gap`)
+    raw = ladder(rungs='3-4', run_dir=tmp_path/'r', write=False, **_split_rules('unscaled', 1e-3)).rung(4)
+    assert raw.verdict == 'fail' and raw.causes == ['labels'] and 'the splits differ before the model has learned anything' in raw.diagnosis, raw.diagnosis
+    assert 'validation_fit' not in raw.numbers and raw.numbers['init_gap']['valid'], raw.numbers
 
 def test_rung_4_controls_a_whole_graph_by_shuffling_its_node_labels_among_its_nodes():
     """Half S's ChebNet on one full graph (`(features, Laplacian, labels, mask)`, one item): rung 4's subset is one sample, so

@@ -23,12 +23,13 @@ from ..metrics import class_dim
 # %% auto 0
 __all__ = ['LEAK_CHUNK', 'DISCRETE_PROBE', 'QUANTISED', 'AUROC_MAX', 'PERMUTED_CACHE', 'MOOT_CHECK', 'TOGETHER', 'DISTINCT',
            'COPY_ROWS', 'COPY_MAX', 'INPUT_COPY', 'INPUT_SAMPLES', 'INPUT_WIDTH', 'LEAK_SURE', 'RECUR_SLACK',
-           'CONTROLS', 'MEMORISED', 'STRUCTURED', 'FAR_BELOW', 'SPARSE_IDS', 'SWAP_MIN', 'digest', 'sample_inputs',
-           'leak_check', 'discrete', 'auroc', 'train_prior', 'own_prediction', 'control_seed', 'target_slot',
-           'Permuted', 'with_target', 'Shuffled', 'rng_kept', 'control_fit', 'shape_groups', 'sound_control',
-           'targets_are_inputs', 'swing', 'judge', 'shared_rows', 'target_copies', 'target_in_inputs', 'cut',
-           'natural_copies', 'leak_explains', 'decisive', 'more_controls', 'permuted_like', 'blew_up', 'train_se',
-           'far_below', 'sparse_ids', 'rung4_on', 'validation_fit', 'control_ends', 'taught_as_much', 'rung4']
+           'CONTROLS', 'MEMORISED', 'STRUCTURED', 'FAR_BELOW', 'SPARSE_IDS', 'SWAP_MIN', 'GAP_BATCHES', 'digest',
+           'sample_inputs', 'leak_check', 'discrete', 'auroc', 'train_prior', 'own_prediction', 'control_seed',
+           'target_slot', 'Permuted', 'with_target', 'Shuffled', 'rng_kept', 'control_fit', 'shape_groups',
+           'sound_control', 'targets_are_inputs', 'swing', 'judge', 'shared_rows', 'target_copies', 'target_in_inputs',
+           'cut', 'natural_copies', 'leak_explains', 'decisive', 'more_controls', 'permuted_like', 'blew_up',
+           'train_se', 'far_below', 'sparse_ids', 'rung4_on', 'validation_fit', 'control_ends', 'taught_as_much',
+           'init_gap', 'rung4']
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def digest(x)->str:
@@ -1330,6 +1331,32 @@ def taught_as_much(n:dict, vn:dict)->bool:
     return n['val_loss'] <= vn['val_loss'] and (n['final'] <= vn['final'] if n['metric'] == 'val_loss' else n['final'] >= vn['final'])
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
+GAP_BATCHES = 8  # training and validation batches a fresh model scores for `init_gap`
+
+def init_gap(b:Bench, n:dict)->Optional[str]:
+    """Why a fresh model already scores the validation split unlike the training subset of rung 4 (its `numbers` `n`), in words,
+    or None: their mean losses (up to `GAP_BATCHES` batches each, no training, eval mode) lie apart by more than the training
+    batches' own range and the validation batches' range together. Samples of one distribution, scored by one model,
+    land within those ranges whatever the labels or the signal's strength; inputs scaled on one split only do not."""
+    sub, vl = _small_data(b, n['samples'])[0], _small_data(b, n['samples'])[4]
+    def losses(loader):
+        out = []
+        for bt, *_ in b.batches(loader):
+            out.append(float(b.forward_loss(model, to_device(bt, b.device))[0]))
+            if len(out) == GAP_BATCHES: return out
+        return out
+    try:
+        model = b.model().eval()
+        with torch.no_grad(): tr, va = losses(b.loader(sub, b.cfg.batch_size, shuffle=False)), losses(vl)
+    except UserCodeError: return None
+    if len(tr) < 2 or not va or not all(map(math.isfinite, tr + va)): return None
+    mt, mv = statistics.fmean(tr), statistics.fmean(va)
+    if abs(mv - mt) <= (max(tr) - min(tr)) + (max(va) - min(va)): return None
+    n['init_gap'] = dict(train=tr, valid=va)
+    return (f"before any training, a fresh model scores validation at loss {mv:.4g} and the training samples at {mt:.4g} "
+            f"(batches {min(tr):.4g} to {max(tr):.4g}): the splits differ before the model has learned anything")
+
+# %% ../../nbs/02_ladder/03e_small_data.ipynb
 def _witness(b:Bench, n:dict, why:str)->Optional[tuple]:
     """`validation_fit` (announced with `why`), its numbers into `n['validation_fit']`: (whether it beat every permutation and fit
     its own targets better than they did, its result, its numbers, its controls' training ends, how it moved in words); None
@@ -1350,6 +1377,7 @@ def _differ_by_validation(b:Bench, r:RungResult)->RungResult:
     nothing, judged again by `validation_fit`: the blame (train and validation that differ) stands when validation can be
     learned; when it cannot either, the signal is too weak for the subset to tell, and the rung is `inconclusive`."""
     n = r.numbers
+    if (gap := init_gap(b, n)): return r.note(None, f'  {gap}: inputs or targets prepared differently on one split')
     w = _witness(b, n, 'the fit learned its training targets, and validation gained nothing')
     if w is None: return r.note(None, _too_small(b))
     ok, v, vn, ends, moved = w
