@@ -1,4 +1,4 @@
-"""Half Y of the ladder's gallery: held out from the rules frozen at FREEZE (round 37), and run once on them.
+"""Half Y of the ladder's gallery: held out from the rules frozen at 49a66b0 (round 37 and 37b), and run once on them.
 Families not in halves A-X: PhaseNet (Zhu and Beroza: a 1-D U-Net with kernels of 7, stride-4 downsampling and batch norm, a
 softmax over noise, P and S per sample, the cross-entropy against Gaussian label curves; Adam 1e-2) picking the P and S
 arrivals of synthetic three-component seismograms, windows cut once from longer traces; TempCNN (Pelletier et al.: three
@@ -25,7 +25,7 @@ synthesis transforms, additive uniform noise for the quantiser in training and r
 latent channel, CompressAI's lambda * 255^2 * MSE + bits per pixel; a tuple output; Adam 1e-4) of digits upsampled to 16x16.
 Registered into ladder_gallery's HEALTHY/BROKEN/HALF through its decorators; ladder_gallery imports this module after half X.
 
-Protocol: written by a helper in a worktree at ec202e8, held out from the rules frozen at FREEZE (round 37): the maintainer
+Protocol: written by a helper in a worktree at ec202e8, held out from the rules frozen at 49a66b0 (round 37 and 37b): the maintainer
 read nothing of it before the freeze, and the helper wrote it without reading the ladder's rules (ntrain/ladder/*.py,
 nbs/02_ladder and the rung notebooks, bench/RESULTS.md, CHANGELOG.md, AGENTS.md, the rule tests) or any earlier sweep's
 results; only `ntrain.ladder`'s public signature and docstring and the factory format of halves A-X (their @broken lines for
