@@ -35,6 +35,18 @@ def test_rung_2_summed_ce_and_weights_and_smoothing(loss, expected):
     r = gallery('rnn_rows', rungs='2', loss=loss).rung(2)
     assert r.verdict == 'pass' and abs(r.numbers['expected'] - expected) < 1e-3 * expected, (r.numbers, r.diagnosis)
 
+def test_rung_2_cross_entropy_with_class_probabilities_for_targets(tmp_path):
+    """Half Y's PhaseNet: cross-entropy against label curves, targets of the outputs' shape (B, 3, T) that sum to 1 over the
+    classes. Rung 2 had no class dimension to read (nor num_classes) and crashed; the theory is ln C per position."""
+    from torch.utils.data import TensorDataset
+    g = torch.Generator().manual_seed(0)
+    x, y = torch.randn(256, 8, 16, generator=g), torch.softmax(torch.randn(256, 3, 16, generator=g), 1)
+    kw = dict(model=lambda: nn.Conv1d(8, 3, 3, padding=1), train=TensorDataset(x, y), valid=TensorDataset(x[:64], y[:64]), loss=nn.CrossEntropyLoss(), seed=0)
+    r = ladder(rungs='2', run_dir=tmp_path/'m', write=False, **kw).rung(2)
+    assert r.verdict == 'pass' and abs(r.numbers['expected'] - math.log(3)) < 1e-5 and 'class probabilities' in r.numbers['theory'], r.diagnosis
+    r = ladder(rungs='2', run_dir=tmp_path/'s', write=False, **dict(kw, loss=nn.CrossEntropyLoss(reduction='sum'))).rung(2)
+    assert abs(r.numbers['expected'] - 64 * 16 * math.log(3)) < 1e-2, r.numbers  # the first batch: 64 samples x 16 positions
+
 def test_rung_2_summed_bce():
     r = gallery('multilabel', rungs='2', loss=nn.BCEWithLogitsLoss(reduction='sum')).rung(2)
     assert r.verdict == 'pass' and abs(r.numbers['expected'] - 64 * 4 * math.log(2)) < 1e-2, (r.numbers, r.diagnosis)

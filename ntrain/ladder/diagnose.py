@@ -181,11 +181,20 @@ def _is_nll(loss)->bool:
     return isinstance(loss, nn.NLLLoss) or getattr(loss, '__name__', '') == 'nll_loss'
 
 def _class_theory(b, preds, target)->tuple:
-    "Cross-entropy's (or NLLLoss's) theory: ln C per target, times the (weighted) targets under reduction='sum'."
+    """Cross-entropy's (or NLLLoss's) theory: ln C per target, times the (weighted) targets under reduction='sum'; with class
+    probabilities for targets (their shape the outputs', classes on dim 1 as torch reads them), ln C times each position's
+    probability mass (1 for a distribution), summed over positions under reduction='sum'."""
     t, loss = b.task, b.task.loss
+    what = 'cross-entropy' if b.is_ce else 'NLLLoss after log_softmax'
+    if b.is_ce and torch.is_tensor(target) and target.is_floating_point() and target.shape == preds.shape:  # soft targets (PhaseNet's label curves)
+        cd = 1 if preds.ndim > 1 else 0
+        C, mass = preds.shape[cd], target.float().sum(cd)
+        if getattr(loss, 'reduction', 'mean') == 'sum' and not b.items:
+            return float(mass.sum()) * math.log(C), f"ln({C}) x the targets' probability mass summed over {mass.numel()} positions for {what} with reduction='sum'"
+        return float(mass.mean()) * math.log(C), f"ln({C}) x the targets' probability mass per position ({float(mass.mean()):.3g}) for {what} over {C} class probabilities"
     d = class_dim(preds, target) if torch.is_tensor(target) else (1 if preds.ndim > 1 else None)
     C = preds.shape[d] if d is not None else t.num_classes
-    what = 'cross-entropy' if b.is_ce else 'NLLLoss after log_softmax'
+    if C is None: return None, f'no theory for {what}: the class dimension of outputs {tuple(preds.shape)} is not known (give Task(num_classes=...))'
     kept = [k for k in ('weight', 'label_smoothing') if getattr(loss, k, None) is not None and getattr(loss, k) is not False and
             not (k == 'label_smoothing' and getattr(loss, k) == 0)]
     also = f' ({" and ".join(kept)} leave it unchanged)' if kept else ''
