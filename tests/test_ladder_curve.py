@@ -161,6 +161,14 @@ def test_last_op_looks_through_reshapes_only():
     assert last_op(torch.sigmoid(x).unsqueeze(-1).squeeze(-1).float()) == 'Sigmoid'
     assert last_op(torch.sigmoid(x) * 2) == 'Mul' and last_op(x.detach()) is None
 
+def test_rung_3_parameters_dead_on_its_batch_only_are_a_warning():
+    """Half X's 2-D NeRF (seed 1): its density is a ReLU, 0 on every ray of rung 3's batch at init, so every parameter's
+    gradient is exactly zero there and the loss does not move; rung 3 failed `dead_grad, flat`. Other batches give them a
+    gradient (the healthy run is flat for 3 epochs, then learns): dead on this batch, not in the model, a warning. Seed 6,
+    dead on five batches, still fails."""
+    r = gallery('nerf_flatland', 1, rungs='1-3').rung(3)
+    assert r.verdict == 'warn' and 'dead_grad' in r.causes and 'dead on this batch, not in the model' in r.diagnosis, r.diagnosis
+
 def _fit_hist(train_steps, vals, ses, train_means):
     return [dict(loss=vals[0], loss_se=ses[0])] + [dict(loss=v, loss_se=s, train_loss=t) for v, s, t in zip(vals[1:], ses[1:], train_means)]
 

@@ -17,9 +17,9 @@ from .init_loss import target_scale
 from ..metrics import class_dim
 
 # %% auto 0
-__all__ = ['KEEPS', 'ZERO_GRAD', 'NONDETERMINISTIC', 'HIGHER_LR', 'RANGE_DOUBT', 'SURE', 'loss_rose', 'memorised',
-           'curve_verdict', 'keeps_gradients', 'still_zero', 'deterministic_steps', 'repeat_check', 'higher_lr',
-           'rung3']
+__all__ = ['KEEPS', 'ZERO_GRAD', 'DEAD_BATCHES', 'NONDETERMINISTIC', 'HIGHER_LR', 'RANGE_DOUBT', 'SURE', 'loss_rose', 'memorised',
+           'curve_verdict', 'keeps_gradients', 'dead_here', 'still_zero', 'deterministic_steps', 'repeat_check',
+           'higher_lr', 'rung3']
 
 # %% ../../nbs/02_ladder/03d_overfit.ipynb
 def loss_rose(losses:list)->Optional[str]:
@@ -117,6 +117,30 @@ def _own_grads(b:Bench, init:dict, batch)->Optional[dict]:
     return grad_report(m)
 
 # %% ../../nbs/02_ladder/03d_overfit.ipynb
+DEAD_BATCHES = 4  # other training batches `dead_here` asks for a gradient
+
+def dead_here(b:Bench, init:dict, names:list, n:int)->Optional[str]:
+    """Whether the parameters `names`, whose gradient on rung 3's batch is exactly zero, get one on other training batches of
+    its size `n` from the same weights `init` (up to `DEAD_BATCHES`): how many do, in words; None when none does (dead on
+    them all: the model's own). A ReLU density that is 0 on every ray of one batch is dead there, not in the model."""
+    it, live, tried = b.batches(b.loader(b.task.train, n, epoch=1)), 0, 0
+    for _ in range(DEAD_BATCHES):
+        try: bt = next(it)[0]
+        except StopIteration: break
+        g = _own_grads(b, init, to_device(bt, b.device)); tried += 1
+        if g is not None and any(k not in g['zero_grad'] and k not in g['no_grad'] for k in names): live += 1
+    return f'{live} of {tried} other batches give them a gradient' if live else None
+
+def _dead_on_batch(b:Bench, r:RungResult, found:RungResult, cv:dict, grads:dict, sure:list, init:dict, idx)->bool:
+    """Rung 3's warning into `r` for a curve that did not move because parameters are dead on its batch only (`dead_here`);
+    False when they are dead on the other batches too, or a sure cause other than the flat loss they make stands."""
+    if not ('dead_grad' in found.causes and set(sure) <= {'flat', 'no_update'}): return False
+    if not (here := dead_here(b, init, grads['zero_grad'], len(idx))): return False
+    r.warn('dead_grad', f"one batch of {len(idx)} samples not memorised: {cv['words']}, with {len(grads['zero_grad'])} parameter tensors "
+           f"at an exactly zero gradient on it; {here}: dead on this batch, not in the model, so not sure enough to stop the "
+           "ladder (rung 4 trains on more of the data):")
+    return True
+
 def still_zero(model, names:list)->list:
     "Of the parameters `names` (whose gradient was exactly zero at rung 3's first step), those whose gradient is still exactly zero or absent."
     ps = dict(model.named_parameters())
@@ -351,8 +375,7 @@ def _judge(b:Bench, r:RungResult, model, batch, idx, init:dict, grads:dict, word
                f"batch suggests a max LR of {s:.3g}, {s / lr:.1f} times the {lr:.3g} in use: a rise it does not confirm is not sure enough to stop "
                "the ladder (a momentum optimizer's first steps can overshoot and come back); watch the full run's loss, and lower the "
                "learning rate if it rises there too:")
-        add()
-        return r
+        add(); return r
     with torch.no_grad(): scale = target_scale(b, b.forward_loss(model, batch)[2])  # the targets the loss sees
     hl = higher_lr(b, init, batch, lr, n['threshold']) if not sure and cv['state'] in ('slow', 'stuck', 'stalled') else None
     if hl is not None: n['higher_lr'] = {k: hl[k] for k in ('lr', 'drop', 'state')}
@@ -371,6 +394,7 @@ def _judge(b:Bench, r:RungResult, model, batch, idx, init:dict, grads:dict, word
         elif unconfirmed: r.warn('lr_high', f'  the loss rose on the way at learning rate {lr:.3g}, which the LR range test on this batch does not '
                                  f'confirm (it suggests a max LR of {s:.3g}): watch the full run for a rising loss')
         return r
+    if _dead_on_batch(b, r, found, cv, grads, sure, init, idx): add(); return r
     if sure or (cv['state'] == 'stuck' and not (hl and hl['learns'])) or (grads['frozen'] and hl and not hl['learns']):
         r.fail(None, f"could not overfit one batch of {len(idx)} samples: {cv['words']} (target {n['threshold']:.3g}). "
                "The bug is in the model, loss, labels or optimizer, not the data size:")
