@@ -1370,6 +1370,12 @@ def _witness(b:Bench, n:dict, why:str)->Optional[tuple]:
                                final=vn['final'], val_loss=vn['val_loss'], train_loss_end=vn['train_loss_end'], control_train_ends=ends)
     return v.verdict == 'pass' and bool(ends) and vn['train_loss_end'] < min(ends), v, vn, ends, moved
 
+def _rejudged(r:RungResult, verdict:str, cause:str, words:str)->RungResult:
+    "`r` judged again by the validation split: `verdict` for `cause`, said in `words`, with the first judgement kept after them."
+    r.verdict, r.causes = verdict, [cause]
+    r.diagnosis = words + '\n  (the first judgement: ' + r.diagnosis.replace('\n', ' ') + ')'
+    return r
+
 def _too_small(b:Bench)->str: return f'  the validation split ({len(b.task.valid)} samples) is too small to fit half of it (SWAP_MIN={SWAP_MIN} a half)'
 
 def _differ_by_validation(b:Bench, r:RungResult)->RungResult:
@@ -1384,14 +1390,12 @@ def _differ_by_validation(b:Bench, r:RungResult)->RungResult:
     if ok: return r.note(None, f"  fit on half of the validation split and judged on the other half, the model beats permuted targets ({moved}): "
                          "validation can be learned, and what the model learns from the training targets does not carry over to it")
     f = n['fits_own']
-    r.verdict, r.causes = 'warn', ['inconclusive']
-    r.diagnosis = (f"inconclusive: the model fits its training targets better than permuted ones (train loss {f['train_loss']:.4g} against "
-                   f"{f['permuted']:.4g}), yet {n['metric']} ({n['start']:.4g} -> {n['final']:.4g}) is no better than with them; fit on half of "
-                   f"the validation split and judged on the other half, it does not beat permuted targets either ({moved}: {v.verdict}): a "
-                   f"signal too weak for {n['samples']} samples to tell a model that only overfits from train and validation that differ (or "
-                   "validation targets that carry nothing); "
-                   "settle it with more samples (small_min) or judge the full run's validation\n  (the first judgement: " + r.diagnosis.replace('\n', ' ') + ')')
-    return r
+    return _rejudged(r, 'warn', 'inconclusive',
+                     f"inconclusive: the model fits its training targets better than permuted ones (train loss {f['train_loss']:.4g} against "
+                     f"{f['permuted']:.4g}), yet {n['metric']} ({n['start']:.4g} -> {n['final']:.4g}) is no better than with them; fit on half of "
+                     f"the validation split and judged on the other half, it does not beat permuted targets either ({moved}: {v.verdict}): a "
+                     f"signal too weak for {n['samples']} samples to tell a model that only overfits from train and validation that differ (or "
+                     "validation targets that carry nothing); settle it with more samples (small_min) or judge the full run's validation")
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def _by_validation(b:Bench, r:RungResult)->RungResult:
@@ -1411,14 +1415,13 @@ def _by_validation(b:Bench, r:RungResult)->RungResult:
                       f"but the training targets took {n['metric']} as far ({n['start']:.4g} -> {n['final']:.4g}): they teach the model as "
                       "much as the validation ones, so nothing says they are at fault (a slow learner beside a noisy control?)")
     tl = f"{n['train_loss_end']:.4g} against {min(control_ends(n)):.4g} for permuted ones"
-    r.verdict, r.causes = 'fail', ['labels']
-    r.diagnosis = (f"the model learns from the validation targets but not from the training targets: on {n['samples']} training samples it "
-                   f"fit its targets no better than permuted ones (train loss {tl}) and {n['metric']} went {n['start']:.4g} -> {n['final']:.4g}; "
-                   f"trained the same way on {vn['samples']} validation samples and judged on the other {vn['val_samples']}, it beat every "
-                   f"permutation of them ({moved}; its train loss {vn['train_loss_end']:.4g} against {min(ends):.4g}). The training "
-                   "targets do not follow from the inputs as the validation ones do: shuffled, misaligned by a sort or a join, or taken "
-                   "from another column than the validation split's\n  (the first judgement: " + r.diagnosis.replace('\n', ' ') + ')')
-    return r
+    return _rejudged(r, 'fail', 'labels',
+                     f"the model learns from the validation targets but not from the training targets: on {n['samples']} training samples it "
+                     f"fit its targets no better than permuted ones (train loss {tl}) and {n['metric']} went {n['start']:.4g} -> {n['final']:.4g}; "
+                     f"trained the same way on {vn['samples']} validation samples and judged on the other {vn['val_samples']}, it beat every "
+                     f"permutation of them ({moved}; its train loss {vn['train_loss_end']:.4g} against {min(ends):.4g}). The training "
+                     "targets do not follow from the inputs as the validation ones do: shuffled, misaligned by a sort or a join, or taken "
+                     "from another column than the validation split's")
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def rung4(b:Bench)->RungResult:
