@@ -802,7 +802,7 @@ def _small_fail_causes(b:Bench, r:RungResult, model, vl, ctrl:Optional[list], tr
     ct = ctrl[-1]['train_loss'] if ctrl else None
     tc = f'; with permuted targets {ct:.3g}' if ctrl else ''
     if ct is not None and tl1 < cut(ct, 0.9):
-        n['fits_own'] = dict(train_loss=tl1, permuted=ct)  # the targets follow from the inputs on train: `_by_validation` asks whether validation can be learned
+        n['fits_own'] = True  # the targets follow from the inputs on train: `_by_validation` asks whether validation can be learned
         r.note('labels', f'  the model fits its training targets better than permuted ones (train loss {tl0:.3g} -> {tl1:.3g}{tc}), yet '
                'validation is no better: train and validation that differ (labels from another source or scheme, inputs '
                'prepared differently), or targets that leak into the train inputs')
@@ -1338,7 +1338,7 @@ def init_gap(b:Bench, n:dict)->Optional[str]:
     or None: their mean losses (up to `GAP_BATCHES` batches each, no training, eval mode) lie apart by more than the training
     batches' own range and the validation batches' range together. Samples of one distribution, scored by one model,
     land within those ranges whatever the labels or the signal's strength; inputs scaled on one split only do not."""
-    sub, vl = _small_data(b, n['samples'])[0], _small_data(b, n['samples'])[4]
+    sub, _, _, _, vl, _ = _small_data(b, n['samples'])
     def losses(loader):
         out = []
         for bt, *_ in b.batches(loader):
@@ -1389,10 +1389,9 @@ def _differ_by_validation(b:Bench, r:RungResult)->RungResult:
     ok, v, vn, ends, moved = w
     if ok: return r.note(None, f"  fit on half of the validation split and judged on the other half, the model beats permuted targets ({moved}): "
                          "validation can be learned, and what the model learns from the training targets does not carry over to it")
-    f = n['fits_own']
     return _rejudged(r, 'warn', 'inconclusive',
-                     f"inconclusive: the model fits its training targets better than permuted ones (train loss {f['train_loss']:.4g} against "
-                     f"{f['permuted']:.4g}), yet {n['metric']} ({n['start']:.4g} -> {n['final']:.4g}) is no better than with them; fit on half of "
+                     f"inconclusive: the model fits its training targets better than permuted ones (train loss {n['train_loss_end']:.4g} against "
+                     f"{n['control']['train_loss_end']:.4g}), yet {n['metric']} ({n['start']:.4g} -> {n['final']:.4g}) is no better than with them; fit on half of "
                      f"the validation split and judged on the other half, it does not beat permuted targets either ({moved}: {v.verdict}): a "
                      f"signal too weak for {n['samples']} samples to tell a model that only overfits from train and validation that differ (or "
                      "validation targets that carry nothing); settle it with more samples (small_min) or judge the full run's validation")
