@@ -1,9 +1,11 @@
 """Round 33's `target_in_inputs` over every gallery program's training data (no training): which programs' float targets are
 their own input columns up to scale and shift, and how close every other comes (the largest share of a target column's
-spread its best input column leaves). Half X is left out (held out from round 31's rules). Two halves side by side:
+spread its best input column leaves); from round 40, class targets held by one input position too. Halves still held
+out (`HELD_OUT`) are left out. Two halves side by side:
 `for p in 0 1; do OMP_NUM_THREADS=1 python bench/ladder_input_copy_scan.py . 0,1 /tmp/tin_$p.json $p & done; wait` (about 5 min),
-then `python bench/ladder_input_copy_scan.py --table /tmp/tin_0.json /tmp/tin_1.json`. Figures: bench/results/r33_input_copy_scan.txt."""
+then `python bench/ladder_input_copy_scan.py --table /tmp/tin_0.json /tmp/tin_1.json`. Figures: bench/results/r33_input_copy_scan.txt, r40_class_in_inputs_scan.txt."""
 import sys, json, importlib, time
+HELD_OUT = ('Z',)  # halves not seen yet (round 40: A-Y are all seen)
 if sys.argv[1] == '--table':
     rs = [d for f in sys.argv[2:] for d in json.load(open(f))]
     print(f"{len(rs)} runs ({len({d['name'] for d in rs})} programs, seeds {sorted({d['seed'] for d in rs})}), {sum('error' in d for d in rs)} errors; flagged:")
@@ -15,7 +17,7 @@ sys.path.insert(0, tree + '/bench'); sys.path.insert(0, tree)
 G = importlib.import_module('ladder_gallery')
 S = importlib.import_module('ntrain.ladder.small_data')
 names = [(n, 'healthy') for n in G.HEALTHY] + [(n, 'broken') for n in G.BROKEN]
-names = [(n, k) for n, k in names if G.HALF[n] != 'X'][part::2]; res = []
+names = [(n, k) for n, k in names if G.HALF[n] not in HELD_OUT][part::2]; res = []
 for seed in seeds:
     for name, kind in names:
         f = G.HEALTHY[name] if name in G.HEALTHY else G.BROKEN[name][0]

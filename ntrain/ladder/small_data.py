@@ -22,14 +22,14 @@ from ..metrics import class_dim
 
 # %% auto 0
 __all__ = ['LEAK_CHUNK', 'DISCRETE_PROBE', 'QUANTISED', 'AUROC_MAX', 'PERMUTED_CACHE', 'MOOT_CHECK', 'TOGETHER', 'DISTINCT',
-           'COPY_ROWS', 'COPY_MAX', 'INPUT_COPY', 'INPUT_SAMPLES', 'INPUT_WIDTH', 'LEAK_SURE', 'RECUR_SLACK',
-           'CONTROLS', 'MEMORISED', 'STRUCTURED', 'FAR_BELOW', 'SPARSE_IDS', 'SWAP_MIN', 'GAP_BATCHES', 'digest',
-           'sample_inputs', 'leak_check', 'discrete', 'auroc', 'train_prior', 'own_prediction', 'control_seed',
-           'target_slot', 'Permuted', 'with_target', 'Shuffled', 'rng_kept', 'control_fit', 'shape_groups',
-           'sound_control', 'targets_are_inputs', 'swing', 'judge', 'shared_rows', 'target_copies', 'target_in_inputs',
-           'cut', 'natural_copies', 'leak_explains', 'decisive', 'more_controls', 'permuted_like', 'blew_up',
-           'train_se', 'far_below', 'sparse_ids', 'rung4_on', 'validation_fit', 'control_ends', 'taught_as_much',
-           'init_gap', 'rung4']
+           'COPY_ROWS', 'COPY_MAX', 'INPUT_COPY', 'INPUT_SAMPLES', 'INPUT_WIDTH', 'INPUT_MATCH', 'INPUT_CHANCE',
+           'LEAK_SURE', 'RECUR_SLACK', 'CONTROLS', 'MEMORISED', 'STRUCTURED', 'FAR_BELOW', 'SPARSE_IDS', 'SWAP_MIN',
+           'GAP_BATCHES', 'digest', 'sample_inputs', 'leak_check', 'discrete', 'auroc', 'train_prior', 'own_prediction',
+           'control_seed', 'target_slot', 'Permuted', 'with_target', 'Shuffled', 'rng_kept', 'control_fit',
+           'shape_groups', 'sound_control', 'targets_are_inputs', 'swing', 'judge', 'shared_rows', 'target_copies',
+           'target_in_inputs', 'cut', 'natural_copies', 'leak_explains', 'decisive', 'more_controls', 'permuted_like',
+           'blew_up', 'train_se', 'far_below', 'sparse_ids', 'rung4_on', 'validation_fit', 'control_ends',
+           'taught_as_much', 'init_gap', 'rung4']
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def digest(x)->str:
@@ -329,11 +329,12 @@ def rng_kept():
         if st[3] is not None: torch.cuda.set_rng_state_all(st[3])
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
-def _forward_targets(b:Bench, model, ds, sub, n:int)->tuple:
-    "The targets the forward pass returns (in eval mode) for the first `n` samples of `ds` and of `sub`: (from `ds`, from `sub`)."
+def _forward_targets(b:Bench, model, ds, sub, n:int, item:int=1)->tuple:
+    """The targets the forward pass returns (in eval mode) for the first `n` samples of `ds` and of `sub`: (from `ds`, from `sub`);
+    `item=0`: its outputs instead."""
     pb, ob = (next(b.batches(b.loader(d, n, shuffle=False)))[0] for d in (ds, sub))
     model.eval()
-    with torch.no_grad(): return tuple(b.forward(model, to_device(x, b.device))[1] for x in (pb, ob))
+    with torch.no_grad(): return tuple(b.forward(model, to_device(x, b.device))[item] for x in (pb, ob))
 
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
@@ -342,9 +343,10 @@ def _permuted_seen(b:Bench, model, sub, perm:list, slot, first, n:int)->tuple:
     target), or else, for a forward or a collate_fn of your own on tuple samples, at the first other item whose
     permutation it sees (a decoder's `(source, decoder input, target)` takes its targets from the third; a graph's
     `(nodes, adjacency, label)`, collated block-diagonally, from the third too: permuting its adjacency breaks the
-    forward, so that item is not the target); (None, why not) when it sees none."""
+    forward, so that item is not the target), the first item last (OpenNRE's `(label, tokens, pos1, pos2, mask)`);
+    (None, why not) when it sees none."""
     own = not b.batch_targets or b.task.collate_fn is not None
-    alt = range(2, len(first)) if isinstance(first, (tuple, list)) and slot == 1 and own else ()
+    alt = (*range(2, len(first)), 0) if isinstance(first, (tuple, list)) and slot == 1 and own else ()
     why = None
     for s in (slot, *alt):
         ds = Permuted(sub, perm, s)
@@ -352,10 +354,15 @@ def _permuted_seen(b:Bench, model, sub, perm:list, slot, first, n:int)->tuple:
         except UserCodeError as e:
             if not alt: raise
             w = f'the forward pass fails on samples whose item {s!r} is permuted ({e})'
+        if w is None and s == 0 and not same_tree(*_forward_targets(b, model, ds, sub, n, item=0)):  # the outputs read it too (a conditional autoencoder's `(x, cond)`)
+            return None, ("the forward pass builds its targets from the samples' item 0, which its outputs read too (an input: targets "
+                          "made from the inputs, or a reconstruction), so there are none to permute")
         if w is None: return ds, None
         why = why or w
     return None, why
 
+
+# %% ../../nbs/02_ladder/03e_small_data.ipynb
 def _sees_permutation(b:Bench, model, sub, ds:Permuted, n:int)->Optional[str]:
     "None when the forward pass takes its targets where `ds` permutes them; else why not, in words."
     f = b.task.forward
@@ -751,6 +758,9 @@ def target_copies(train, valid, k:int=COPY_ROWS, max_n:int=COPY_MAX,
 INPUT_COPY = 1e-4  # the share of a target column's spread that its best-fitting input column may leave for `target_in_inputs` to call it a copy
 INPUT_SAMPLES = 512  # training samples `target_in_inputs` reads
 INPUT_WIDTH = 16384  # input values a sample contributes at most (its first ones)
+INPUT_MATCH = 0.99  # the share of samples whose class target one input position holds, for `target_in_inputs` to call it a copy
+INPUT_CHANCE = 0.05  # ... when the values there and the targets' would agree by chance at most this often (a binary label beside a
+# persistent binary feature agrees 99% by nature: yesterday's rain and today's)
 
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
@@ -761,7 +771,9 @@ def target_in_inputs(ds, max_n:int=INPUT_SAMPLES,
     by one input column, over the first `max_n` samples of `ds`, leaves under `INPUT_COPY` of its spread), when the copies
     take under half the input's columns (more is an autoencoder's reconstruction): dict(targets, inputs, columns (the input
     column of each target column, the first 4), residual (the largest share left), samples); else None, and None for
-    targets that are not one float tensor, samples whose sizes differ, or fewer than 32 samples."""
+    targets that are not one float tensor, samples whose sizes differ, or fewer than 32 samples. A class target (one integer
+    a sample) likewise when one input position holds it in `INPUT_MATCH` of the samples, and a chance match there (its
+    values' frequencies, position and target alike) is at most `INPUT_CHANCE`: `_class_in_inputs`."""
     if not hasattr(ds, '__getitem__'): return None  # a DataLoader: batches, not samples
     n = min(len(ds), max_n)
     if n < 32: return None
@@ -771,10 +783,12 @@ def target_in_inputs(ds, max_n:int=INPUT_SAMPLES,
         with user_code('data'): s = ds[i]
         t = batch_targets(s)
         xs = tensors_of(batch_inputs(s))  # every input tensor, flattened into one row
-        if not (torch.is_tensor(t) and t.is_floating_point()) or not xs: return None
-        X.append(torch.cat([x.detach().reshape(-1).double() for x in xs])[:INPUT_WIDTH]); T.append(t.detach().reshape(-1).double())
+        cls = torch.is_tensor(t) and t.numel() == 1 and not t.is_floating_point() and t.dtype != torch.bool
+        if not (torch.is_tensor(t) and (t.is_floating_point() or cls)) or not xs or i and cls != was: return None
+        X.append(torch.cat([x.detach().reshape(-1).double() for x in xs])[:INPUT_WIDTH]); T.append(t.detach().reshape(-1).double()); was = cls
     if len({len(v) for v in X}) > 1 or len({len(t) for t in T}) > 1: return None
     X, T = torch.stack(X), torch.stack(T)
+    if cls: return _class_in_inputs(X, T[:, 0])
     X, T = X - X.mean(0), T - T.mean(0)
     sx, st = X.norm(dim=0), T.norm(dim=0)
     xs, ts = sx > 1e-12 * float(sx.max()), st > 1e-12 * float(st.max())  # columns that vary
@@ -784,6 +798,20 @@ def target_in_inputs(ds, max_n:int=INPUT_SAMPLES,
     cols = torch.nonzero(xs).reshape(-1)[where].tolist()
     if not left < INPUT_COPY or 2 * len(set(cols)) >= int(xs.sum()): return None
     return dict(targets=int(ts.sum()), inputs=int(xs.sum()), columns=cols[:4], residual=left, samples=n)
+
+
+# %% ../../nbs/02_ladder/03e_small_data.ipynb
+def _class_in_inputs(X:torch.Tensor, T:torch.Tensor)->Optional[dict]:
+    """`target_in_inputs` for class targets `T` (n,) against the inputs `X` (n, width): the input position that holds the target
+    most often, when it does in `INPUT_MATCH` of the samples, the inputs have at least 3 positions, and a chance match there
+    is at most `INPUT_CHANCE` likely; else None."""
+    hit = (X == T[:, None]).double().mean(0)
+    c = int(hit.argmax()); m = float(hit[c])
+    if m < INPUT_MATCH or X.shape[1] < 3: return None
+    vs, cv = T.unique(return_counts=True)
+    chance = float(sum(float((X[:, c] == v).double().mean()) * k / len(T) for v, k in zip(vs.tolist(), cv.tolist())))
+    if chance > INPUT_CHANCE: return None  # few values, or one common: a persistent feature agrees with its label by nature
+    return dict(targets=1, inputs=X.shape[1], columns=[c], residual=1 - m, samples=len(T), match=m, chance=chance)
 
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
@@ -907,10 +935,12 @@ def _small_notes(r:RungResult, key:str, fl:float, leak:dict, e:Optional[dict]=No
         if tc['shared'] >= LEAK_SURE * tc['probed']: r.fail('leakage', words)
         else: r.warn('leakage', words + f'; under {LEAK_SURE:.0%} of validation, a series that repeats exactly may do it too')
     if (ti := leak.get('in_inputs')):
-        r.fail('leakage', f"  the targets are in the inputs: each of the {ti['targets']} target columns is an input column up to scale and shift "
-               f"(input columns {ti['columns']} of {ti['inputs']}, flattened; the largest share of a target's spread left {ti['residual']:.1g}, "
-               f"over {ti['samples']} training samples): the model reads the answer (a window that ends on the day it forecasts, a feature "
-               "computed from the label, a decoder fed its targets unshifted); end the inputs before the target")
+        how = (f"the class target is the input's value at position {ti['columns'][0]} of {ti['inputs']} (flattened) in {ti['match']:.1%} of "
+               f"{ti['samples']} training samples, where chance gives {ti['chance']:.1%}" if 'match' in ti else
+               f"each of the {ti['targets']} target columns is an input column up to scale and shift (input columns {ti['columns']} of "
+               f"{ti['inputs']}, flattened; the largest share of a target's spread left {ti['residual']:.1g}, over {ti['samples']} training samples)")
+        r.fail('leakage', f"  the targets are in the inputs: {how}: the model reads the answer (a window that ends on the day it forecasts, a feature "
+               "computed from the label, a decoder fed its targets unshifted, a session's next item left at the end of its prefix); end the inputs before the target")
     if leak.get('rows') or leak['overlap'] and leak['checked_valid'] == leak['checked_train'] == 1:
         _one_item_notes(r, leak)  # one item a split (a full-batch graph, split by masks in the forward)
     elif leak['overlap']:
@@ -1302,15 +1332,20 @@ def rung4_on(b:Bench, k:Optional[int]=None)->RungResult:
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 SWAP_MIN = 128  # validation samples each half must have for `validation_fit` (a whole graph in one item has none)
 
-def validation_fit(b:Bench)->Optional[RungResult]:
+def validation_fit(b:Bench, side:str='valid')->Optional[RungResult]:
     """Rung 4 (`rung4_on`) with the validation split as its own data: the same model, optimizer and step trained on a seeded
     half of the validation samples and judged on the other half against permutations of its targets; None when a half
-    would have fewer than `SWAP_MIN`. It runs silently, on its own `Bench`, with the run's stop token."""
-    task, nv = b.task, min(len(b.task.valid), 2 * b.st.val_max)
+    would have fewer than `SWAP_MIN`. `side='train'` does the same within the train split, on the same share of it (at
+    least as many samples, at most 2 x `val_max`): a split grouped on purpose (an entity pair's sentences all on one side)
+    then keeps as many of a sample's group in the other half as validation does. It runs silently, on its own `Bench`,
+    with the run's stop token."""
+    task = b.task; src = task.valid if side == 'valid' else task.train
+    nv = min(len(task.valid), 2 * b.st.val_max)  # the validation side's samples
+    if side == 'train': nv = min(len(src), 2 * b.st.val_max, max(nv, round(len(src) * nv / max(len(task.valid), 1))))
     if nv < 2 * SWAP_MIN: return None
-    g = torch.Generator(); g.manual_seed(mix_seed(b.cfg.seed, 0x5A4D))
-    perm = torch.randperm(len(task.valid), generator=g)[:nv].tolist()
-    t2 = dataclasses.replace(task, train=Subset(task.valid, perm[:nv // 2]), valid=Subset(task.valid, perm[nv // 2:]), raw=None, targets=None)
+    g = torch.Generator(); g.manual_seed(mix_seed(b.cfg.seed, 0x5A4D if side == 'valid' else 0x7A1D))
+    perm = torch.randperm(len(src), generator=g)[:nv].tolist()
+    t2 = dataclasses.replace(task, train=Subset(src, perm[:nv // 2]), valid=Subset(src, perm[nv // 2:]), raw=None, targets=None)
     st = dataclasses.replace(b.st, small_min=nv // 2, small_frac=1.0, small_grow=1, lr_find=False)
     b2 = Bench(b.cfg, t2, st, b.run_dir, optimizer=b.user_opt, step=b.step_fn, stop=b.stopper)
     b2.classes, b2.unread = b.classes, b.unread  # what rung 1 read off the model's output
@@ -1357,18 +1392,20 @@ def init_gap(b:Bench, n:dict)->Optional[str]:
             f"(batches {min(tr):.4g} to {max(tr):.4g}): the splits differ before the model has learned anything")
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
-def _witness(b:Bench, n:dict, why:str)->Optional[tuple]:
-    """`validation_fit` (announced with `why`), its numbers into `n['validation_fit']`: (whether it beat every permutation and fit
-    its own targets better than they did, its result, its numbers, its controls' training ends, how it moved in words); None
-    when the validation split is too small."""
-    b.emit('message', level='info', rung=4, text=f'{why}: fitting half of the validation split, judged on the other half, to see whether the model learns from its targets')
-    v = validation_fit(b)
+def _witness(b:Bench, n:dict, why:str, side:str='valid')->Optional[tuple]:
+    """`validation_fit` on `side` (announced with `why`), its numbers into `n['validation_fit']` (`n['train_fit']`): (whether it beat every permutation and fit
+    its own targets better than they did, or with no control passed the formula; its result, its numbers, its controls' training
+    ends, how it moved in words); None when the validation split is too small."""
+    split = 'validation' if side == 'valid' else 'train'
+    b.emit('message', level='info', rung=4, text=f'{why}: fitting half of {split} samples, judged on the other half, to see whether the model learns from their targets')
+    v = validation_fit(b, side)
     if v is None: return None
     vn = v.numbers; ends = control_ends(vn)
     moved = f"{vn['metric']} {vn['start']:.4g} -> {vn['final']:.4g}, val_loss {vn['val_loss']:.4g} on {vn['samples']} samples in {vn['epochs']} epochs"
-    n['validation_fit'] = dict(verdict=v.verdict, causes=v.causes, samples=vn['samples'], epochs=vn['epochs'], metric=vn['metric'], start=vn['start'],
+    n[f'{split}_fit'] = dict(verdict=v.verdict, causes=v.causes, samples=vn['samples'], epochs=vn['epochs'], metric=vn['metric'], start=vn['start'],
                                final=vn['final'], val_loss=vn['val_loss'], train_loss_end=vn['train_loss_end'], control_train_ends=ends)
-    return v.verdict == 'pass' and bool(ends) and vn['train_loss_end'] < min(ends), v, vn, ends, moved
+    ok = v.verdict == 'pass' and bool(ends) and vn['train_loss_end'] < min(ends) or 'no_control' in vn and v.causes == ['no_control']  # a formula's pass warns `no_control`
+    return ok, v, vn, ends, moved
 
 def _rejudged(r:RungResult, verdict:str, cause:str, words:str)->RungResult:
     "`r` judged again by the validation split: `verdict` for `cause`, said in `words`, with the first judgement kept after them."
@@ -1378,30 +1415,74 @@ def _rejudged(r:RungResult, verdict:str, cause:str, words:str)->RungResult:
 
 def _too_small(b:Bench)->str: return f'  the validation split ({len(b.task.valid)} samples) is too small to fit half of it (SWAP_MIN={SWAP_MIN} a half)'
 
+def _grouped(moved:str, t:tuple)->str:
+    """Why validation learned from its own targets (`moved`) blames nothing when the same fit within the train split (`_witness`'s
+    tuple `t`) did not fail, in words."""
+    within = f"so does the same fit within the train split ({t[4]})" if t[0] else f"the same fit within the train split does not fail ({t[4]}: {t[1].verdict})"
+    return (f"it moves the other half ({moved}), and {within}: each split can be learned from its own targets, as far as the witnesses "
+            "tell, and one does not carry over to the other: samples grouped apart by the split (the same entity pair, user or "
+            "patient on one side only), which a model generalises across only with more samples, or labels made by another scheme")
+
 def _differ_by_validation(b:Bench, r:RungResult)->RungResult:
     """A rung 4 failed `labels` because its fit learned its training targets (better than permuted ones) while validation gained
     nothing, judged again by `validation_fit`: the blame (train and validation that differ) stands when validation can be
-    learned; when it cannot either, the signal is too weak for the subset to tell, and the rung is `inconclusive`."""
+    learned and the training targets cannot, within the train split; when validation cannot be learned either, the signal
+    is too weak for the subset to tell, and when both can, the splits may be grouped apart: `inconclusive`."""
     n = r.numbers
     if (gap := init_gap(b, n)): return r.note(None, f'  {gap}: inputs or targets prepared differently on one split')
     w = _witness(b, n, 'the fit learned its training targets, and validation gained nothing')
     if w is None: return r.note(None, _too_small(b))
     ok, v, vn, ends, moved = w
-    if ok: return r.note(None, f"  fit on half of the validation split and judged on the other half, the model beats permuted targets ({moved}): "
-                         "validation can be learned, and what the model learns from the training targets does not carry over to it")
+    t = _witness(b, n, 'validation can be learned', 'train') if ok else None
+    if ok and (t is None or t[1].verdict == 'fail'):  # the blame needs the training targets to fail where validation's pass
+        return r.note(None, f"  fit on half of the validation split and judged on the other half, the model beats permuted targets ({moved})" +
+                      (f"; fit the same way within the train split, it does not ({t[4]}: {t[1].verdict})" if t else '') +
+                      ": validation can be learned, and what the model learns from the training targets does not carry over to it")
+    fits = (f"inconclusive: the model fits its training targets better than permuted ones (train loss {n['train_loss_end']:.4g} against "
+            f"{n['control']['train_loss_end']:.4g}), yet {n['metric']} ({n['start']:.4g} -> {n['final']:.4g}) is no better than with them; fit on half of "
+            "the validation split and judged on the other half, ")
+    if ok: return _rejudged(r, 'warn', 'inconclusive', fits + _grouped(moved, t) + "; settle it with more samples (small_min) or judge the full run's validation")
     return _rejudged(r, 'warn', 'inconclusive',
-                     f"inconclusive: the model fits its training targets better than permuted ones (train loss {n['train_loss_end']:.4g} against "
-                     f"{n['control']['train_loss_end']:.4g}), yet {n['metric']} ({n['start']:.4g} -> {n['final']:.4g}) is no better than with them; fit on half of "
-                     f"the validation split and judged on the other half, it does not beat permuted targets either ({moved}: {v.verdict}): a "
+                     fits + f"it does not beat permuted targets either ({moved}: {v.verdict}): a "
                      f"signal too weak for {n['samples']} samples to tell a model that only overfits from train and validation that differ (or "
                      "validation targets that carry nothing); settle it with more samples (small_min) or judge the full run's validation")
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
+def _formula_by_validation(b:Bench, r:RungResult)->RungResult:
+    """A rung 4 failed `labels` by the formula alone (no control could permute its targets), judged again by two witnesses: the
+    blame (training targets that do not follow from the inputs) stands when a fresh model scores the splits apart (`init_gap`),
+    or when validation can be learned (`validation_fit` passes the formula, further than the training targets took it) and the
+    training targets cannot be, within the train split (`validation_fit(side='train')`); else `inconclusive`."""
+    n = r.numbers
+    if (gap := init_gap(b, n)): return r.note(None, f'  {gap}: inputs or targets prepared differently on one split')
+    w = _witness(b, n, 'no better than the formula, with no control')
+    if w is None: return r.note(None, _too_small(b))
+    ok, v, vn, _, moved = w
+    if ok and not taught_as_much(n, vn) and (t := _witness(b, n, 'validation can be learned', 'train')) is not None and t[1].verdict == 'fail':
+        return r.note(None, f"  fit on half of the validation split and judged on the other half, the model moves {vn['metric']} beyond noise "
+                      f"({moved}); fit the same way within the train split, it does not ({t[4]}: {t[1].verdict}): validation can be learned "
+                      "from its own targets, and the training targets cannot")
+    keep = [c for c in r.causes if c not in ('labels', 'no_control')]  # a note beside the blame (eval_mode) stays
+    why = (f"it does not move the other half beyond noise either ({moved}: {v.verdict})" if not ok else
+           f"it moves the other half ({moved}), but the training targets took {n['metric']} as far ({n['start']:.4g} -> {n['final']:.4g})" if taught_as_much(n, vn) else
+           _grouped(moved, t))
+    _rejudged(r, 'warn', 'inconclusive',
+              f"inconclusive: with no control to compare with, {n['metric']} ({n['start']:.4g} -> {n['final']:.4g}) does not pass the formula "
+              f"(train loss {n['train_loss_end']:.4g} at the end); fit on half of the validation split and judged on the other half, "
+              f"{why}: nothing says the training targets are at fault rather than a model that needs more than {n['samples']} samples to "
+              "generalise; settle it with more samples (small_min) or judge the full run's validation")
+    r.causes = ['no_control'] + keep + r.causes
+    return r
+
+
+# %% ../../nbs/02_ladder/03e_small_data.ipynb
 def _by_validation(b:Bench, r:RungResult)->RungResult:
     """An `inconclusive` rung 4 whose fit looks like a permutation on its training side, judged again by `validation_fit`; a
-    `labels` fail whose fit learned its training targets, by `_differ_by_validation`."""
+    `labels` fail whose fit learned its training targets, by `_differ_by_validation`; one the formula made with no control,
+    by `_formula_by_validation`."""
     n = r.numbers
     if r.verdict == 'fail' and r.causes == ['labels'] and n.get('fits_own'): return _differ_by_validation(b, r)
+    if r.verdict == 'fail' and 'labels' in r.causes and 'no_control' in r.causes and 'leakage' not in r.causes: return _formula_by_validation(b, r)
     if not (r.verdict == 'warn' and 'inconclusive' in r.causes and _permuted_side(n)): return r
     w = _witness(b, n, 'inconclusive')
     if w is None: return r.note(None, _too_small(b))
