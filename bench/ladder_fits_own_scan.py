@@ -1,8 +1,8 @@
 """Round 37's and 39's check: rungs 1-4 on chosen gallery programs and seeds, recording whether rung 4's fit learned its
 training targets better than permuted ones while validation gained nothing (`numbers['fits_own']`, round 37), or failed
 `labels` by the formula with no control (`no_control`, round 39). Only such runs can change under those rounds, and
-their old verdict is known without running the old tree: `fail(labels)`. The new one is what `_differ_by_validation` or
-`_formula_by_validation` made of it (the validation split's witness, or `init_gap`: the blame stands, or `inconclusive`).
+their old verdict is known without running the old tree: `fail(labels)`. The new one is what `_blame_by_splits` made of
+it (the validation split's witness, or `init_gap`: the blame stands, or `inconclusive`).
 
     OMP_NUM_THREADS=1 PYTHONPATH=TREE:TREE/bench python bench/ladder_fits_own_scan.py OUT.json SEEDS NAME...   (SEEDS: 0,1)
     python bench/ladder_fits_own_scan.py --table OUT.json...

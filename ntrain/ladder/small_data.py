@@ -1423,66 +1423,50 @@ def _grouped(moved:str, t:tuple)->str:
             "tell, and one does not carry over to the other: samples grouped apart by the split (the same entity pair, user or "
             "patient on one side only), which a model generalises across only with more samples, or labels made by another scheme")
 
-def _differ_by_validation(b:Bench, r:RungResult)->RungResult:
-    """A rung 4 failed `labels` because its fit learned its training targets (better than permuted ones) while validation gained
-    nothing, judged again by `validation_fit`: the blame (train and validation that differ) stands when validation can be
-    learned and the training targets cannot, within the train split; when validation cannot be learned either, the signal
-    is too weak for the subset to tell, and when both can, the splits may be grouped apart: `inconclusive`."""
-    n = r.numbers
-    if (gap := init_gap(b, n)): return r.note(None, f'  {gap}: inputs or targets prepared differently on one split')
-    w = _witness(b, n, 'the fit learned its training targets, and validation gained nothing')
-    if w is None: return r.note(None, _too_small(b))
-    ok, v, vn, ends, moved = w
-    t = _witness(b, n, 'validation can be learned', 'train') if ok else None
-    if ok and (t is None or t[1].verdict == 'fail'):  # the blame needs the training targets to fail where validation's pass
-        return r.note(None, f"  fit on half of the validation split and judged on the other half, the model beats permuted targets ({moved})" +
-                      (f"; fit the same way within the train split, it does not ({t[4]}: {t[1].verdict})" if t else '') +
-                      ": validation can be learned, and what the model learns from the training targets does not carry over to it")
-    fits = (f"inconclusive: the model fits its training targets better than permuted ones (train loss {n['train_loss_end']:.4g} against "
-            f"{n['control']['train_loss_end']:.4g}), yet {n['metric']} ({n['start']:.4g} -> {n['final']:.4g}) is no better than with them; fit on half of "
-            "the validation split and judged on the other half, ")
-    if ok: return _rejudged(r, 'warn', 'inconclusive', fits + _grouped(moved, t) + "; settle it with more samples (small_min) or judge the full run's validation")
-    return _rejudged(r, 'warn', 'inconclusive',
-                     fits + f"it does not beat permuted targets either ({moved}: {v.verdict}): a "
-                     f"signal too weak for {n['samples']} samples to tell a model that only overfits from train and validation that differ (or "
-                     "validation targets that carry nothing); settle it with more samples (small_min) or judge the full run's validation")
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
-def _formula_by_validation(b:Bench, r:RungResult)->RungResult:
-    """A rung 4 failed `labels` by the formula alone (no control could permute its targets), judged again by two witnesses: the
-    blame (training targets that do not follow from the inputs) stands when a fresh model scores the splits apart (`init_gap`),
-    or when validation can be learned (`validation_fit` passes the formula, further than the training targets took it) and the
-    training targets cannot be, within the train split (`validation_fit(side='train')`); else `inconclusive`."""
-    n = r.numbers
+def _blame_by_splits(b:Bench, r:RungResult)->RungResult:
+    """A rung 4 failed `labels` with nothing to say the training targets are at fault, judged again by the splits: a fit that
+    learned its training targets better than permuted ones while validation gained nothing (train and validation that
+    differ), or one the formula failed with no control. The blame stands when a fresh model scores the splits apart
+    (`init_gap`), or when validation can be learned (`validation_fit`, further than the training targets took it:
+    `taught_as_much`) and the same fit within the train split fails (or the train split is too small to ask). Otherwise
+    `inconclusive`: a signal too weak for the subset when validation cannot be learned either; splits grouped apart, or
+    labels made by another scheme, when both can."""
+    n, formula = r.numbers, 'no_control' in r.causes
     if (gap := init_gap(b, n)): return r.note(None, f'  {gap}: inputs or targets prepared differently on one split')
-    w = _witness(b, n, 'no better than the formula, with no control')
+    w = _witness(b, n, 'no better than the formula, with no control' if formula else 'the fit learned its training targets, and validation gained nothing')
     if w is None: return r.note(None, _too_small(b))
-    ok, v, vn, _, moved = w
-    if ok and not taught_as_much(n, vn) and (t := _witness(b, n, 'validation can be learned', 'train')) is not None and t[1].verdict == 'fail':
-        return r.note(None, f"  fit on half of the validation split and judged on the other half, the model moves {vn['metric']} beyond noise "
-                      f"({moved}); fit the same way within the train split, it does not ({t[4]}: {t[1].verdict}): validation can be learned "
-                      "from its own targets, and the training targets cannot")
+    learns, v, vn, _, moved = w
+    ok = learns and not taught_as_much(n, vn)
+    t = _witness(b, n, 'validation can be learned', 'train') if ok else None
+    if ok and (t is None or t[1].verdict == 'fail'):  # the blame needs the training targets to fail where validation's learn
+        return r.note(None, f"  fit on half of the validation split and judged on the other half, the model learns ({moved})" + (
+            f"; fit the same way within the train split, it does not ({t[4]}: {t[1].verdict}): validation can be learned from its own "
+            "targets, and the training targets cannot" if t else ": validation can be learned, and what the model learns from the "
+            "training targets does not carry over to it (the train split is too small to fit half of it)"))
+    head = (f"with no control to compare with, {n['metric']} ({n['start']:.4g} -> {n['final']:.4g}) does not pass the formula (train loss "
+            f"{n['train_loss_end']:.4g} at the end)" if formula else f"the model fits its training targets better than permuted ones (train "
+            f"loss {n['train_loss_end']:.4g} against {n['control']['train_loss_end']:.4g}), yet {n['metric']} ({n['start']:.4g} -> "
+            f"{n['final']:.4g}) is no better than with them")
+    why = (_grouped(moved, t) if ok else f"it moves the other half ({moved}), but the training targets took {n['metric']} as far: they "
+           "teach as much, so nothing says they are at fault" if learns else f"it does not learn beyond {'noise' if formula else 'permuted targets'} "
+           f"either ({moved}: {v.verdict}): a signal too weak for {n['samples']} samples to tell a model that only overfits from training "
+           "targets at fault (or validation targets that carry nothing)")
     keep = [c for c in r.causes if c not in ('labels', 'no_control')]  # a note beside the blame (eval_mode) stays
-    why = (f"it does not move the other half beyond noise either ({moved}: {v.verdict})" if not ok else
-           f"it moves the other half ({moved}), but the training targets took {n['metric']} as far ({n['start']:.4g} -> {n['final']:.4g})" if taught_as_much(n, vn) else
-           _grouped(moved, t))
-    _rejudged(r, 'warn', 'inconclusive',
-              f"inconclusive: with no control to compare with, {n['metric']} ({n['start']:.4g} -> {n['final']:.4g}) does not pass the formula "
-              f"(train loss {n['train_loss_end']:.4g} at the end); fit on half of the validation split and judged on the other half, "
-              f"{why}: nothing says the training targets are at fault rather than a model that needs more than {n['samples']} samples to "
-              "generalise; settle it with more samples (small_min) or judge the full run's validation")
-    r.causes = ['no_control'] + keep + r.causes
+    _rejudged(r, 'warn', 'inconclusive', f"inconclusive: {head}; fit on half of the validation split and judged on the other half, {why}; "
+              "settle it with more samples (small_min) or judge the full run's validation")
+    r.causes = (['no_control'] if formula else []) + keep + r.causes
     return r
 
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def _by_validation(b:Bench, r:RungResult)->RungResult:
     """An `inconclusive` rung 4 whose fit looks like a permutation on its training side, judged again by `validation_fit`; a
-    `labels` fail whose fit learned its training targets, by `_differ_by_validation`; one the formula made with no control,
-    by `_formula_by_validation`."""
+    `labels` fail whose fit learned its training targets, or one the formula made with no control, by `_blame_by_splits`."""
     n = r.numbers
-    if r.verdict == 'fail' and r.causes == ['labels'] and n.get('fits_own'): return _differ_by_validation(b, r)
-    if r.verdict == 'fail' and 'labels' in r.causes and 'no_control' in r.causes and 'leakage' not in r.causes: return _formula_by_validation(b, r)
+    if r.verdict == 'fail' and (r.causes == ['labels'] and n.get('fits_own') or 'labels' in r.causes and 'no_control' in r.causes and 'leakage' not in r.causes):
+        return _blame_by_splits(b, r)
     if not (r.verdict == 'warn' and 'inconclusive' in r.causes and _permuted_side(n)): return r
     w = _witness(b, n, 'inconclusive')
     if w is None: return r.note(None, _too_small(b))
