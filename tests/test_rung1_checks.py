@@ -97,7 +97,7 @@ def test_eval_output_that_needs_a_training_forward_is_named_and_batchnorm_is_qui
     sn = lambda: nn.Sequential(nn.Flatten(), nn.utils.spectral_norm(nn.Linear(64, 64)), nn.ReLU(), nn.utils.spectral_norm(nn.Linear(64, 10)))
     d = digits()
     r = one(Task(model=sn, train=d.train, valid=d.valid, num_classes=10), tmp_path, rung=rung2)
-    assert r.verdict == 'fail' and r.causes == ['eval_state'], r.diagnosis
+    assert r.verdict == 'warn' and r.causes == ['eval_state'], r.diagnosis  # training runs in train mode: a warning
     assert "spectral norm's power iteration" in r.diagnosis and 'init_scale' not in r.causes, r.diagnosis
     r = one(batchnorm(), tmp_path, rung=rung2)
     assert r.verdict == 'pass' and 'eval_state' not in r.causes, r.diagnosis

@@ -16,8 +16,9 @@ from .diagnose import init_loss_theory, regression_parts
 from ..metrics import class_dim
 
 # %% auto 0
-__all__ = ['RESHAPES', 'TARGET_SCALE', 'REINITS', 'HEAD_GAIN', 'INIT_SURE', 'HEAD_SURE', 'INIT_ADVICE', 'last_op', 'squashed_by',
-           'eval_state', 'target_scale', 'init_spread', 'lucky_init', 'last_layer', 'head_inputs', 'rung2']
+__all__ = ['RESHAPES', 'TARGET_SCALE', 'REINITS', 'HEAD_GAIN', 'INIT_SURE', 'HEAD_SURE', 'INIT_ADVICE', 'NO_LAST_LAYER',
+           'last_op', 'squashed_by', 'eval_state', 'target_scale', 'init_spread', 'lucky_init', 'last_layer',
+           'head_inputs', 'rung2']
 
 # %% ../../nbs/02_ladder/03b_init_loss.ipynb
 RESHAPES = {'View', 'UnsafeView', 'Reshape', 'Squeeze', 'Unsqueeze', 'Permute', 'Transpose', 'T', 'Select', 'Slice', 'Clone',
@@ -118,6 +119,7 @@ def _init_loss_causes(b:Bench, r:RungResult, measured:float, expected:float, row
     bs, ipb = sum(rows) / len(rows), (sum(items) / len(items) if items else None)
     ratio = measured / expected if expected else math.inf
     if measured > expected and (es := eval_state(b, expected)):  # before the last layer's scale is blamed
+        n['eval_state'] = dict(before=es[0], after=es[1])
         return r.note('eval_state', f"  eval-mode outputs depend on state that only a training-mode forward sets, {es[2]}: the first "
                       f"batch's loss in eval mode is {es[0]:.4g} at init and {es[1]:.4g} after one training-mode forward; run one forward "
                       "in train mode (or some training) before evaluating (not the last layer's init scale)")
@@ -275,6 +277,9 @@ def _init_batches(b:Bench)->tuple:
 
 # %% ../../nbs/02_ladder/03b_init_loss.ipynb
 INIT_ADVICE = "the last layers' init scale (weights drawn at std 1, a gain); keep the layers' default init or scale it down"
+NO_LAST_LAYER = ("no Linear, Bilinear or convolution runs on the batch, so no layer's init explains them: distances or scores "
+                 "computed from embeddings (TransE's L1 distances) are this large by design; if they are dot products of "
+                 "embeddings, draw those smaller (std 0.1, or 1/sqrt(dim)) (a warning: the ladder goes on)")
 
 def _without_theory(b:Bench, r:RungResult, source:str, sd:float, zero:Optional[float])->RungResult:
     """Rung 2 for a loss with no theory: `init_scale` when the outputs' std `sd` is beyond INIT_SURE and their loss over twice
@@ -285,6 +290,7 @@ def _without_theory(b:Bench, r:RungResult, source:str, sd:float, zero:Optional[f
         head = (f"{source}; but the outputs' std at init is {sd:.3g} (near 0 to 1 is expected) and the loss "
                 f"at init is {zero:.3g} times what all-zero outputs score on the same batch")
         if (h := head_inputs(b)): n['head'] = h; return r.warn('init_scale', f'{head}: {_head_words(h)}')
+        if last_layer(b) is None: return r.warn('init_scale', f"{head}: {NO_LAST_LAYER}")
         return r.fail('init_scale', f"{head}: {INIT_ADVICE}")
     if (h := last_layer(b)) is not None and h['outputs'] > HEAD_SURE and h['gain'] > 2 * HEAD_GAIN:  # then bounded (an angle, a softplus)
         n['head'] = h
@@ -339,6 +345,9 @@ def rung2(b:Bench)->RungResult:
                "than they should at first (a warning: the ladder goes on):")
     elif was_ok and c.causes == ['init_scale'] and (h := head_inputs(b)):  # large inputs to a last layer of default scale
         n['head'] = h; return r.warn('init_scale', f'{head}; {_head_words(h)}')
+    elif was_ok and c.causes == ['eval_state'] and abs(n['eval_state']['after'] - expected) <= st.init_tol * abs(expected):
+        r.warn(None, head + "; one training-mode forward brings it within tolerance, and training runs in that mode: what is off "
+               "is the eval-mode measure before any training, not the model (a warning: the ladder goes on):")
     else: r.fail(None, head + '; likely causes:')
     r.causes += [k for k in c.causes if k not in r.causes]
     if c.diagnosis: r.diagnosis += '\n' + c.diagnosis

@@ -353,6 +353,16 @@ def _spiked(losses:list, cv:dict, st)->Optional[str]:
     if not lo <= down or cv['state'] not in ('steep', 'floor') and not sorted(losses[-w:])[(w - 1) // 2] <= down: return None
     return f'the loss learned ({losses[0]:.4g} -> lowest {lo:.4g}) and spiked on the way (peak {max(losses):.4g}, last {losses[-1]:.4g})'
 
+def _rebound(r:RungResult, found:RungResult, losses:list, idx, st)->bool:
+    """Warn on `r` and say True when the one cause found is `not_falling` and the curve learned first (its lowest loss at most
+    1 - `overfit_steep` of the first): a model that got that far can learn, and a rise after it (a character CNN on one
+    batch, 1.39 -> 0.41 -> 1.43) is not sure enough to stop the ladder. False otherwise: then an end above the start fails."""
+    lo = min(losses)
+    if found.causes != ['not_falling'] or not lo <= (1 - st.overfit_steep) * losses[0]: return False
+    r.warn('not_falling', f"one batch of {len(idx)} samples not memorised: the loss learned ({losses[0]:.4g} -> lowest {lo:.4g} at step "
+           f"{losses.index(lo)}) and rose back to {losses[-1]:.4g}. A model that learned that far can learn: not sure enough to stop the ladder:")
+    return True
+
 # %% ../../nbs/02_ladder/03d_overfit.ipynb
 def _judge(b:Bench, r:RungResult, model, batch, idx, init:dict, grads:dict, words:Optional[str], kept, lr:float, moved:float):
     "Rung 3's verdict on a finite curve that did not memorise its batch: pass (steep, or at a floor), warn (slow, stalled) or fail (stuck, or a sure cause), with the causes."
@@ -394,7 +404,7 @@ def _judge(b:Bench, r:RungResult, model, batch, idx, init:dict, grads:dict, word
         elif unconfirmed: r.warn('lr_high', f'  the loss rose on the way at learning rate {lr:.3g}, which the LR range test on this batch does not '
                                  f'confirm (it suggests a max LR of {s:.3g}): watch the full run for a rising loss')
         return r
-    if _dead_on_batch(b, r, found, cv, grads, sure, init, idx): add(); return r
+    if _dead_on_batch(b, r, found, cv, grads, sure, init, idx) or _rebound(r, found, losses, idx, st): add(); return r
     if sure or (cv['state'] == 'stuck' and not (hl and hl['learns'])) or (grads['frozen'] and hl and not hl['learns']):
         r.fail(None, f"could not overfit one batch of {len(idx)} samples: {cv['words']} (target {n['threshold']:.3g}). "
                "The bug is in the model, loss, labels or optimizer, not the data size:")
