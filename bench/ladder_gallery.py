@@ -940,3 +940,4 @@ import ladder_gallery_w  # noqa: E402,F401  half W (held out from the rules froz
 import ladder_gallery_x  # noqa: E402,F401  half X (held out from the rules frozen at round 31) registers itself into HEALTHY, BROKEN and HALF
 import ladder_gallery_y  # noqa: E402,F401  half Y (held out from the rules frozen at round 37) registers itself into HEALTHY, BROKEN and HALF
 import ladder_gallery_z  # noqa: E402,F401  half Z (held out from the rules frozen at round 39) registers itself into HEALTHY, BROKEN and HALF
+import ladder_gallery_aa  # noqa: E402,F401  half AA (held out from the rules frozen at round 41) registers itself into HEALTHY, BROKEN and HALF
