@@ -211,3 +211,22 @@ def test_a_collate_fn_that_makes_the_targets_is_checked_on_its_batches(tmp_path)
     assert r1.verdict == 'pass', r1.diagnosis
     r1 = ntrain.ladder(task=task(True), rungs='1', run_dir=tmp_path/'bad', write=False, num_workers=0).rungs[0]  # its batches are still checked
     assert r1.verdict == 'fail' and 'bad_labels' in r1.causes and 'outside [0, 4)' in r1.diagnosis, r1.diagnosis
+
+def test_nll_targets_outside_the_classes_are_named_in_rung1_and_fit(tmp_path):
+    """NLLLoss takes class indices as cross-entropy does: a change-detection mask read as 0/255 through a forward of one's own
+    (half AA's FC-Siam-diff) fails rung 1 `bad_labels` naming the sample, not the loss's IndexError, and fit names it in one
+    line; with the mask as 0/1 both run."""
+    g = torch.Generator().manual_seed(0)
+    a, m = torch.randn(64, 3, 8, 8, generator=g), (torch.rand(64, 8, 8, generator=g) > 0.7).long()
+    seg = lambda: nn.Sequential(nn.Conv2d(3, 2, 3, padding=1), nn.LogSoftmax(1))
+    fwd = lambda model, b: (model(b[0]), b[1])
+    def task(mask): return Task(model=seg, train=torch.utils.data.TensorDataset(a, mask), valid=torch.utils.data.TensorDataset(a[:16], mask[:16]),
+                                forward=fwd, loss=nn.NLLLoss(), num_classes=2)
+    r1 = ntrain.ladder(task=task(m * 255), rungs='1', run_dir=tmp_path/'l', write=False, num_workers=0).rungs[0]
+    assert r1.verdict == 'fail' and r1.causes == ['bad_labels'] and 'target 255' in r1.diagnosis and 'outside [0, 2)' in r1.diagnosis, r1.diagnosis
+    with pytest.raises(NtrainError) as e:
+        ntrain.fit(task=task(m * 255), epochs=1, num_workers=0, progress=False, quiet=True, run_dir=str(tmp_path/'fit'))
+    assert 'target 255' in str(e.value) and 'outside [0, 2)' in str(e.value) and '\n' not in str(e.value), str(e.value)
+    r1 = ntrain.ladder(task=task(m), rungs='1', run_dir=tmp_path/'l2', write=False, num_workers=0).rungs[0]
+    assert r1.verdict != 'fail', r1.diagnosis
+    assert ntrain.fit(task=task(m), epochs=1, num_workers=0, progress=False, quiet=True, run_dir=str(tmp_path/'fit2')).status == 'finished'

@@ -272,7 +272,8 @@ def setup(self:_Build):
         raise TaskError(f"train dataset has {self.n_train} samples, fewer than one global batch of {self.global_batch} "
                         f"(batch_size {cfg.batch_size} x {self.world} process(es) x accum {accum}) with drop_last=true: "
                         "lower batch_size or set drop_last=false")
-    self.is_ce = isinstance(task.loss, nn.CrossEntropyLoss) or getattr(task.loss, '__name__', '') == 'cross_entropy'
+    self.is_ce = (isinstance(task.loss, (nn.CrossEntropyLoss, nn.NLLLoss)) or  # class indices as targets: checked against num_classes
+                  getattr(task.loss, '__name__', '') in ('cross_entropy', 'nll_loss'))
     if task.num_classes and self.is_ce: check_task_targets(task, task.num_classes, task.ignore_index)  # the ladder's check too
     pin = self.device.type == 'cuda' if cfg.pin_memory is None else cfg.pin_memory
     nw = default_num_workers() if cfg.num_workers is None else cfg.num_workers

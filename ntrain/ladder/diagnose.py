@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any, Callable, Optional
 import torch
 from torch import nn
-from .kernel import UserCodeError, user_code
+from .kernel import UserCodeError, user_code, is_nll
 from ..data import tensors_of
 from ..metrics import class_dim
 from ..core import first_line
@@ -177,9 +177,6 @@ def regression_parts(loss, preds, target)->Optional[dict]:
 
 
 # %% ../../nbs/02_ladder/04_diagnose.ipynb
-def _is_nll(loss)->bool:
-    return isinstance(loss, nn.NLLLoss) or getattr(loss, '__name__', '') == 'nll_loss'
-
 def _class_theory(b, preds, target)->tuple:
     """Cross-entropy's (or NLLLoss's) theory: ln C per target, times the (weighted) targets under reduction='sum'; with class
     probabilities for targets (their shape the outputs', classes on dim 1 as torch reads them), ln C times each position's
@@ -227,7 +224,7 @@ def init_loss_theory(b, batch, preds, target)->tuple:
     t = b.task
     if t.expected_init_loss is not None:
         with user_code('theory'): return float(t.expected_init_loss(t, batch)), 'Task.expected_init_loss'
-    if b.is_ce or _is_nll(t.loss): return _class_theory(b, preds, target)  # class dim: last for (N, C) and (B, T, V), 1 for (B, C, H, W)
+    if b.is_ce or is_nll(t.loss): return _class_theory(b, preds, target)  # class dim: last for (N, C) and (B, T, V), 1 for (B, C, H, W)
     if b.is_bce: return _bce_theory(b, target)
     if (rp := regression_parts(t.loss, preds, target)) is not None:
         how = (f"{rp['kind']}: the loss of the outputs' centre (their mean per output unit) against the targets, an offset the model "

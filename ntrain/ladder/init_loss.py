@@ -17,8 +17,8 @@ from ..metrics import class_dim
 
 # %% auto 0
 __all__ = ['RESHAPES', 'TARGET_SCALE', 'REINITS', 'HEAD_GAIN', 'INIT_SURE', 'HEAD_SURE', 'INIT_ADVICE', 'NO_LAST_LAYER',
-           'last_op', 'squashed_by', 'eval_state', 'target_scale', 'init_spread', 'lucky_init', 'last_layer',
-           'head_inputs', 'rung2']
+           'last_op', 'squashed_by', 'reads_logits', 'eval_state', 'target_scale', 'init_spread', 'lucky_init',
+           'last_layer', 'head_inputs', 'rung2']
 
 # %% ../../nbs/02_ladder/03b_init_loss.ipynb
 RESHAPES = {'View', 'UnsafeView', 'Reshape', 'Squeeze', 'Unsqueeze', 'Permute', 'Transpose', 'T', 'Select', 'Slice', 'Clone',
@@ -41,10 +41,15 @@ def squashed_by(b:Bench, batch)->Optional[str]:
     except UserCodeError: return None
     return {'Sigmoid': 'sigmoid', 'Softmax': 'softmax'}.get(op)
 
+def _rows_sum_to_one(p, d:int)->bool:
+    probs = p.movedim(d, -1).reshape(-1, p.shape[d])
+    return bool((probs >= 0).all()) and bool(((probs.sum(-1) - 1).abs() < 1e-3).all())
+
 def _output_checks(b:Bench, r:RungResult, p0, t0, b0=None):
     """Rung 2's checks of the fresh model's outputs `p0` on the first batch `b0` (targets `t0`): under cross-entropy, probabilities
     (softmax applied twice) and a number of logits other than the task's classes; under a binary cross-entropy that takes
-    logits, probabilities from a sigmoid or softmax (`squashed_by`). Each fails the rung, whatever the loss's value."""
+    logits, probabilities from a sigmoid or softmax (`squashed_by`); under a loss of one's own and class targets,
+    probabilities that the loss reads as logits (`reads_logits`). Each fails the rung, whatever the loss's value."""
     if p0 is None: return  # a loss-only model: no prediction to check
     loss = getattr(b.task.loss, '__name__', type(b.task.loss).__name__)
     if (b.is_bce and not takes_probs(b.task.loss) and b0 is not None and p0.numel() and bool(((p0 > 0) & (p0 < 1)).all())
@@ -55,12 +60,40 @@ def _output_checks(b:Bench, r:RungResult, p0, t0, b0=None):
     d = class_dim(p0, t0) if torch.is_tensor(t0) else (1 if p0.ndim > 1 else None)
     if b.is_ce and p0.ndim > 1 and d is not None:
         C, task_C = p0.shape[d], b.task.num_classes
-        probs = p0.movedim(d, -1).reshape(-1, C)
-        if bool((probs >= 0).all()) and bool(((probs.sum(-1) - 1).abs() < 1e-3).all()):
+        if _rows_sum_to_one(p0, d):
             r.fail('softmax', f"the model's outputs are probabilities (every row is >= 0 and sums to 1): softmax is applied before "
                    "cross-entropy, which applies log-softmax itself; return raw logits from the model (softmax applied twice)")
         if task_C and C != task_C:
             r.fail('num_classes', f'the model outputs {C} logits but the task has num_classes={task_C}: wrong number of classes')
+    elif (not (b.is_ce or b.is_bce or b.is_mse) and p0.ndim > 1 and d is not None and p0.shape[d] > 1 and b0 is not None and torch.is_tensor(t0)
+          and not t0.dtype.is_floating_point and _rows_sum_to_one(p0, d) and reads_logits(b, b0)):  # a loss of one's own: is it a cross-entropy?
+        r.fail('softmax', f"the model's outputs are probabilities (every row is >= 0 and sums to 1), yet {loss} reads them as logits: adding "
+               "1 to every output leaves it unchanged, as a softmax inside it (a cross-entropy) does; return raw logits from the model "
+               "(softmax applied twice)")
+
+# %% ../../nbs/02_ladder/03b_init_loss.ipynb
+def reads_logits(b:Bench, batch)->Optional[bool]:
+    """Whether a loss of one's own reads the fresh model's prediction on `batch` as logits: its value is unchanged when 1 is
+    added to every output (a softmax, and so a cross-entropy inside the loss, does not see a shift shared by a row), yet
+    changes when the outputs are perturbed. None when it cannot tell: the prediction is not one of the output's own
+    tensors, the loss draws at random, or it fails on the changed outputs."""
+    try:
+        with torch.no_grad():
+            out, t = b.forward(b.model().eval(), to_device(batch, b.device)); p = b.prediction(out)
+            if p is None or not any(x is p for x in _leaves(out)): return None
+            g = torch.Generator().manual_seed(0)
+            moved = lambda f: tree_map(lambda x: f(x) if x is p else x, out)
+            l0, l0b = float(b.compute_loss(out, t)), float(b.compute_loss(out, t))
+            shift = float(b.compute_loss(moved(lambda x: x + 1.0), t))
+            noise = float(b.compute_loss(moved(lambda x: x + 0.3 * torch.randn(x.shape, generator=g).to(x)), t))
+    except (UserCodeError, RuntimeError): return None
+    if not (math.isfinite(l0) and l0 == l0b and math.isfinite(shift) and math.isfinite(noise)): return None
+    tol = 1e-5 * max(1.0, abs(l0))
+    return abs(shift - l0) <= tol < abs(noise - l0)
+
+def _leaves(out)->list:
+    found = []; tree_map(lambda t: found.append(t), out); return found
+
 
 # %% ../../nbs/02_ladder/03b_init_loss.ipynb
 def _state_layers(model)->str:

@@ -25,8 +25,8 @@ from ..metrics import class_dim, unreadable
 
 # %% auto 0
 __all__ = ['RUNG_NAMES', 'USER_CODE', 'error_line', 'RungResult', 'LadderResult', 'fmt_short', 'LadderSettings',
-           'ladder_settings', 'UserCodeError', 'BadTargets', 'LadderStopped', 'user_code', 'takes_probs', 'Bench',
-           'same_tree', 'batch_rows', 'bench']
+           'ladder_settings', 'UserCodeError', 'BadTargets', 'LadderStopped', 'user_code', 'is_nll', 'takes_probs',
+           'Bench', 'same_tree', 'batch_rows', 'bench']
 
 # %% ../../nbs/02_ladder/00_kernel.ipynb
 RUNG_NAMES = {1: 'one step end to end', 2: 'initial loss vs theory', 3: 'overfit one batch', 4: 'small data moves val', 5: 'full run'}
@@ -250,6 +250,9 @@ def _is_bce(loss)->bool:
 def _is_mse(loss)->bool:
     return isinstance(loss, nn.MSELoss) or getattr(loss, '__name__', '') == 'mse_loss'
 
+def is_nll(loss)->bool:
+    return isinstance(loss, nn.NLLLoss) or getattr(loss, '__name__', '') == 'nll_loss'
+
 def takes_probs(loss)->bool:
     "Whether a binary cross-entropy takes probabilities (`BCELoss`), not logits (`BCEWithLogitsLoss`)."
     return isinstance(loss, nn.BCELoss) or getattr(loss, '__name__', '') == 'binary_cross_entropy'
@@ -269,7 +272,7 @@ class Bench:
         # the host-side target checks that fit runs too: the classes (from num_classes, else rung 1 reads them off the
         # output), the datasets whose targets are scanned whole (the plain-model ladder names samples in the user's own
         # data), and what was checked so far
-        self.classes = task.num_classes if self.is_ce else None
+        self.classes = task.num_classes if self.is_ce or is_nll(task.loss) else None  # class indices: checked before the loss sees them
         self.target_sets = dict(train=task.train, valid=task.valid)
         self.scanned, self.checked_batches = {}, 0
         # a forward of your own may hand the loss other targets than the batch's second item: those are checked once it
