@@ -18,12 +18,13 @@ from .metrics import default_metrics, unreadable, class_dim
 
 # %% auto 0
 __all__ = ['default_forward', 'hf_forward', 'default_prediction', 'map_output', 'tensors_of', 'select_rows', 'Task', 'new_model',
-           'loss_ignore_index', 'dataset_len', 'check_kinds', 'get_task', 'task_record', 'plain_task', 'mix_seed',
-           'sample_seed', 'sample_rng', 'sample_key', 'KeyedDataset', 'EpochSampler', 'CollateError', 'sample_shape',
-           'KeyedCollate', 'KeyedLoader', 'make_loader', 'LoaderError', 'stop_signal_death', 'worker_lost',
-           'next_batch', 'LoaderWatch', 'close_loaders', 'kill_workers', 'string_targets', 'class_probabilities',
-           'check_targets', 'batch_targets_are_the_loss', 'cheap_targets', 'same_targets', 'dataset_targets',
-           'check_task_targets', 'batch_target', 'check_batch_targets', 'check_target_values']
+           'loss_ignore_index', 'takes_class_indices', 'dataset_len', 'check_kinds', 'get_task', 'task_record',
+           'plain_task', 'mix_seed', 'sample_seed', 'sample_rng', 'sample_key', 'KeyedDataset', 'EpochSampler',
+           'CollateError', 'sample_shape', 'KeyedCollate', 'KeyedLoader', 'make_loader', 'LoaderError',
+           'stop_signal_death', 'worker_lost', 'next_batch', 'LoaderWatch', 'close_loaders', 'kill_workers',
+           'string_targets', 'class_probabilities', 'check_targets', 'batch_targets_are_the_loss', 'cheap_targets',
+           'same_targets', 'dataset_targets', 'check_task_targets', 'batch_target', 'check_batch_targets',
+           'check_target_values']
 
 # %% ../nbs/00_foundation/04_data.ipynb
 def default_forward(model, batch):
@@ -178,6 +179,10 @@ def loss_ignore_index(loss)->Optional[int]:
     try: p = inspect.signature(loss).parameters.get('ignore_index')
     except (TypeError, ValueError): return None
     return p.default if p is not None and isinstance(p.default, int) else None
+
+def takes_class_indices(loss)->bool:
+    "Whether a loss takes class indices as targets, so that they can be checked against `num_classes`: cross-entropy or NLL (a class of torch.nn, or its torch.nn.functional function)."
+    return isinstance(loss, (nn.CrossEntropyLoss, nn.NLLLoss)) or getattr(loss, '__name__', '') in ('cross_entropy', 'nll_loss')
 
 # %% ../nbs/00_foundation/04_data.ipynb
 def dataset_len(ds, split:str, where:str='')->int:

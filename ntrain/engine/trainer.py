@@ -14,7 +14,7 @@ import torch.distributed as dist
 from ..core import (EnvProbe, NtrainError, ConfigError, TaskError, CheckpointError, dist_env, seed_all, to_device, nearest, default_num_workers,
                          env_record, atomic_write_text, first_line, need_run_dir)
 from ..config import Config, run_name
-from ..data import (Task, get_task, dataset_len, EpochSampler, make_loader, check_task_targets, check_batch_targets, select_rows, tensors_of,
+from ..data import (Task, get_task, dataset_len, EpochSampler, make_loader, check_task_targets, check_batch_targets, select_rows, tensors_of, takes_class_indices,
                          batch_targets_are_the_loss, check_target_values, same_targets,
                          string_targets, batch_target,
                          LoaderWatch, LoaderError, kill_workers, close_loaders, worker_lost, task_record)
@@ -272,9 +272,8 @@ def setup(self:_Build):
         raise TaskError(f"train dataset has {self.n_train} samples, fewer than one global batch of {self.global_batch} "
                         f"(batch_size {cfg.batch_size} x {self.world} process(es) x accum {accum}) with drop_last=true: "
                         "lower batch_size or set drop_last=false")
-    self.is_ce = (isinstance(task.loss, (nn.CrossEntropyLoss, nn.NLLLoss)) or  # class indices as targets: checked against num_classes
-                  getattr(task.loss, '__name__', '') in ('cross_entropy', 'nll_loss'))
-    if task.num_classes and self.is_ce: check_task_targets(task, task.num_classes, task.ignore_index)  # the ladder's check too
+    self.class_targets = takes_class_indices(task.loss)  # cross-entropy or NLL: the targets are checked against num_classes
+    if task.num_classes and self.class_targets: check_task_targets(task, task.num_classes, task.ignore_index)  # the ladder's check too
     pin = self.device.type == 'cuda' if cfg.pin_memory is None else cfg.pin_memory
     nw = default_num_workers() if cfg.num_workers is None else cfg.num_workers
     self.train_sampler = EpochSampler(self.n_train, cfg.batch_size, self.rank, self.world, cfg.seed, shuffle=True,
@@ -469,7 +468,7 @@ def _micro(self:_Step, j:int, n:int, batch, idx, real, n_real:int, count, total)
     "Forward and backward of micro-batch `j` of `n` in the window; its gradient is weighted by `count` of `total`."
     cfg, task, timer = self.cfg, self.task, self.timer
     last = j == n - 1
-    check = self.epoch == self._check_epoch and ((ce := bool(self.is_ce and task.num_classes)) or self.step == self._first_step)
+    check = self.epoch == self._check_epoch and ((ce := bool(self.class_targets and task.num_classes)) or self.step == self._first_step)
     own = check and not batch_targets_are_the_loss(task)  # a forward of your own: its targets are checked once it returns them
     if check and not own: self._check_batch_targets(batch, idx, ce)
     with timer('h2d'): batch = to_device(batch, self.device, cfg.non_blocking)
@@ -1243,7 +1242,7 @@ class Trainer(_Build, _Step, _Records, _Loop, _Saving, _Opening, _Lifecycle, Gua
         self._created = time.time()
         # built by setup(): the process group, device and precision, the data, the model and its optimizer
         self.device = self.prec = self.ctl_group = self.agree = None
-        self.distributed, self.strategy, self.is_ce = False, 'single', False
+        self.distributed, self.strategy, self.class_targets = False, 'single', False
         self.n_train = self.n_valid = self.batches_per_epoch = self.steps_per_epoch = self.total_steps = self.global_batch = 0
         self.accum, self.lr = 1, cfg.optim.lr
         self.train_sampler = self.valid_sampler = self.train_loader = self.valid_loader = None

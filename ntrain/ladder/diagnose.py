@@ -9,8 +9,8 @@ from collections.abc import Mapping
 from typing import Any, Callable, Optional
 import torch
 from torch import nn
-from .kernel import UserCodeError, user_code, is_nll
-from ..data import tensors_of
+from .kernel import UserCodeError, user_code
+from ..data import tensors_of, takes_class_indices
 from ..metrics import class_dim
 from ..core import first_line
 
@@ -224,7 +224,7 @@ def init_loss_theory(b, batch, preds, target)->tuple:
     t = b.task
     if t.expected_init_loss is not None:
         with user_code('theory'): return float(t.expected_init_loss(t, batch)), 'Task.expected_init_loss'
-    if b.is_ce or is_nll(t.loss): return _class_theory(b, preds, target)  # class dim: last for (N, C) and (B, T, V), 1 for (B, C, H, W)
+    if takes_class_indices(t.loss): return _class_theory(b, preds, target)  # class dim: last for (N, C) and (B, T, V), 1 for (B, C, H, W)
     if b.is_bce: return _bce_theory(b, target)
     if (rp := regression_parts(t.loss, preds, target)) is not None:
         how = (f"{rp['kind']}: the loss of the outputs' centre (their mean per output unit) against the targets, an offset the model "

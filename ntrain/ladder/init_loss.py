@@ -10,7 +10,7 @@ import numpy as np
 import torch
 from torch import nn
 from ..core import to_device, seed_all, tree_map
-from ..data import mix_seed
+from ..data import mix_seed, tensors_of, map_output
 from .kernel import RungResult, user_code, Bench, batch_rows, UserCodeError, takes_probs
 from .diagnose import init_loss_theory, regression_parts
 from ..metrics import class_dim
@@ -80,9 +80,9 @@ def reads_logits(b:Bench, batch)->Optional[bool]:
     try:
         with torch.no_grad():
             out, t = b.forward(b.model().eval(), to_device(batch, b.device)); p = b.prediction(out)
-            if p is None or not any(x is p for x in _leaves(out)): return None
+            if p is None or not any(x is p for x in tensors_of(out)): return None
             g = torch.Generator().manual_seed(0)
-            moved = lambda f: tree_map(lambda x: f(x) if x is p else x, out)
+            moved = lambda f: map_output(lambda x: f(x) if x is p else x, out)
             l0, l0b = float(b.compute_loss(out, t)), float(b.compute_loss(out, t))
             shift = float(b.compute_loss(moved(lambda x: x + 1.0), t))
             noise = float(b.compute_loss(moved(lambda x: x + 0.3 * torch.randn(x.shape, generator=g).to(x)), t))
@@ -90,9 +90,6 @@ def reads_logits(b:Bench, batch)->Optional[bool]:
     if not (math.isfinite(l0) and l0 == l0b and math.isfinite(shift) and math.isfinite(noise)): return None
     tol = 1e-5 * max(1.0, abs(l0))
     return abs(shift - l0) <= tol < abs(noise - l0)
-
-def _leaves(out)->list:
-    found = []; tree_map(lambda t: found.append(t), out); return found
 
 
 # %% ../../nbs/02_ladder/03b_init_loss.ipynb

@@ -15,7 +15,7 @@ from torch import nn
 from ..core import NtrainError, ConfigError, TaskError, seed_all, nearest, first_line, patch
 from ..config import Config, run_config
 from ..data import Task, get_task, EpochSampler, make_loader, check_targets, check_batch_targets, cheap_targets, dataset_targets, batch_target
-from ..data import batch_targets_are_the_loss, check_target_values, same_targets
+from ..data import batch_targets_are_the_loss, check_target_values, same_targets, takes_class_indices
 from ..engine.device import resolve_device, Precision
 from ..events import Events, Stopper, record
 from ..engine.optim import build_optimizer, trainable_params
@@ -25,8 +25,8 @@ from ..metrics import class_dim, unreadable
 
 # %% auto 0
 __all__ = ['RUNG_NAMES', 'USER_CODE', 'error_line', 'RungResult', 'LadderResult', 'fmt_short', 'LadderSettings',
-           'ladder_settings', 'UserCodeError', 'BadTargets', 'LadderStopped', 'user_code', 'is_nll', 'takes_probs',
-           'Bench', 'same_tree', 'batch_rows', 'bench']
+           'ladder_settings', 'UserCodeError', 'BadTargets', 'LadderStopped', 'user_code', 'takes_probs', 'Bench',
+           'same_tree', 'batch_rows', 'bench']
 
 # %% ../../nbs/02_ladder/00_kernel.ipynb
 RUNG_NAMES = {1: 'one step end to end', 2: 'initial loss vs theory', 3: 'overfit one batch', 4: 'small data moves val', 5: 'full run'}
@@ -250,9 +250,6 @@ def _is_bce(loss)->bool:
 def _is_mse(loss)->bool:
     return isinstance(loss, nn.MSELoss) or getattr(loss, '__name__', '') == 'mse_loss'
 
-def is_nll(loss)->bool:
-    return isinstance(loss, nn.NLLLoss) or getattr(loss, '__name__', '') == 'nll_loss'
-
 def takes_probs(loss)->bool:
     "Whether a binary cross-entropy takes probabilities (`BCELoss`), not logits (`BCEWithLogitsLoss`)."
     return isinstance(loss, nn.BCELoss) or getattr(loss, '__name__', '') == 'binary_cross_entropy'
@@ -272,7 +269,7 @@ class Bench:
         # the host-side target checks that fit runs too: the classes (from num_classes, else rung 1 reads them off the
         # output), the datasets whose targets are scanned whole (the plain-model ladder names samples in the user's own
         # data), and what was checked so far
-        self.classes = task.num_classes if self.is_ce or is_nll(task.loss) else None  # class indices: checked before the loss sees them
+        self.classes = task.num_classes if takes_class_indices(task.loss) else None  # class indices: checked before the loss sees them
         self.target_sets = dict(train=task.train, valid=task.valid)
         self.scanned, self.checked_batches = {}, 0
         # a forward of your own may hand the loss other targets than the batch's second item: those are checked once it

@@ -10,8 +10,8 @@ import torch
 from ..core import NtrainError, to_device, first_line, default_num_workers
 from ..loggers import JSONLLogger, read_metrics
 from ..engine import checkpoint as ckpt
-from .kernel import RungResult, UserCodeError, BadTargets, Bench, same_tree, is_nll
-from ..data import string_targets, batch_target, same_targets
+from .kernel import RungResult, UserCodeError, BadTargets, Bench, same_tree
+from ..data import string_targets, batch_target, same_targets, takes_class_indices
 from .diagnose import describe, batch_inputs, batch_targets, nan_diagnosis, broadcast_mismatch
 from ..metrics import class_dim
 
@@ -98,7 +98,7 @@ def _first_step(b:Bench, r:RungResult, model, ps:list, batch, cpu, idx):
                f"(or float class probabilities shaped like the outputs {describe(preds)}): convert them with .long()"); return None
     if b.is_ce and torch.is_tensor(target) and not target.dtype.is_floating_point and target.dtype not in (torch.int64, torch.uint8):
         r.fail('target_dtype', f"the targets are {describe(target)} but cross-entropy needs int64 class indices: convert them with .long()"); return None
-    if (b.is_ce or is_nll(b.task.loss)) and not b.classes and torch.is_tensor(target) and torch.is_tensor(preds) and not target.dtype.is_floating_point:
+    if takes_class_indices(b.task.loss) and not b.classes and torch.is_tensor(target) and torch.is_tensor(preds) and not target.dtype.is_floating_point:
         d = class_dim(preds, target)  # no num_classes: the output's class dimension says how many, before the loss sees a target
         b.classes = preds.shape[d] if d is not None and preds.shape[d] > 1 else None
         if b.classes: _check_targets(b, n, cpu, idx)
