@@ -1012,3 +1012,16 @@ def test_rung_4_fails_targets_that_are_in_the_inputs_and_not_the_healthy_window(
     assert bad.numbers['target_in_inputs']['columns'] == [196, 197, 198, 199], bad.numbers['target_in_inputs']
     ok = gallery('sharpe_lstm_portfolio', 0, rungs='1-4').rung(4)
     assert 'target_in_inputs' not in ok.numbers and 'the targets are in the inputs' not in ok.diagnosis, ok.diagnosis
+
+def test_rung_4_a_blame_by_the_loss_alone_needs_validation_to_learn():
+    """Issue 32 round 43: half AA's DeepHit (healthy, judged by its loss alone: its likelihood is mostly the event times'
+    marginal, which permuted targets keep) failed `labels` in 4 of 10 seeds; trained on half of its validation split it fits
+    those targets no better than their permutations either, so the rung is inconclusive. Half L's log-normal targets joined
+    to the wrong rows are still blamed: validation's own targets are learned there."""
+    import ladder_gallery_aa  # noqa: F401 (registers half AA's programs)
+    import ladder_gallery_l  # noqa: F401 (registers half L's programs)
+    ok = gallery('deephit_survival', 2, rungs='1-4').rung(4)
+    assert ok.verdict == 'warn' and 'inconclusive' in ok.causes and 'no better than their permutations either' in ok.diagnosis, ok.diagnosis
+    assert ok.numbers['validation_fit']['samples'] >= 128, ok.numbers
+    bad = gallery('lognormal_targets_misjoined', 4, rungs='1-4').rung(4)
+    assert bad.verdict == 'fail' and 'labels' in bad.causes and 'validation_fit' in bad.numbers, bad.diagnosis

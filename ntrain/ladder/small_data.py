@@ -12,7 +12,7 @@ import torch
 from torch.utils.data import Dataset, Subset
 from torch.utils._pytree import tree_flatten
 from ..core import seed_all, to_device
-from ..data import hf_forward, default_forward, mix_seed, same_targets, batch_targets_are_the_loss, tensors_of
+from ..data import hf_forward, default_forward, mix_seed, same_targets, batch_targets_are_the_loss, tensors_of, takes_class_indices
 from .kernel import RungResult, LadderStopped, UserCodeError, user_code, Bench, same_tree, takes_probs
 from .diagnose import batch_inputs, batch_targets
 from .range_test import lr_find
@@ -29,7 +29,7 @@ __all__ = ['LEAK_CHUNK', 'DISCRETE_PROBE', 'QUANTISED', 'AUROC_MAX', 'PERMUTED_C
            'shape_groups', 'sound_control', 'targets_are_inputs', 'swing', 'judge', 'shared_rows', 'target_copies',
            'target_in_inputs', 'cut', 'natural_copies', 'leak_explains', 'decisive', 'more_controls', 'permuted_like',
            'blew_up', 'train_se', 'far_below', 'sparse_ids', 'rung4_on', 'validation_fit', 'control_ends',
-           'taught_as_much', 'init_gap', 'rung4']
+           'taught_as_much', 'init_gap', 'loss_fell', 'beats_permutations', 'rung4']
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def digest(x)->str:
@@ -1086,6 +1086,8 @@ def _thresholds(b:Bench, r:RungResult, ctrl, why, e0:dict, value:Callable, key:s
         thr, se, mode, rule = _noise_threshold(st, e0, n['val_samples'], metric)
         if const is not None: rule += f', and below the constant predictor at the training prior {const:.4g}'
         n.update(threshold=thr, no_control=why)
+        if key != 'loss' and (ls := _noise_threshold(st, dict(loss=e0['loss'], batch_losses=e0['batch_losses']), n['val_samples'], 'val_loss'))[1] > 0:
+            n.update(loss_start=e0['loss'], loss_start_se=ls[1])  # for `_blame_by_splits` when no witness can run: did the loss move?
         b.emit('rung_threshold', rung=4, metric=metric, start=start, threshold=thr, mode=mode, se=se, control=False, rule=rule)
         return dict(thr=thr, rule=rule, up=up, control=False)
     cl, cv, chance, cmin, cmax, ls, vs, thr, rule = _control_threshold(b, r, ctrl, e0, value, key, metric, start, const)
@@ -1247,7 +1249,7 @@ def _rung4_words(b:Bench, r:RungResult, verdict:str, t:dict, moved:str, model, v
     others = r.numbers.get('controls', [])  # the further permutations, when they ran
     if not ok and fell and t.get('extra') and (pl := permuted_like(r.numbers['train_loss_end'], [ctrl[-1]['train_loss']] + [c['train_loss_end'] for c in others], z,
                                                          fl, t.get('cmin'), t.get('ls', 0.0), r.numbers.get('constant_train'), t.get('settled', True),
-                                                         b.is_ce, max([ctrl[-1].get('train_se', 0.0)] + [c.get('train_se_end', 0.0) for c in others]),
+                                                         takes_class_indices(b.task.loss), max([ctrl[-1].get('train_se', 0.0)] + [c.get('train_se_end', 0.0) for c in others]),
                                                          r.numbers.get('constant', r.numbers.get('constant_valid_classes')))):
         ok, evidence = True, f'{evidence}; {pl}'; r.numbers['permuted_like'] = pl
     if ok and not far_below(t, z, fl, r.numbers.get('constant')) and \
@@ -1309,12 +1311,13 @@ def rung4_on(b:Bench, k:Optional[int]=None)->RungResult:
     Et = len(hist) - 1
     final, fl, l0 = value(hist[-1]), hist[-1]['loss'], e0['loss']
     n.update(epochs=Et, final=final, train_loss_start=train_losses[0], train_loss_end=sum(last_epoch) / len(last_epoch), val_loss=fl)
+    if 'loss_se' in hist[-1]: n['val_loss_se'] = hist[-1]['loss_se']  # its noise (`loss_fell`)
     if Et > E: n['extended_from'] = E
     leak = _leak(b, n, task, model)
     fit_ids, seen_v = set(sub.indices), None if within is None else set(within)
     leak['fit'] = sum(1 for i, j in leak['pairs'] if j in fit_ids and (seen_v is None or i in seen_v))  # copies of what the fits trained on
     if prior is not None and (tc := _train_constant(b, targets, prior)) is not None: n['constant_train'] = tc  # for `permuted_like`
-    elif b.is_ce:  # the classes' entropy on the fit's samples, and their prior's loss on validation
+    elif takes_class_indices(b.task.loss):  # the classes' entropy on the fit's samples, and their prior's loss on validation (NLLLoss too)
         tc, vc = _class_constants(b, _train_targets(b, model, sub), e0.get('class_counts'))
         n.update({k: v for k, v in dict(constant_train=tc, constant_valid_classes=vc).items() if v is not None})
     if st.lr_find:
@@ -1415,6 +1418,20 @@ def _rejudged(r:RungResult, verdict:str, cause:str, words:str)->RungResult:
 
 def _too_small(b:Bench)->str: return f'  the validation split ({len(b.task.valid)} samples) is too small to fit half of it (SWAP_MIN={SWAP_MIN} a half)'
 
+def loss_fell(n:dict, k:float)->Optional[str]:
+    """How rung 4's fit with no control (its `numbers` `n`) took the validation loss below its start and below the constant
+    predictor at the training prior (`constant`; under cross-entropy the classes' prior, `constant_valid_classes`) by `k`
+    standard errors (of the start's batch means, or of the end's loss, `val_loss_se`: the larger), in words; or None. Targets that carry nothing teach at most their average,
+    so such a fall is something learned that carries over, whatever the formula's metric says. None without a constant
+    predictor to compare with (a loss of one's own) or a noise to measure (one validation batch: a whole graph)."""
+    c = n.get('constant', n.get('constant_valid_classes'))
+    if c is None or 'loss_start_se' not in n: return None
+    se = max(n['loss_start_se'], n.get('val_loss_se', 0.0))  # the larger noise: the start's batch means, or the end's
+    thr = min(n['loss_start'], c) - k * se
+    return (f"{n['loss_start']:.4g} -> {n['val_loss']:.4g}, below {thr:.4g} (its start, and the constant predictor at the prior, "
+            f"{c:.4g}, less {k:g} x SE {se:.3g}): the model learns something that carries over, beyond the targets' "
+            "average, which targets that carry nothing do not teach") if n['val_loss'] < thr else None
+
 def _grouped(moved:str, t:tuple)->str:
     """Why validation learned from its own targets (`moved`) blames nothing when the same fit within the train split (`_witness`'s
     tuple `t`) did not fail, in words."""
@@ -1436,8 +1453,8 @@ def _blame_by_splits(b:Bench, r:RungResult)->RungResult:
     n, formula = r.numbers, 'no_control' in r.causes
     if (gap := init_gap(b, n)): return r.note(None, f'  {gap}: inputs or targets prepared differently on one split')
     w = _witness(b, n, 'no better than the formula, with no control' if formula else 'the fit learned its training targets, and validation gained nothing')
-    if w is None: return r.note(None, _too_small(b))
-    learns, v, vn, _, moved = w
+    if w is None and not (fell := formula and loss_fell(n, b.st.noise_se)): return r.note(None, _too_small(b))
+    learns, v, vn, _, moved = w or (False, None, None, None, None)
     ok = learns and not taught_as_much(n, vn)
     t = _witness(b, n, 'validation can be learned', 'train') if ok else None
     if ok and (t is None or t[1].verdict == 'fail'):  # the blame needs the training targets to fail where validation's learn
@@ -1449,24 +1466,60 @@ def _blame_by_splits(b:Bench, r:RungResult)->RungResult:
             f"{n['train_loss_end']:.4g} at the end)" if formula else f"the model fits its training targets better than permuted ones (train "
             f"loss {n['train_loss_end']:.4g} against {n['control']['train_loss_end']:.4g}), yet {n['metric']} ({n['start']:.4g} -> "
             f"{n['final']:.4g}) is no better than with them")
-    why = (_grouped(moved, t) if ok else f"it moves the other half ({moved}), but the training targets took {n['metric']} as far: they "
+    why = f"{_too_small(b).strip()} for a witness, but its val_loss fell beyond noise: {fell}" if w is None else "fit on half of the validation split and judged on the other half, " + (
+           _grouped(moved, t) if ok else f"it moves the other half ({moved}), but the training targets took {n['metric']} as far: they "
            "teach as much, so nothing says they are at fault" if learns else f"it does not learn beyond {'noise' if formula else 'permuted targets'} "
            f"either ({moved}: {v.verdict}): a signal too weak for {n['samples']} samples to tell a model that only overfits from training "
            "targets at fault (or validation targets that carry nothing)")
     keep = [c for c in r.causes if c not in ('labels', 'no_control')]  # a note beside the blame (eval_mode) stays
-    _rejudged(r, 'warn', 'inconclusive', f"inconclusive: {head}; fit on half of the validation split and judged on the other half, {why}; "
+    _rejudged(r, 'warn', 'inconclusive', f"inconclusive: {head}; {why}; "
               "settle it with more samples (small_min) or judge the full run's validation")
     r.causes = (['no_control'] if formula else []) + keep + r.causes
     return r
 
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
+def beats_permutations(train_end:float, ends:list)->bool:
+    """Whether a fit's last epoch's training loss (`train_end`) is below every permutation's (`ends`) by more than their spread
+    and by `MEMORISED` of the lowest: it fits its targets better than targets that carry nothing, beyond the permutations' luck."""
+    lo, hi = min(ends), max(ends)
+    return train_end < min(lo - (hi - lo), cut(lo, 1 - MEMORISED))
+
+def _permuted_blame(b:Bench, r:RungResult)->RungResult:
+    """A rung 4 judged by its loss alone that failed `labels` because its fit was no better than a permutation of its training
+    targets, judged again by the validation split (`validation_fit`): the blame stands when the model, trained on half of
+    validation, beats every permutation on the other half further than the training targets took it (`taught_as_much`),
+    or fits those targets better than every permutation (`beats_permutations`); or when validation is too small to ask.
+    Otherwise `inconclusive`: a signal too weak for the subset looks the same as labels that carry nothing in both splits."""
+    n = r.numbers
+    w = _witness(b, n, 'no better than permuted targets')
+    if w is None or not w[3]: return r.note(None, _too_small(b) if w is None else '  the validation split has no control to ask')
+    ok, v, vn, ends, moved = w
+    fits = f"its train loss {vn['train_loss_end']:.4g} against {min(ends):.4g} to {max(ends):.4g} for permutations of them"
+    if ok and not taught_as_much(n, vn) or beats_permutations(vn['train_loss_end'], ends):
+        return r.note(None, f"  trained on half of the validation split, the model learns those targets ({fits}; judged on the other half: "
+                      f"{moved}): validation's targets follow from the inputs, and the training ones do not")
+    why = (f"the model beats permuted targets ({moved}), but the training targets took {n['metric']} as far ({n['start']:.4g} -> "
+           f"{n['final']:.4g}): they teach as much" if ok else f"the model fits those targets no better than their permutations either ({fits}; "
+           f"judged on the other half: {moved}): a signal too weak for {n['samples']} samples looks the same as labels that carry "
+           "nothing in both splits (sorted or joined apart from their inputs before the split: look at a few samples)")
+    keep = [c for c in r.causes if c != 'labels']
+    _rejudged(r, 'warn', 'inconclusive', f"inconclusive: {n['metric']} ({n['start']:.4g} -> {n['final']:.4g}) was no better than with permuted "
+              f"targets (train loss {n['train_loss_end']:.4g} against {min(control_ends(n)):.4g} for permuted ones); trained on half of "
+              f"the validation split, {why}; settle it with more samples (small_min) or judge the full run's validation")
+    r.causes = keep + r.causes
+    return r
+
+
+# %% ../../nbs/02_ladder/03e_small_data.ipynb
 def _by_validation(b:Bench, r:RungResult)->RungResult:
     """An `inconclusive` rung 4 whose fit looks like a permutation on its training side, judged again by `validation_fit`; a
-    `labels` fail whose fit learned its training targets, or one the formula made with no control, by `_blame_by_splits`."""
+    `labels` fail whose fit learned its training targets, or one the formula made with no control, by `_blame_by_splits`;
+    one judged by its loss alone, no better than permuted targets, by `_permuted_blame`."""
     n = r.numbers
     if r.verdict == 'fail' and (r.causes == ['labels'] and n.get('fits_own') or 'labels' in r.causes and 'no_control' in r.causes and 'leakage' not in r.causes):
         return _blame_by_splits(b, r)
+    if r.verdict == 'fail' and 'labels' in r.causes and 'leakage' not in r.causes and control_ends(n) and n['metric'] == 'val_loss': return _permuted_blame(b, r)
     if not (r.verdict == 'warn' and 'inconclusive' in r.causes and _permuted_side(n)): return r
     w = _witness(b, n, 'inconclusive')
     if w is None: return r.note(None, _too_small(b))
