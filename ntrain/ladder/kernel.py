@@ -269,7 +269,8 @@ class Bench:
         # the host-side target checks that fit runs too: the classes (from num_classes, else rung 1 reads them off the
         # output), the datasets whose targets are scanned whole (the plain-model ladder names samples in the user's own
         # data), and what was checked so far
-        self.classes = task.num_classes if takes_class_indices(task.loss) else None  # class indices: checked before the loss sees them
+        self.class_targets = takes_class_indices(task.loss)  # cross-entropy or NLLLoss: class indices, the classes' constants in rung 4
+        self.classes = task.num_classes if self.class_targets else None  # class indices: checked before the loss sees them
         self.target_sets = dict(train=task.train, valid=task.valid)
         self.scanned, self.checked_batches = {}, 0
         # a forward of your own may hand the loss other targets than the batch's second item: those are checked once it

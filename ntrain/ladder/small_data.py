@@ -12,7 +12,7 @@ import torch
 from torch.utils.data import Dataset, Subset
 from torch.utils._pytree import tree_flatten
 from ..core import seed_all, to_device
-from ..data import hf_forward, default_forward, mix_seed, same_targets, batch_targets_are_the_loss, tensors_of, takes_class_indices
+from ..data import hf_forward, default_forward, mix_seed, same_targets, batch_targets_are_the_loss, tensors_of
 from .kernel import RungResult, LadderStopped, UserCodeError, user_code, Bench, same_tree, takes_probs
 from .diagnose import batch_inputs, batch_targets
 from .range_test import lr_find
@@ -1086,8 +1086,6 @@ def _thresholds(b:Bench, r:RungResult, ctrl, why, e0:dict, value:Callable, key:s
         thr, se, mode, rule = _noise_threshold(st, e0, n['val_samples'], metric)
         if const is not None: rule += f', and below the constant predictor at the training prior {const:.4g}'
         n.update(threshold=thr, no_control=why)
-        if key != 'loss' and (ls := _noise_threshold(st, dict(loss=e0['loss'], batch_losses=e0['batch_losses']), n['val_samples'], 'val_loss'))[1] > 0:
-            n.update(loss_start=e0['loss'], loss_start_se=ls[1])  # for `_blame_by_splits` when no witness can run: did the loss move?
         b.emit('rung_threshold', rung=4, metric=metric, start=start, threshold=thr, mode=mode, se=se, control=False, rule=rule)
         return dict(thr=thr, rule=rule, up=up, control=False)
     cl, cv, chance, cmin, cmax, ls, vs, thr, rule = _control_threshold(b, r, ctrl, e0, value, key, metric, start, const)
@@ -1249,7 +1247,7 @@ def _rung4_words(b:Bench, r:RungResult, verdict:str, t:dict, moved:str, model, v
     others = r.numbers.get('controls', [])  # the further permutations, when they ran
     if not ok and fell and t.get('extra') and (pl := permuted_like(r.numbers['train_loss_end'], [ctrl[-1]['train_loss']] + [c['train_loss_end'] for c in others], z,
                                                          fl, t.get('cmin'), t.get('ls', 0.0), r.numbers.get('constant_train'), t.get('settled', True),
-                                                         takes_class_indices(b.task.loss), max([ctrl[-1].get('train_se', 0.0)] + [c.get('train_se_end', 0.0) for c in others]),
+                                                         b.class_targets, max([ctrl[-1].get('train_se', 0.0)] + [c.get('train_se_end', 0.0) for c in others]),
                                                          r.numbers.get('constant', r.numbers.get('constant_valid_classes')))):
         ok, evidence = True, f'{evidence}; {pl}'; r.numbers['permuted_like'] = pl
     if ok and not far_below(t, z, fl, r.numbers.get('constant')) and \
@@ -1311,13 +1309,13 @@ def rung4_on(b:Bench, k:Optional[int]=None)->RungResult:
     Et = len(hist) - 1
     final, fl, l0 = value(hist[-1]), hist[-1]['loss'], e0['loss']
     n.update(epochs=Et, final=final, train_loss_start=train_losses[0], train_loss_end=sum(last_epoch) / len(last_epoch), val_loss=fl)
-    if 'loss_se' in hist[-1]: n['val_loss_se'] = hist[-1]['loss_se']  # its noise (`loss_fell`)
+    if 'no_control' in n and up: n.update(loss_start=l0, loss_se=max(e0.get('loss_se', 0.0), hist[-1].get('loss_se', 0.0)))  # for `loss_fell`
     if Et > E: n['extended_from'] = E
     leak = _leak(b, n, task, model)
     fit_ids, seen_v = set(sub.indices), None if within is None else set(within)
     leak['fit'] = sum(1 for i, j in leak['pairs'] if j in fit_ids and (seen_v is None or i in seen_v))  # copies of what the fits trained on
     if prior is not None and (tc := _train_constant(b, targets, prior)) is not None: n['constant_train'] = tc  # for `permuted_like`
-    elif takes_class_indices(b.task.loss):  # the classes' entropy on the fit's samples, and their prior's loss on validation (NLLLoss too)
+    elif b.class_targets:  # the classes' entropy on the fit's samples, and their prior's loss on validation (NLLLoss too)
         tc, vc = _class_constants(b, _train_targets(b, model, sub), e0.get('class_counts'))
         n.update({k: v for k, v in dict(constant_train=tc, constant_valid_classes=vc).items() if v is not None})
     if st.lr_find:
@@ -1410,9 +1408,9 @@ def _witness(b:Bench, n:dict, why:str, side:str='valid')->Optional[tuple]:
     ok = v.verdict == 'pass' and bool(ends) and vn['train_loss_end'] < min(ends) or 'no_control' in vn and v.causes == ['no_control']  # a formula's pass warns `no_control`
     return ok, v, vn, ends, moved
 
-def _rejudged(r:RungResult, verdict:str, cause:str, words:str)->RungResult:
-    "`r` judged again by the validation split: `verdict` for `cause`, said in `words`, with the first judgement kept after them."
-    r.verdict, r.causes = verdict, [cause]
+def _rejudged(r:RungResult, verdict:str, cause:str, words:str, keep:list=())->RungResult:
+    "`r` judged again by the validation split: `verdict` for `cause` (after the causes `keep`), said in `words`, with the first judgement kept after them."
+    r.verdict, r.causes = verdict, [*keep, cause]
     r.diagnosis = words + '\n  (the first judgement: ' + r.diagnosis.replace('\n', ' ') + ')'
     return r
 
@@ -1421,12 +1419,11 @@ def _too_small(b:Bench)->str: return f'  the validation split ({len(b.task.valid
 def loss_fell(n:dict, k:float)->Optional[str]:
     """How rung 4's fit with no control (its `numbers` `n`) took the validation loss below its start and below the constant
     predictor at the training prior (`constant`; under cross-entropy the classes' prior, `constant_valid_classes`) by `k`
-    standard errors (of the start's batch means, or of the end's loss, `val_loss_se`: the larger), in words; or None. Targets that carry nothing teach at most their average,
-    so such a fall is something learned that carries over, whatever the formula's metric says. None without a constant
-    predictor to compare with (a loss of one's own) or a noise to measure (one validation batch: a whole graph)."""
-    c = n.get('constant', n.get('constant_valid_classes'))
-    if c is None or 'loss_start_se' not in n: return None
-    se = max(n['loss_start_se'], n.get('val_loss_se', 0.0))  # the larger noise: the start's batch means, or the end's
+    standard errors (`loss_se`: the validation loss's, the larger of the start's and the end's), in words; or None. Targets
+    that carry nothing teach at most their average, so such a fall is something learned that carries over, whatever the
+    formula's metric says. None without a constant predictor to compare with (a loss of one's own) or a noise to measure."""
+    c, se = n.get('constant', n.get('constant_valid_classes')), n.get('loss_se', 0.0)
+    if c is None or not se: return None
     thr = min(n['loss_start'], c) - k * se
     return (f"{n['loss_start']:.4g} -> {n['val_loss']:.4g}, below {thr:.4g} (its start, and the constant predictor at the prior, "
             f"{c:.4g}, less {k:g} x SE {se:.3g}): the model learns something that carries over, beyond the targets' "
@@ -1472,10 +1469,8 @@ def _blame_by_splits(b:Bench, r:RungResult)->RungResult:
            f"either ({moved}: {v.verdict}): a signal too weak for {n['samples']} samples to tell a model that only overfits from training "
            "targets at fault (or validation targets that carry nothing)")
     keep = [c for c in r.causes if c not in ('labels', 'no_control')]  # a note beside the blame (eval_mode) stays
-    _rejudged(r, 'warn', 'inconclusive', f"inconclusive: {head}; {why}; "
-              "settle it with more samples (small_min) or judge the full run's validation")
-    r.causes = (['no_control'] if formula else []) + keep + r.causes
-    return r
+    return _rejudged(r, 'warn', 'inconclusive', f"inconclusive: {head}; {why}; settle it with more samples (small_min) or judge the "
+                     "full run's validation", (['no_control'] if formula else []) + keep)
 
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
@@ -1503,12 +1498,10 @@ def _permuted_blame(b:Bench, r:RungResult)->RungResult:
            f"{n['final']:.4g}): they teach as much" if ok else f"the model fits those targets no better than their permutations either ({fits}; "
            f"judged on the other half: {moved}): a signal too weak for {n['samples']} samples looks the same as labels that carry "
            "nothing in both splits (sorted or joined apart from their inputs before the split: look at a few samples)")
-    keep = [c for c in r.causes if c != 'labels']
-    _rejudged(r, 'warn', 'inconclusive', f"inconclusive: {n['metric']} ({n['start']:.4g} -> {n['final']:.4g}) was no better than with permuted "
-              f"targets (train loss {n['train_loss_end']:.4g} against {min(control_ends(n)):.4g} for permuted ones); trained on half of "
-              f"the validation split, {why}; settle it with more samples (small_min) or judge the full run's validation")
-    r.causes = keep + r.causes
-    return r
+    return _rejudged(r, 'warn', 'inconclusive', f"inconclusive: {n['metric']} ({n['start']:.4g} -> {n['final']:.4g}) was no better than "
+                     f"with permuted targets (train loss {n['train_loss_end']:.4g} against {min(control_ends(n)):.4g} for permuted ones); trained on "
+                     f"half of the validation split, {why}; settle it with more samples (small_min) or judge the full run's validation",
+                     [c for c in r.causes if c != 'labels'])
 
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
