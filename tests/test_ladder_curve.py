@@ -467,17 +467,18 @@ def test_rung_4_cross_entropy_controls_at_the_class_prior_do_not_blame_a_slow_le
     had no prior to hold the controls to under cross-entropy. The classes' entropy on the fit's own samples is that prior,
     and their prior's loss on validation lets `_trained` see a fit below it in training and above it in validation."""
     from types import SimpleNamespace
-    from ntrain.ladder.small_data import permuted_like, _class_constants
+    from ntrain.ladder.small_data import permuted_like
+    from ntrain.ladder.init_loss import class_constants
     b = SimpleNamespace(task=SimpleNamespace(ignore_index=None))
-    h, v = _class_constants(b, [(torch.tensor([0, 1, 0, 1]), 4), (torch.tensor([1, 0, 1, 0]), 4)], [30, 10])
+    h, v = class_constants(b, [(torch.tensor([0, 1, 0, 1]), 4), (torch.tensor([1, 0, 1, 0]), 4)], [30, 10])
     assert h == pytest.approx(math.log(2)) and v == pytest.approx(math.log(2))
-    h, v = _class_constants(b, [(torch.tensor([0, 0, 0, 2]), 4)], [2, 0, 2])
+    h, v = class_constants(b, [(torch.tensor([0, 0, 0, 2]), 4)], [2, 0, 2])
     assert h == pytest.approx(-(0.75 * math.log(0.75) + 0.25 * math.log(0.25))) and v == pytest.approx(-(math.log(0.75) + math.log(0.25)) / 2)
-    assert _class_constants(b, [(torch.tensor([0, 0]), 2)], [1, 1])[1] > 10  # a validation class the fit never saw
-    assert _class_constants(b, [(torch.tensor([0, 1]), 2)])[1] is None
+    assert class_constants(b, [(torch.tensor([0, 0]), 2)], [1, 1])[1] > 10  # a validation class the fit never saw
+    assert class_constants(b, [(torch.tensor([0, 1]), 2)])[1] is None
     ig = SimpleNamespace(task=SimpleNamespace(ignore_index=-100))
-    assert _class_constants(ig, [(torch.tensor([0, 1, -100, -100]), 4)])[0] == pytest.approx(math.log(2))
-    assert _class_constants(b, [(torch.rand(4, 3).softmax(1), 4)]) == (None, None)  # class probabilities (mixup): no prior of this kind
+    assert class_constants(ig, [(torch.tensor([0, 1, -100, -100]), 4)])[0] == pytest.approx(math.log(2))
+    assert class_constants(b, [(torch.rand(4, 3).softmax(1), 4)]) == (None, None)  # class probabilities (mixup): no prior of this kind
     z = dict(val_loss='overlaps', metric='within')
     # anode_rings seed 6: every fit within 0.2% of the classes' entropy, within the controls' noise (SE 0.0033)
     assert permuted_like(0.6934, [0.6923, 0.6926, 0.6928], z, 0.6922, 0.6925, 0.0015, 0.69287, classes=True, noise=0.0033) is None
@@ -1025,3 +1026,17 @@ def test_rung_4_a_blame_by_the_loss_alone_needs_validation_to_learn():
     assert ok.numbers['validation_fit']['samples'] >= 128, ok.numbers
     bad = gallery('lognormal_targets_misjoined', 4, rungs='1-4').rung(4)
     assert bad.verdict == 'fail' and 'labels' in bad.causes and 'validation_fit' in bad.numbers, bad.diagnosis
+
+def test_rung_3_a_curve_that_learned_and_was_lost_runs_again_at_a_tenth_of_the_rate():
+    """Issue 32 round 44: half AB's Fixup ResNet (healthy; SGD 0.03 with momentum, no normalisation) learns one batch below its
+    prior and then goes to NaN (seed 0) or spikes and sits at the prior (seed 1): rung 3 failed it 4 of 4 times. At lr 0.003
+    the same batch learns, so the rung warns `lr_high` and the ladder goes on. Its broken twin (He init without Fixup's
+    rescale) falls from a bad init only to the prior before its NaN: not learning, and still a fail."""
+    import ladder_gallery_ab  # noqa: F401 (registers half AB's programs)
+    for seed in (0, 1):
+        r = gallery('fixup_resnet_digits', seed, rungs='3').rung(3)
+        assert r.verdict == 'warn' and 'lr_high' in r.causes and r.numbers['lower_lr']['learns'], (seed, r.diagnosis)
+        assert r.numbers['lower_lr']['lr'] == pytest.approx(0.003) and 'was then lost' in r.diagnosis, r.diagnosis
+    bad = gallery('fixup_he_init_without_rescale', 0, rungs='3').rung(3)
+    assert bad.verdict == 'fail' and 'nan' in bad.causes and 'lower_lr' not in bad.numbers, bad.diagnosis
+    assert 2.0 < bad.numbers['batch_constant'] < 2.31, bad.numbers

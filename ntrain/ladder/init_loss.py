@@ -18,7 +18,7 @@ from ..metrics import class_dim
 # %% auto 0
 __all__ = ['RESHAPES', 'TARGET_SCALE', 'REINITS', 'HEAD_GAIN', 'INIT_SURE', 'HEAD_SURE', 'INIT_ADVICE', 'NO_LAST_LAYER',
            'last_op', 'squashed_by', 'reads_logits', 'eval_state', 'target_scale', 'init_spread', 'lucky_init',
-           'last_layer', 'head_inputs', 'rung2']
+           'last_layer', 'head_inputs', 'constant_loss', 'class_constants', 'batch_constant', 'rung2']
 
 # %% ../../nbs/02_ladder/03b_init_loss.ipynb
 RESHAPES = {'View', 'UnsafeView', 'Reshape', 'Squeeze', 'Unsqueeze', 'Permute', 'Transpose', 'T', 'Select', 'Slice', 'Clone',
@@ -267,6 +267,45 @@ def _head_words(h:dict)->str:
             "A sum over a graph's nodes or a sequence, or features not normalised, do that: mean-pool or normalise them, or scale the "
             "last layer down (a warning: the ladder goes on)")
 
+
+# %% ../../nbs/02_ladder/03b_init_loss.ipynb
+def constant_loss(b:Bench, prior, target, n:int)->float:
+    "The task's loss for predicting the training prior for every sample: BCE its logit (a probability for BCELoss), MSE the mean; per item (of `n`) under loss_norm='items'."
+    c = prior.to(target.device, torch.float32)  # (no float64 on every device)
+    if not (target.ndim == 2 and c.numel() == target.shape[1]): c = c.mean()  # per label for (N, L) targets, else one number
+    if b.is_bce and not takes_probs(b.task.loss): c = torch.logit(c.clamp(1e-6, 1 - 1e-6))
+    with user_code('loss'): l = b.task.loss(c.to(target.dtype).expand(target.shape), target)
+    return float(l) / (max(n, 1) if b.items else 1)
+
+def class_constants(b:Bench, targets:Optional[list],
+                      valid_counts:Optional[list]=None, # validation's count of each class (`_evaluate`'s `class_counts`)
+                     )->tuple:
+    """Cross-entropy's constant predictor at the classes' prior of `targets` (`_train_targets`: the fit's own training samples),
+    `ignore_index` left out: (its loss on them, the entropy of their class frequencies; its loss on validation, or None), what a
+    fit that learned only the classes' prior scores. (None, None) for targets that are not class indices (class
+    probabilities, as mixup's); a validation class the training samples lack makes the second one very large."""
+    ts = [t.reshape(-1) for t, _ in targets or []]
+    if not ts or any(t.is_floating_point() or t.is_complex() for t in ts): return None, None
+    t = torch.cat(ts).long()
+    if b.task.ignore_index is not None: t = t[t != b.task.ignore_index]
+    if not len(t) or int(t.min()) < 0: return None, None
+    p = torch.bincount(t).double() / len(t)
+    h = float(-(p[p > 0] * p[p > 0].log()).sum())
+    if not valid_counts or not sum(valid_counts): return h, None
+    q = torch.tensor(valid_counts, dtype=torch.float64)
+    p = torch.cat([p, p.new_zeros(max(len(q) - len(p), 0))])[:len(q)]
+    return h, float(-(q * p.clamp_min(1e-12).log()).sum() / q.sum())
+
+def batch_constant(b:Bench, target, n:int)->Optional[float]:
+    """The loss of the constant predictor at one batch's own prior (`class_constants` for class indices, `constant_loss`
+    at the mean target for MSE or BCE) on that batch: what a model that learned only its prior scores there. None for a
+    loss with no such predictor (a loss of one's own), targets that are not tensors, or loss_norm='items'."""
+    if not torch.is_tensor(target) or not target.numel() or b.items: return None
+    if b.class_targets: return class_constants(b, [(target.detach().cpu(), n)])[0]
+    if not (b.is_mse or b.is_bce) or not target.is_floating_point(): return None
+    t = target.detach().float()
+    try: return constant_loss(b, t.mean(0) if t.ndim == 2 else t.mean(), target, n)
+    except UserCodeError: return None
 
 # %% ../../nbs/02_ladder/03b_init_loss.ipynb
 INIT_SURE = 2.0  # rung 2 stops on `init_scale` alone only beyond this std of the outputs at init (or twice the theory)

@@ -13,13 +13,13 @@ from ..engine import checkpoint as ckpt
 from .kernel import RungResult, UserCodeError, user_code, Bench, same_tree
 from .diagnose import describe, batch_targets, names_list, nan_diagnosis, grad_report
 from .range_test import lr_find
-from .init_loss import target_scale
+from .init_loss import target_scale, batch_constant
 from ..metrics import class_dim
 
 # %% auto 0
-__all__ = ['KEEPS', 'ZERO_GRAD', 'DEAD_BATCHES', 'NONDETERMINISTIC', 'HIGHER_LR', 'RANGE_DOUBT', 'SURE', 'loss_rose', 'memorised',
-           'curve_verdict', 'keeps_gradients', 'dead_here', 'still_zero', 'deterministic_steps', 'repeat_check',
-           'higher_lr', 'rung3']
+__all__ = ['KEEPS', 'ZERO_GRAD', 'DEAD_BATCHES', 'NONDETERMINISTIC', 'HIGHER_LR', 'LOWER_LR', 'LOST_BELOW', 'RANGE_DOUBT', 'SURE',
+           'loss_rose', 'memorised', 'curve_verdict', 'keeps_gradients', 'dead_here', 'still_zero',
+           'deterministic_steps', 'repeat_check', 'higher_lr', 'learned_first', 'lower_lr', 'rung3']
 
 # %% ../../nbs/02_ladder/03d_overfit.ipynb
 def loss_rose(losses:list)->Optional[str]:
@@ -314,6 +314,24 @@ def _overfit_causes(b:Bench, r:RungResult, model, batch, idx, init:dict, grads:d
 # %% ../../nbs/02_ladder/03d_overfit.ipynb
 HIGHER_LR = (10, 100)  # the factors of the learning rate at which a slow curve's steps run again
 
+def _curve_at(b:Bench, init:dict, batch, lr:float, target:float,
+              extend:bool=False, # a curve still falling slowly runs on, `overfit_steps` more at a time, up to `overfit_max` x them (as rung 3's own)
+             )->Optional[list]:
+    """`overfit_steps` steps on `batch` from the weights `init` at learning rate `lr`, as their losses (cut short, every 50
+    steps, once memorised or non-finite); None for a step that raises. The caller keeps the RNG (`_rng_kept`)."""
+    st = b.st
+    m = b.model().train(); m.load_state_dict(init); o = b.optimizer(m, lr=lr)
+    pend, s, limit, most = [], 0, st.overfit_steps, max(st.overfit_steps, int(st.overfit_max * st.overfit_steps))
+    try:
+        while s < limit:
+            b.check_stop(); pend.append(b.train_step(m, o, batch)); s += 1
+            if s % 50 == 0 and (memorised(x := float(pend[-1]), target) or not math.isfinite(x)): break
+            if extend and s == limit and limit < most:
+                ls = torch.stack([l.float() for l in pend]).cpu().tolist()
+                if all(map(math.isfinite, ls)) and curve_verdict(ls, target, st)['state'] == 'slow': limit = min(most, limit + st.overfit_steps)
+    except UserCodeError: return None
+    return torch.stack([l.float() for l in pend]).cpu().tolist()
+
 def higher_lr(b:Bench, init:dict, batch, lr:float, target:float)->Optional[dict]:
     """Rung 3's steps again from the weights `init` at each factor of HIGHER_LR times `lr` (`overfit_steps` each): the first
     curve that memorises, falls steeply, or is still falling and fell 2 x `overfit_moved`, and does not rise, as dict(lr, drop, state, words, learns=True); else the one
@@ -322,14 +340,7 @@ def higher_lr(b:Bench, init:dict, batch, lr:float, target:float)->Optional[dict]
     best = None
     with _rng_kept():
         for f in HIGHER_LR:
-            m = b.model().train(); m.load_state_dict(init); o = b.optimizer(m, lr=lr * f)
-            pend = []
-            try:
-                for s in range(b.st.overfit_steps):
-                    b.check_stop(); pend.append(b.train_step(m, o, batch))
-                    if (s + 1) % 50 == 0 and (memorised(x := float(pend[-1]), target) or not math.isfinite(x)): break  # memorised (or non-finite: read below)
-            except UserCodeError: return best
-            ls = torch.stack([l.float() for l in pend]).cpu().tolist()
+            if (ls := _curve_at(b, init, batch, lr * f, target)) is None: return best
             if not all(map(math.isfinite, ls)): continue
             cv = curve_verdict(ls, target, b.st)
             got = dict(lr=lr * f, drop=cv['drop'], state=cv['state'], words=cv['words'], learns=False)
@@ -337,6 +348,61 @@ def higher_lr(b:Bench, init:dict, batch, lr:float, target:float)->Optional[dict]
             if learns and loss_rose(ls) is None: return dict(got, learns=True)
             if best is None or got['drop'] > best['drop']: best = got
     return best
+
+# %% ../../nbs/02_ladder/03d_overfit.ipynb
+LOWER_LR = 10  # a curve that learned and was lost runs again at the learning rate over this
+LOST_BELOW = 0.75  # learned: a lowest loss at most this fraction of the batch's constant predictor (of its first loss, where none is known)
+
+def learned_first(losses:list, const:Optional[float], st)->Optional[float]:
+    """The lowest finite loss of a curve that learned before whatever came after: at most `LOST_BELOW` x `const` (the
+    batch's constant predictor, `batch_constant`) and below its first loss by `overfit_moved`; with no positive `const`, at
+    most 1 - `overfit_steep` of the first. None when it did not learn."""
+    fin = [l for l in losses if math.isfinite(l)]
+    if not fin or not math.isfinite(losses[0]) or losses[0] <= 0: return None
+    lo = min(fin)
+    ok = lo <= LOST_BELOW * const and lo <= (1 - st.overfit_moved) * losses[0] if const is not None and const > 0 else lo <= (1 - st.overfit_steep) * losses[0]
+    return lo if ok else None
+
+def lower_lr(b:Bench, init:dict, batch, lr:float, target:float, const:Optional[float])->Optional[dict]:
+    """Rung 3's steps again from the weights `init` at `lr` / `LOWER_LR` (a slow curve runs on as rung 3's own does):
+    dict(lr, drop, state, words, learns), learns when
+    the curve stays finite, does not rise, memorises, falls steeply, reaches a floor or is still falling by 2 x
+    `overfit_moved`, and its lowest loss is below `LOST_BELOW` x `const` where that is known; None for lr 0 or a step that raises."""
+    if not lr > 0: return None
+    with _rng_kept(): ls = _curve_at(b, init, batch, lr / LOWER_LR, target, extend=True)
+    if ls is None: return None
+    if not all(map(math.isfinite, ls)):
+        return dict(lr=lr / LOWER_LR, drop=None, state='nan', learns=False, words=f'the loss became non-finite at step {next(i for i, l in enumerate(ls) if not math.isfinite(l))}')
+    cv, st = curve_verdict(ls, target, b.st), b.st
+    learns = (cv['state'] in ('memorised', 'steep', 'floor') or cv['state'] == 'slow' and cv['drop'] >= 2 * st.overfit_moved) and loss_rose(ls) is None \
+        and not (const is not None and const > 0 and min(ls) > LOST_BELOW * const)
+    return dict(lr=lr / LOWER_LR, drop=cv['drop'], state=cv['state'], words=cv['words'], learns=learns)
+
+def _may_be_lost(found:RungResult, sure:list, cv:dict, hl:Optional[dict], grads:dict, s:float, lr:float)->bool:
+    """Whether rung 3's finite curve fails by the curve alone (`found`'s causes: a rise or `not_falling`, or none where it is
+    stuck and higher rates do not cure it, `hl`), with no frozen parameter, and no LR range test (`s`) that puts the max LR
+    below `lr` / `LOWER_LR`, far beyond the edge: then `_lost` may ask a lower rate."""
+    return (set(found.causes) <= {'lr_high', 'not_falling'} and not grads['frozen'] and not s <= lr / LOWER_LR
+            and (bool(sure) or cv['state'] == 'stuck' and not (hl and hl['learns'])))
+
+def _lost(b:Bench, r:RungResult, batch, idx, init:dict, lr:float, how:Optional[str]=None)->bool:
+    """Warn `lr_high` on `r` and say True when rung 3's curve learned first (`learned_first`) and was lost (`how`: non-finite;
+    by default it rose back, or stopped), and at `lr` / `LOWER_LR` the same batch learns (`lower_lr`); False otherwise (the
+    rung fails as it would)."""
+    n, losses = r.numbers, r.series['loss']
+    how = how or (f'it rose back to {losses[-1]:.4g}' if losses[-1] > 1.2 * min(losses) else f'it stopped near {losses[-1]:.4g}')
+    with torch.no_grad(): tgt = b.forward_loss(b.model(), batch)[2]
+    n['batch_constant'] = const = batch_constant(b, tgt, len(idx))
+    if (lo := learned_first(losses, const, b.st)) is None: return False
+    lw = lower_lr(b, init, batch, lr, n['threshold'], const)
+    if lw is not None: n['lower_lr'] = {k: lw[k] for k in ('lr', 'drop', 'state', 'learns')}
+    if lw is None or not lw['learns']: return False
+    prior = f", below the {const:.4g} of predicting the batch's prior" if const is not None and const > 0 else ''
+    r.warn('lr_high', f"one batch of {len(idx)} samples not memorised at lr {lr:.3g}: the loss learned ({losses[0]:.4g} -> lowest {lo:.4g} at step "
+           f"{losses.index(lo)}{prior}) and was then lost ({how}). From the same weights at lr {lw['lr']:.3g}, {lw['words']}. A model that learns "
+           "at a lower rate is sound, and memorising one batch drives a loss into sharp minima that a lower rate avoids: not sure enough to stop "
+           f"the ladder. Rung 4 trains at lr {lr:.3g}: if its loss diverges or stalls too, lower the learning rate or warm it up.")
+    return True
 
 # %% ../../nbs/02_ladder/03d_overfit.ipynb
 RANGE_DOUBT = 2  # a suggested max LR this many times the lr in use contradicts a rise: `lr_high` is then a warning
@@ -375,10 +441,8 @@ def _judge(b:Bench, r:RungResult, model, batch, idx, init:dict, grads:dict, word
     s = n.get('suggested_lr', math.nan)  # the LR range test, run when the loss rose
     unconfirmed = 'lr_high' in found.causes and math.isfinite(s) and s >= RANGE_DOUBT * lr  # a rise the range test does not blame on the learning rate
     sure = [c for c in found.causes if c in SURE and not (c == 'lr_high' and (spiked or unconfirmed))]
-    def add(cs=None):
-        for c in found.causes:
-            if cs is None or c in cs:
-                if c not in r.causes: r.causes.append(c)
+    def add():  # the causes found, after the verdict's line
+        r.causes += [c for c in dict.fromkeys(found.causes) if c not in r.causes]
         r.diagnosis += '\n' + found.diagnosis if found.diagnosis else ''
     if unconfirmed and not sure and not spiked and cv['state'] not in ('steep', 'floor'):
         r.warn('lr_high', f"one batch of {len(idx)} samples not memorised: {cv['words']}. The loss rose, yet the LR range test on this "
@@ -404,7 +468,8 @@ def _judge(b:Bench, r:RungResult, model, batch, idx, init:dict, grads:dict, word
         elif unconfirmed: r.warn('lr_high', f'  the loss rose on the way at learning rate {lr:.3g}, which the LR range test on this batch does not '
                                  f'confirm (it suggests a max LR of {s:.3g}): watch the full run for a rising loss')
         return r
-    if _dead_on_batch(b, r, found, cv, grads, sure, init, idx) or _rebound(r, found, losses, idx, st): add(); return r
+    if _dead_on_batch(b, r, found, cv, grads, sure, init, idx) or _rebound(r, found, losses, idx, st) or _may_be_lost(found, sure, cv, hl, grads, s, lr) \
+            and _lost(b, r, batch, idx, init, lr): add(); return r  # learned, then lost: at a tenth of the rate it learns
     if sure or (cv['state'] == 'stuck' and not (hl and hl['learns'])) or (grads['frozen'] and hl and not hl['learns']):
         r.fail(None, f"could not overfit one batch of {len(idx)} samples: {cv['words']} (target {n['threshold']:.3g}). "
                "The bug is in the model, loss, labels or optimizer, not the data size:")
@@ -463,10 +528,15 @@ def rung3(b:Bench)->RungResult:
         if kept and kept > KEEPS: r.warn('zero_grad', '  ' + ZERO_GRAD)
         return done()
     if not all(math.isfinite(l) for l in losses):
-        r.fail(None, f"could not overfit one batch of {len(idx)} samples: loss {first:.4g} -> {last:.4g} in {len(losses)} steps (target {target:.3g}). "
-               "The bug is in the model, loss, labels or optimizer, not the data size:")
-        _nan_replay(b, r, snap, batch, idx, losses)
-        if kept and kept > KEEPS: r.note('zero_grad', '  ' + ZERO_GRAD)
+        found = RungResult(3, numbers=n, series=r.series)  # the diagnosis, gathered apart: the verdict's line comes first
+        _nan_replay(b, found, snap, batch, idx, losses)
+        if kept and kept > KEEPS: found.note('zero_grad', '  ' + ZERO_GRAD)
+        k = next(i for i, l in enumerate(losses) if not math.isfinite(l))
+        blew_up = bool({'nan_forward', 'nan_params'} & set(found.causes)) and not {'nan_loss', 'nan_backward', 'zero_grad'} & set(found.causes)  # weights that grew, not a log of 0
+        if not blew_up or not _lost(b, r, batch, idx, init, lr, f'non-finite at step {k}'):
+            r.fail(None, f"could not overfit one batch of {len(idx)} samples: loss {first:.4g} -> {last:.4g} in {len(losses)} steps (target {target:.3g}). "
+                   "The bug is in the model, loss, labels or optimizer, not the data size:")
+        r.causes += [c for c in found.causes if c not in r.causes]; r.diagnosis += '\n' + found.diagnosis if found.diagnosis else ''
         return done()
     _judge(b, r, model, batch, idx, init, grads, words if grads['frozen'] else None, kept, lr, moved)
     return done()

@@ -16,7 +16,7 @@ from ..data import hf_forward, default_forward, mix_seed, same_targets, batch_ta
 from .kernel import RungResult, LadderStopped, UserCodeError, user_code, Bench, same_tree, takes_probs
 from .diagnose import batch_inputs, batch_targets
 from .range_test import lr_find
-from .init_loss import target_scale
+from .init_loss import target_scale, constant_loss, class_constants
 from .overfit import loss_rose
 from ..metrics import class_dim
 
@@ -129,14 +129,6 @@ def _label_columns(p, t)->tuple:
     return (p, t) if p.ndim == 2 else (p.reshape(-1, 1), t.reshape(-1, 1))
 
 
-def _constant_loss(b:Bench, prior, target, n:int)->float:
-    "The task's loss for predicting the training prior for every sample: BCE its logit (a probability for BCELoss), MSE the mean; per item (of `n`) under loss_norm='items'."
-    c = prior.to(target.device, torch.float32)  # (no float64 on every device)
-    if not (target.ndim == 2 and c.numel() == target.shape[1]): c = c.mean()  # per label for (N, L) targets, else one number
-    if b.is_bce and not takes_probs(b.task.loss): c = torch.logit(c.clamp(1e-6, 1 - 1e-6))
-    with user_code('loss'): l = b.task.loss(c.to(target.dtype).expand(target.shape), target)
-    return float(l) / (max(n, 1) if b.items else 1)
-
 def _train_targets(b:Bench, model, ds)->Optional[list]:
     "The targets of `ds` as the forward pass returns them: a (targets on the CPU, the batch's count) pair per batch; None when they are not tensors."
     out = []
@@ -163,28 +155,8 @@ def train_prior(b:Bench, model, ds,
 
 def _train_constant(b:Bench, targets:list, prior)->Optional[float]:
     "The loss of the constant predictor at `prior` on `targets` (`_train_targets`: the fit's own training samples), what a fit that learned only the prior scores in training."
-    ls = [_constant_loss(b, prior, t, k) for t, k in targets]
+    ls = [constant_loss(b, prior, t, k) for t, k in targets]
     return sum(l * k for l, (_, k) in zip(ls, targets)) / max(sum(k for _, k in targets), 1) if targets else None
-
-# %% ../../nbs/02_ladder/03e_small_data.ipynb
-def _class_constants(b:Bench, targets:Optional[list],
-                      valid_counts:Optional[list]=None, # validation's count of each class (`_evaluate`'s `class_counts`)
-                     )->tuple:
-    """Cross-entropy's constant predictor at the classes' prior of `targets` (`_train_targets`: the fit's own training samples),
-    `ignore_index` left out: (its loss on them, the entropy of their class frequencies; its loss on validation, or None), what a
-    fit that learned only the classes' prior scores. (None, None) for targets that are not class indices (class
-    probabilities, as mixup's); a validation class the training samples lack makes the second one very large."""
-    ts = [t.reshape(-1) for t, _ in targets or []]
-    if not ts or any(t.is_floating_point() or t.is_complex() for t in ts): return None, None
-    t = torch.cat(ts).long()
-    if b.task.ignore_index is not None: t = t[t != b.task.ignore_index]
-    if not len(t) or int(t.min()) < 0: return None, None
-    p = torch.bincount(t).double() / len(t)
-    h = float(-(p[p > 0] * p[p > 0].log()).sum())
-    if not valid_counts or not sum(valid_counts): return h, None
-    q = torch.tensor(valid_counts, dtype=torch.float64)
-    p = torch.cat([p, p.new_zeros(max(len(q) - len(p), 0))])[:len(q)]
-    return h, float(-(q * p.clamp_min(1e-12).log()).sum() / q.sum())
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def _pieces(b:Bench, out, target, k:int=8,
@@ -237,7 +209,7 @@ def _evaluate(b:Bench, model, loader, within=None, prior=None)->dict:
             loss, out, target = b.forward_loss(model, batch)
             ls.append(float(loss)); ns.append(k := b.count(batch) if b.items else len(idx))
             pieces += _pieces(b, out, target, total=float(loss))
-            if prior is not None and torch.is_tensor(target): const.append(_constant_loss(b, prior, target, k))
+            if prior is not None and torch.is_tensor(target): const.append(constant_loss(b, prior, target, k))
             if b.is_bce:
                 if kept < AUROC_MAX and torch.is_tensor(target):
                     try: p, t = _label_columns(b.prediction(out).float(), target.float())
@@ -261,7 +233,7 @@ def _evaluate(b:Bench, model, loader, within=None, prior=None)->dict:
         out['acc'] = acc.compute()['acc']
         t = torch.cat(ts).long()
         out['chance'] = max(1 / C, float(torch.bincount(t - t.min()).max()) / len(t)); out['items'] = len(t)
-        if int(t.min()) >= 0: out['class_counts'] = torch.bincount(t).tolist()  # for the classes' prior (`_class_constants`)
+        if int(t.min()) >= 0: out['class_counts'] = torch.bincount(t).tolist()  # for the classes' prior (`class_constants`)
         if mine: out['own_classes'] = True  # read from a loss of one's own (`own_prediction`)
     if scores:
         p, y = torch.cat(scores), torch.cat(labels)
@@ -1123,7 +1095,7 @@ def _settle(r:RungResult, t:dict, final:float, fl:float, start:float, const)->st
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def _trained(b:Bench, train_losses:list, hist:list, margin:float, ctrl:Optional[list]=None, const:Optional[float]=None,
              train_const:Optional[float]=None, # the constant predictor's loss on the fit's own training samples (`constant_train`)
-             valid_classes:Optional[float]=None, # cross-entropy, with no `const`: the classes' prior's loss on validation (`_class_constants`)
+             valid_classes:Optional[float]=None, # cross-entropy, with no `const`: the classes' prior's loss on validation (`class_constants`)
             )->tuple:
     """Whether rung 4's fit (`hist`: its evaluations, the one before training first) trained enough to blame the labels, and the
     evidence in words: its training loss fell 10% (first epoch's mean to last's, or from the constant predictor's loss on its
@@ -1316,7 +1288,7 @@ def rung4_on(b:Bench, k:Optional[int]=None)->RungResult:
     leak['fit'] = sum(1 for i, j in leak['pairs'] if j in fit_ids and (seen_v is None or i in seen_v))  # copies of what the fits trained on
     if prior is not None and (tc := _train_constant(b, targets, prior)) is not None: n['constant_train'] = tc  # for `permuted_like`
     elif b.class_targets:  # the classes' entropy on the fit's samples, and their prior's loss on validation (NLLLoss too)
-        tc, vc = _class_constants(b, _train_targets(b, model, sub), e0.get('class_counts'))
+        tc, vc = class_constants(b, _train_targets(b, model, sub), e0.get('class_counts'))
         n.update({k: v for k, v in dict(constant_train=tc, constant_valid_classes=vc).items() if v is not None})
     if st.lr_find:
         lf = lr_find(b, sub); r.series.update(lr_find_lr=lf['lrs'], lr_find_loss=lf['losses']); n['suggested_lr'] = lf['suggested_lr']
