@@ -1,4 +1,4 @@
-"""Half AC of the ladder's gallery: held out from the rules frozen at FREEZE (round 44), and run once on them.
+"""Half AC of the ladder's gallery: held out from the rules frozen at b3eefe5 (round 44), and run once on them.
 Families not in halves A-AB: gas identification with a drifting metal-oxide sensor array (Vergara et al. 2012, the UCI Gas
 Sensor Array Drift data: 16 sensors x 8 features, six gases, ten recording batches read from their files; an MLP with
 dropout, cross-entropy, Adam) on synthetic sensors with power-law responses, gas-specific transient kinetics and ageing;
@@ -26,7 +26,7 @@ standardised rate, leave-subjects-out). At most about 2600 samples and 45k param
 0.03-1.7 s on one busy core (CHECKS). Registered into ladder_gallery's HEALTHY/BROKEN/HALF through its decorators;
 ladder_gallery imports this module after half AB.
 
-Protocol: written by a helper in a worktree at 69eea66 (branch halfAC), held out from the rules frozen at FREEZE (round 44).
+Protocol: written by a helper in a worktree at 69eea66 (branch halfAC), held out from the rules frozen at b3eefe5 (round 44).
 The helper read none of the ladder's rules (ntrain/ladder/*, nbs/02_ladder and the rung notebooks), bench/RESULTS.md,
 CHANGELOG.md, AGENTS.md, the rule tests or any sweep's results, and never ran the ladder on these programs (no ntrain.ladder
 call, no bench/ladder_sweep.py, no CLI). It read bench/ladder_gallery.py's head, helpers and tail (half F's broken variants
