@@ -24,7 +24,7 @@ __all__ = ['default_forward', 'hf_forward', 'default_prediction', 'map_output', 
            'stop_signal_death', 'worker_lost', 'next_batch', 'LoaderWatch', 'close_loaders', 'kill_workers',
            'string_targets', 'class_probabilities', 'check_targets', 'batch_targets_are_the_loss', 'cheap_targets',
            'same_targets', 'dataset_targets', 'check_task_targets', 'batch_target', 'check_batch_targets',
-           'check_target_values']
+           'check_target_values', 'split_groups', 'groups_words']
 
 # %% ../nbs/00_foundation/04_data.ipynb
 def default_forward(model, batch):
@@ -98,6 +98,7 @@ class Task:
     collate_fn: Optional[Callable] = None            # how samples become a batch; default torch's default_collate
     count_items: Optional[Callable] = None           # count_items(batch) -> int: the items of a whole batch, for loss_norm='items' (tokens that are not padding)
     targets: Optional[Callable[[str], Any]] = None   # targets('train'|'valid'): all labels at once, checked before training
+    groups: Optional[Callable[[str], Any]] = None    # groups('train'|'valid'): each sample's group (a patient, user, engine), in order; none may be on both sides
     expected_init_loss: Optional[Callable] = None    # the ladder's theory hook: expected_init_loss(task, batch) -> float
     seed_globals: bool = False                       # also seed torch/numpy/random per sample (augmentation on the global RNGs)
     name: str = 'task'
@@ -214,7 +215,7 @@ def _arrays(d)->bool:
             and len({len(a) for a in d}) == 1 and len(d[0]) > len(d))
 
 # %% ../nbs/00_foundation/04_data.ipynb
-_HOOKS = ('raw', 'forward', 'collate_fn', 'count_items', 'targets', 'expected_init_loss', 'prediction')
+_HOOKS = ('raw', 'forward', 'collate_fn', 'count_items', 'targets', 'groups', 'expected_init_loss', 'prediction')
 
 def check_kinds(t:Task):
     "Refuse an argument of the wrong kind in one line: a dataset where the model is due, a model where the loss is, a tensor where a dataset is."
@@ -839,3 +840,38 @@ def check_target_values(t, idx, num_classes:int, ignore_index:Optional[int]=None
         pos = bad.nonzero()[0].tolist()
         who = f'sample {int(idx[pos[0]])}' if t.ndim and len(t) == len(idx) else f'batch of samples {int(idx[0])}, ... (target position {pos})'
         raise TaskError(f"{split} {who}: target {t[tuple(pos)].item()}{source} is outside [0, {C}) for num_classes={C}")
+
+# %% ../nbs/00_foundation/04_data.ipynb
+def _group_key(k):
+    "A group key as a plain hashable value: a 0-d tensor or numpy scalar as its Python number."
+    return k.item() if (torch.is_tensor(k) or isinstance(k, np.generic) or isinstance(k, np.ndarray)) and getattr(k, 'ndim', 0) == 0 else k
+
+def split_groups(task:Task, examples:int=3)->Optional[dict]:
+    """The groups of `Task.groups` and those on both sides of the split: dict(train_groups, valid_groups, shared (how many
+    groups), valid_in_shared (validation samples in them), valid_samples, examples: up to `examples` (key, first train
+    sample, first valid sample)); None when the task declares no groups. A `TaskError` names a hook that raises, a key that
+    is not hashable, or a split whose keys are not one per sample."""
+    if task.groups is None: return None
+    keys = {}
+    for split in ('train', 'valid'):
+        try: ks = [_group_key(k) for k in task.groups(split)]
+        except Exception as e: raise TaskError(f"task '{task.name}': Task.groups('{split}') raised {type(e).__name__}: {first_line(e)}") from None
+        if len(ks) != (n := dataset_len(getattr(task, split), split)):
+            raise TaskError(f"task '{task.name}': Task.groups('{split}') gives {len(ks)} keys for {n} {split} samples: one group key per sample, in order")
+        first = {}
+        for i, k in enumerate(ks):
+            try: first.setdefault(k, i)
+            except TypeError: raise TaskError(f"task '{task.name}': Task.groups('{split}') key of {split} sample {i} is {type(k).__name__}, not hashable: use an id, a string or a number") from None
+        keys[split] = (ks, first)
+    (tk, tf), (vk, vf) = keys['train'], keys['valid']
+    shared = [k for k in vf if k in tf]
+    both = set(shared)
+    return dict(train_groups=len(tf), valid_groups=len(vf), shared=len(shared), valid_in_shared=sum(k in both for k in vk), valid_samples=len(vk),
+                examples=[(k, tf[k], vf[k]) for k in shared[:examples]])
+
+def groups_words(g:dict)->str:
+    "What `split_groups` found on both sides of the split, in one line, with what to do."
+    ex = ', '.join(f'{k!r} (train sample {i}, valid sample {j})' for k, i, j in g['examples'])
+    return (f"{g['shared']} of {g['valid_groups']} validation groups (Task.groups) are in train too, {g['valid_in_shared']} of "
+            f"{g['valid_samples']} validation samples: {ex}{', ...' if g['shared'] > len(g['examples']) else ''}; validation then measures "
+            "groups the model has seen: split by group (scikit-learn's GroupShuffleSplit on the keys) or by id or time")

@@ -14,7 +14,7 @@ import torch.distributed as dist
 from ..core import (EnvProbe, NtrainError, ConfigError, TaskError, CheckpointError, dist_env, seed_all, to_device, nearest, default_num_workers,
                          env_record, atomic_write_text, first_line, need_run_dir)
 from ..config import Config, run_name
-from ..data import (Task, get_task, dataset_len, EpochSampler, make_loader, check_task_targets, check_batch_targets, select_rows, tensors_of, takes_class_indices,
+from ..data import (Task, get_task, dataset_len, EpochSampler, make_loader, check_task_targets, split_groups, groups_words, check_batch_targets, select_rows, tensors_of, takes_class_indices,
                          batch_targets_are_the_loss, check_target_values, same_targets,
                          string_targets, batch_target,
                          LoaderWatch, LoaderError, kill_workers, close_loaders, worker_lost, task_record)
@@ -274,6 +274,7 @@ def setup(self:_Build):
                         "lower batch_size or set drop_last=false")
     self.class_targets = takes_class_indices(task.loss)  # cross-entropy or NLL: the targets are checked against num_classes
     if task.num_classes and self.class_targets: check_task_targets(task, task.num_classes, task.ignore_index)  # the ladder's check too
+    if (g := split_groups(task)) and g['shared']: raise TaskError(f"task '{task.name}': " + groups_words(g))  # rung 1's check too
     pin = self.device.type == 'cuda' if cfg.pin_memory is None else cfg.pin_memory
     nw = default_num_workers() if cfg.num_workers is None else cfg.num_workers
     self.train_sampler = EpochSampler(self.n_train, cfg.batch_size, self.rank, self.world, cfg.seed, shuffle=True,

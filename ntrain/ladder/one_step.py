@@ -7,11 +7,11 @@ from __future__ import annotations
 import math, time, warnings
 from typing import Optional
 import torch
-from ..core import NtrainError, to_device, first_line, default_num_workers
+from ..core import NtrainError, TaskError, to_device, first_line, default_num_workers
 from ..loggers import JSONLLogger, read_metrics
 from ..engine import checkpoint as ckpt
 from .kernel import RungResult, UserCodeError, BadTargets, Bench, same_tree
-from ..data import string_targets, batch_target, same_targets, takes_class_indices
+from ..data import string_targets, batch_target, same_targets, takes_class_indices, split_groups, groups_words
 from .diagnose import describe, batch_inputs, batch_targets, nan_diagnosis, broadcast_mismatch
 from ..metrics import class_dim
 
@@ -310,14 +310,25 @@ def _look_for_shift(b:Bench, r:RungResult, batch, target=None):
     except UserCodeError as e: r.note(None, f'the look at a label per token could not load the train set: {e}')
 
 # %% ../../nbs/02_ladder/03a_one_step.ipynb
+def _groups_leak(b:Bench, r:RungResult)->bool:
+    """Rung 1's check of the groups you declared (`Task.groups`, `split_groups`): True, with `r` failed, when a group is on
+    both sides of the split (cause `leakage`) or the keys do not fit the samples (`data`); their counts go into `r.numbers`."""
+    try: g = split_groups(b.task)
+    except TaskError as e: r.fail('data', str(e)); return True
+    if g is None: return False
+    r.numbers['groups'] = {k: v for k, v in g.items() if k != 'examples'}
+    if g['shared']: r.fail('leakage', groups_words(g)); return True
+    return False
+
+# %% ../../nbs/02_ladder/03a_one_step.ipynb
 def rung1(b:Bench)->RungResult:
     "One batch end to end: shapes, dtypes, a finite scalar loss, one step, one validation batch, a checkpoint and a metrics write."
     r = b.rung_result(1)
+    if _groups_leak(b, r): return r
     t0 = time.perf_counter()
     model = b.model()
     r.numbers['factory_seconds'] = round(time.perf_counter() - t0, 4)  # beside step_seconds: a factory that initialises twice shows
-    ps = list(model.parameters())
-    n = r.numbers
+    ps, n = list(model.parameters()), r.numbers
     n.update(device=str(b.device), precision=b.precision, params=sum(p.numel() for p in ps),
              trainable=sum(p.numel() for p in ps if p.requires_grad))
     try: batch, idx = b.first_batch()
