@@ -430,10 +430,11 @@ def code_fingerprint(fn)->Optional[str]:
 # %% ../nbs/03_launch/00_launch.ipynb
 def _task_info(cfg:Config)->dict:
     "What the pre-flight reports of `cfg`'s task imported in this process: n_train, n_valid, cpus, gpus and the function's fingerprint."
-    from ntrain.data import get_task, dataset_len
+    from ntrain.data import get_task, dataset_len, split_groups, groups_words
     from ntrain.core import cpu_count
     t = get_task(cfg.task, **cfg.task_args)
     n = [dataset_len(getattr(t, split), split, f"task '{cfg.task}': its ") for split in ('train', 'valid')]
+    if (g := split_groups(t)) and g['shared']: raise TaskError(f"task '{cfg.task}': " + groups_words(g))  # before torchrun starts, as each rank would
     import torch
     mod, _, fn = cfg.task.partition(':')
     cuda = cfg.device.startswith('cuda') or (cfg.device == 'auto' and torch.cuda.is_available())

@@ -157,6 +157,8 @@ CASES.update({
                                 ["task 'integrity_tasks:stream': its train dataset Stream is an IterableDataset"], 'absent'),
     'groups on both sides of the split': (['fit', 'digits', *TINY, 'task=integrity_tasks:grouped', 'run_dir={rd}'], 2,
                                           ['validation groups (Task.groups) are in train too', 'GroupShuffleSplit'], 'absent'),
+    'launch groups on both sides': (['launch', 'digits', '--nproc', '1', *TINY, 'task=integrity_tasks:grouped', 'run_dir={rd}'], 2,
+                                    ["task 'integrity_tasks:grouped': 16 of 16 validation groups (Task.groups) are in train too"], 'absent'),
     'groups one key short': (['fit', 'digits', *TINY, 'task=integrity_tasks:grouped', 'task_args.short=true', 'run_dir={rd}'], 2,
                              ["Task.groups('train') gives", 'one group key per sample'], 'absent'),
     'monitor direction unknown': (['fit', 'digits', *TINY, 'task=integrity_tasks:scored', 'monitor=val_score', 'run_dir={rd}'], 2,
