@@ -1040,3 +1040,18 @@ def test_rung_3_a_curve_that_learned_and_was_lost_runs_again_at_a_tenth_of_the_r
     bad = gallery('fixup_he_init_without_rescale', 0, rungs='3').rung(3)
     assert bad.verdict == 'fail' and 'nan' in bad.causes and 'lower_lr' not in bad.numbers, bad.diagnosis
     assert 2.0 < bad.numbers['batch_constant'] < 2.31, bad.numbers
+
+def test_rung_1_and_2_name_the_bugs_a_loss_of_ones_own_and_a_sigmoid_hid():
+    """Issue 32 round 45: half AC's chord recogniser (a frame-wise F.cross_entropy of its own, num_classes=25) with "no
+    chord" written as -1 stopped at rung 1 on the loss's IndexError, cause `loss` only; the sample is now named
+    (`bad_labels`). Its deep tanh MLP with unit-normal weights into a sigmoid and BCELoss scored 3.2 against ln 2 with
+    outputs' std 0.43 (saturated probabilities), which rung 2 called unexplained: the logits' std under the sigmoid (6)
+    is the init scale. The healthy twins pass."""
+    import ladder_gallery_ac  # noqa: F401 (registers half AC's programs)
+    r1 = gallery('chord_no_chord_as_minus_one', 0, rungs='1').rung(1)
+    assert r1.verdict == 'fail' and 'bad_labels' in r1.causes and 'target -1 is outside [0, 25)' in r1.diagnosis, r1.diagnosis
+    assert gallery('chord_crnn', 0, rungs='1').rung(1).verdict == 'pass'
+    r2 = gallery('higgs_unit_normal_init', 0, rungs='2').rung(2)
+    assert r2.verdict == 'fail' and r2.causes == ['init_scale'] and r2.numbers['logit_std'] > 3, r2.diagnosis
+    ok = gallery('higgs_deep_tanh', 0, rungs='2').rung(2)
+    assert ok.verdict == 'pass' and ok.numbers['logit_std'] < 1, ok.diagnosis

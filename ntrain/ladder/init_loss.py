@@ -17,8 +17,8 @@ from ..metrics import class_dim
 
 # %% auto 0
 __all__ = ['RESHAPES', 'TARGET_SCALE', 'REINITS', 'HEAD_GAIN', 'INIT_SURE', 'HEAD_SURE', 'INIT_ADVICE', 'NO_LAST_LAYER',
-           'last_op', 'squashed_by', 'reads_logits', 'eval_state', 'target_scale', 'init_spread', 'lucky_init',
-           'last_layer', 'head_inputs', 'constant_loss', 'class_constants', 'batch_constant', 'rung2']
+           'last_op', 'squashed_by', 'reads_logits', 'eval_state', 'target_scale', 'output_spread', 'init_spread',
+           'lucky_init', 'last_layer', 'head_inputs', 'constant_loss', 'class_constants', 'batch_constant', 'rung2']
 
 # %% ../../nbs/02_ladder/03b_init_loss.ipynb
 RESHAPES = {'View', 'UnsafeView', 'Reshape', 'Squeeze', 'Unsqueeze', 'Permute', 'Transpose', 'T', 'Select', 'Slice', 'Clone',
@@ -143,6 +143,14 @@ def _not_log_probs(b:Bench)->Optional[str]:
     return f'{share:.0%} of the outputs are above 0 (a log-probability never is)' if share > 0 else None
 
 # %% ../../nbs/02_ladder/03b_init_loss.ipynb
+def output_spread(n:dict)->tuple:
+    """The spread of a fresh model's outputs that rung 2 reads for the last layer's init scale, from its `numbers` `n`, and
+    what it is in words: a regression's rms around its centre (`out_rms`); for probabilities into BCELoss, their logits' std
+    (`logit_std`: a sigmoid hides how large the scores under it are, 0.43 for saturated ones); else the outputs' std."""
+    if 'out_rms' in n: return n['out_rms'], "the outputs' rms around their centre"
+    if 'logit_std' in n: return n['logit_std'], "the std of the logits under the outputs' sigmoid"
+    return n.get('output_std', 0), "the outputs' std"
+
 def _init_loss_causes(b:Bench, r:RungResult, measured:float, expected:float, rows:list, items:list):
     "Rung 2's likely causes of an initial loss off its theory, as notes on `r`: a reduction mismatch, the last layer's init scale, or what its numbers rule out; `rows` and `items` count each batch's samples and items."
     n = r.numbers
@@ -159,11 +167,12 @@ def _init_loss_causes(b:Bench, r:RungResult, measured:float, expected:float, row
         elif ipb and not b.items and ipb > 2 and abs(ratio / ipb - 1) < 0.25:
             r.note('reduction', f"  the loss is about the items per batch ({ipb:.0f}) x theory: a loss summed over items (tokens) with "
                    "loss_norm='mean'; set loss_norm='items' so that ntrain divides by the item count (a reduction mismatch)")
-        if (sd := n.get('out_rms', n.get('output_std', 0))) > 1.0:  # a regression's spread around its centre, not its offset
-            r.note('init_scale', f"  the last layer's init scale: the outputs' std at init is {sd:.3g} (near 0 to 1 is expected); "
+        sd, what = output_spread(n)
+        if sd > 1.0:  # a regression's spread around its centre, not its offset
+            r.note('init_scale', f"  the last layer's init scale: {what} at init is {sd:.3g} (near 0 to 1 is expected); "
                    "a last layer initialised too large makes confident, wrong guesses (scale its weights down, or zero them)")
         if not r.causes:
-            r.note('unexplained', f"  not the last layer's init scale (the outputs' std at init is {n.get('out_rms', n.get('output_std', 0)):.3g}, in the normal range) "
+            r.note('unexplained', f"  not the last layer's init scale ({what} at init is {sd:.3g}, in the normal range) "
                    f"nor a plain reduction mismatch (the loss is {ratio:.3g} x theory, not the batch's {bs:.0f} samples"
                    + (f" or {ipb:.0f} items" if ipb else '') + "): look at the loss itself (an extra term, a weighting), the targets, "
                    "and whether the theory fits this loss (give your own with Task.expected_init_loss)")
@@ -381,6 +390,8 @@ def rung2(b:Bench)->RungResult:
     source = theories[0][1]
     expected = None if any(e is None for e, _ in theories) else sum(wi * e for wi, (e, _) in zip(w, theories))
     n.update(theory=source, tolerance=st.init_tol, **({} if p0 is None else dict(output_std=float(p0.std()))))  # none: a loss-only model
+    if b.is_bce and takes_probs(b.task.loss) and torch.is_tensor(p0) and p0.is_floating_point() and p0.numel() > 1 and 0 <= p0.min() and p0.max() <= 1:
+        n['logit_std'] = float(torch.logit(p0.double().clamp(1e-6, 1 - 1e-6)).std())  # probabilities into BCELoss: their spread before the sigmoid
     r.series['batch_losses'] = losses
     _output_checks(b, r, p0, t0, b0)
     if (adv := target_scale(b, t0)) is not None:
@@ -409,7 +420,7 @@ def rung2(b:Bench)->RungResult:
         r.warn('below_theory', head + f"; every init of this model scores below the theory too ({min(ls):.4g} to {max(ls):.4g} over "
                f"{len(ls)} inits): its structure predicts better than chance before training (a graph autoencoder's inner products of "
                "propagated features, weights loaded pretrained), or the loss is scaled down (a warning: the ladder goes on):")
-    elif was_ok and c.causes == ['init_scale'] and n.get('output_std', 0) <= INIT_SURE and rel <= 1.0:  # a sum over a graph's nodes, say
+    elif was_ok and c.causes == ['init_scale'] and n.get('logit_std', n.get('output_std', 0)) <= INIT_SURE and rel <= 1.0:  # a sum over a graph's nodes, say
         r.warn(None, head + f"; outputs this spread (std up to {INIT_SURE:g}, the loss under twice the theory) train, if worse "
                "than they should at first (a warning: the ladder goes on):")
     elif was_ok and c.causes == ['init_scale'] and (h := head_inputs(b)):  # large inputs to a last layer of default scale

@@ -16,7 +16,8 @@ from .diagnose import describe, batch_inputs, batch_targets, nan_diagnosis, broa
 from ..metrics import class_dim
 
 # %% auto 0
-__all__ = ['EVAL_TOL', 'eval_gap', 'no_grad_params', 'worker_rng', 'token_alignment', 'shifted_targets', 'rung1']
+__all__ = ['EVAL_TOL', 'eval_gap', 'targets_outside', 'no_grad_params', 'worker_rng', 'token_alignment', 'shifted_targets',
+           'rung1']
 
 # %% ../../nbs/02_ladder/03a_one_step.ipynb
 def _nbytes(ts)->int: return sum(t.numel() * t.element_size() for t in ts if torch.is_tensor(t))
@@ -77,6 +78,24 @@ def _pairs_targets(b:Bench, output, target)->bool:
 
 
 # %% ../../nbs/02_ladder/03a_one_step.ipynb
+def targets_outside(b:Bench, preds, target, idx)->Optional[str]:
+    """For a loss that raised: integer targets outside the classes (`Task.num_classes`, else the outputs' class dimension,
+    `class_dim`), `ignore_index` left out, in words naming the first sample (`idx`: the batch's sample indices); else None.
+    A loss of one's own with a cross-entropy inside is not checked before it runs (its targets need not be class indices),
+    so its IndexError is read here."""
+    if not torch.is_tensor(target) or target.dtype.is_floating_point or target.dtype == torch.bool or target.is_complex(): return None
+    d = class_dim(preds, target) if torch.is_tensor(preds) else None
+    C = b.task.num_classes or (preds.shape[d] if d is not None else None)
+    if not C: return None
+    t, ign = target.detach().cpu(), b.task.ignore_index
+    bad = ((t < 0) | (t >= C)) & (t != ign if ign is not None else True)
+    if not bad.any(): return None
+    pos = bad.nonzero()[0].tolist()
+    who = f'train sample {int(idx[pos[0]])}' if t.ndim and len(t) == len(idx) else f'the batch of train samples {int(idx[0])}, ... (target position {pos})'
+    return (f"{who}: target {t[tuple(pos)].item()} is outside [0, {C}) for {C} classes: bad labels (a 'none' or unknown class "
+            "written as -1 or as C? make it a class of its own, or pass it as the loss's ignore_index)")
+
+# %% ../../nbs/02_ladder/03a_one_step.ipynb
 def _first_step(b:Bench, r:RungResult, model, ps:list, batch, cpu, idx):
     "Rung 1's forward, target checks, loss and optimizer step: (optimizer, saved activation sizes, the forward's targets), or None when the rung failed."
     n = r.numbers
@@ -106,6 +125,7 @@ def _first_step(b:Bench, r:RungResult, model, ps:list, batch, cpu, idx):
     except UserCodeError as e:
         r.fail('loss', str(e))
         if (w := string_targets(batch_target(cpu))): r.note('string_labels', '  ' + w)
+        if (w := targets_outside(b, preds, target, idx)): r.note('bad_labels', '  ' + w)
         if torch.is_tensor(target) and target.dtype.is_floating_point == (b.is_ce) and (b.is_ce or b.is_bce or b.is_mse):
             r.note('target_dtype', f"the targets are {describe(target)}: {'cross-entropy needs int64 class indices' if b.is_ce else 'this loss needs float targets'}")
         return None
