@@ -1,4 +1,4 @@
-"""Half AD of the ladder's gallery: held out from the rules frozen at FREEZE (round 45), and run once on them.
+"""Half AD of the ladder's gallery: held out from the rules frozen at b84c50a (round 45), and run once on them.
 Families not in halves A-AC: phases of the 2-D Ising model (Carrasquilla and Melko 2017: 100 sigmoid hidden units on 10 x 10
 spin configurations from checkerboard Metropolis at 20 temperatures, ordered below Onsager's Tc; Adam with L2); RETAIN (Choi
 et al. 2016: visit embeddings of multi-hot diagnosis codes, two reverse-time GRUs for visit- and variable-level attention,
@@ -20,7 +20,7 @@ spikes with history (RMSprop, a custom step porting Keras' fit; split in time). 
 program; an epoch of a plain loop 0.03-0.6 s on one busy core (CHECKS). Registered into ladder_gallery's HEALTHY/BROKEN/HALF
 through its decorators; ladder_gallery imports this module after half AC.
 
-Protocol: written by a helper in a worktree at 0fc933f (branch halfAD), held out from the rules frozen at FREEZE (round 45).
+Protocol: written by a helper in a worktree at 0fc933f (branch halfAD), held out from the rules frozen at b84c50a (round 45).
 The helper read none of the ladder's rules (ntrain/ladder/*, nbs/02_ladder and the rung notebooks), bench/RESULTS.md,
 CHANGELOG.md, AGENTS.md, the rule tests or any sweep's results, and never ran the ladder on these programs (no ntrain.ladder
 call, no bench/ladder_sweep.py, no CLI). It read bench/ladder_gallery.py's head, helpers and tail (the import lines), half AC
