@@ -863,7 +863,7 @@ def split_groups(task:Task, examples:int=3)->Optional[dict]:
             try: first.setdefault(k, i)
             except TypeError: raise TaskError(f"task '{task.name}': Task.groups('{split}') key of {split} sample {i} is {type(k).__name__}, not hashable: use an id, a string or a number") from None
         keys[split] = (ks, first)
-    (tk, tf), (vk, vf) = keys['train'], keys['valid']
+    tf, (vk, vf) = keys['train'][1], keys['valid']
     shared = [k for k in vf if k in tf]
     both = set(shared)
     return dict(train_groups=len(tf), valid_groups=len(vf), shared=len(shared), valid_in_shared=sum(k in both for k in vk), valid_samples=len(vk),

@@ -11,7 +11,7 @@ from ..core import NtrainError, TaskError, to_device, first_line, default_num_wo
 from ..loggers import JSONLLogger, read_metrics
 from ..engine import checkpoint as ckpt
 from .kernel import RungResult, UserCodeError, BadTargets, Bench, same_tree
-from ..data import string_targets, batch_target, same_targets, takes_class_indices, split_groups, groups_words
+from ..data import string_targets, batch_target, same_targets, takes_class_indices, split_groups, groups_words, check_target_values
 from .diagnose import describe, batch_inputs, batch_targets, nan_diagnosis, broadcast_mismatch
 from ..metrics import class_dim
 
@@ -87,13 +87,10 @@ def targets_outside(b:Bench, preds, target, idx)->Optional[str]:
     d = class_dim(preds, target) if torch.is_tensor(preds) else None
     C = b.task.num_classes or (preds.shape[d] if d is not None else None)
     if not C: return None
-    t, ign = target.detach().cpu(), b.task.ignore_index
-    bad = ((t < 0) | (t >= C)) & (t != ign if ign is not None else True)
-    if not bad.any(): return None
-    pos = bad.nonzero()[0].tolist()
-    who = f'train sample {int(idx[pos[0]])}' if t.ndim and len(t) == len(idx) else f'the batch of train samples {int(idx[0])}, ... (target position {pos})'
-    return (f"{who}: target {t[tuple(pos)].item()} is outside [0, {C}) for {C} classes: bad labels (a 'none' or unknown class "
-            "written as -1 or as C? make it a class of its own, or pass it as the loss's ignore_index)")
+    try: check_target_values(target.detach().cpu(), idx, C, b.task.ignore_index)  # fit's own check, which names the sample
+    except TaskError as e: return (f"{e}: bad labels (a 'none' or unknown class written as -1 or as C? make it a class of its "
+                                   "own, or pass it as the loss's ignore_index)")
+    return None
 
 # %% ../../nbs/02_ladder/03a_one_step.ipynb
 def _first_step(b:Bench, r:RungResult, model, ps:list, batch, cpu, idx):
