@@ -391,7 +391,7 @@ def _lost(b:Bench, r:RungResult, batch, idx, init:dict, lr:float, how:Optional[s
     rung fails as it would)."""
     n, losses = r.numbers, r.series['loss']
     how = how or (f'it rose back to {losses[-1]:.4g}' if losses[-1] > 1.2 * min(losses) else f'it stopped near {losses[-1]:.4g}')
-    with torch.no_grad(): tgt = b.forward_loss(b.model(), batch)[2]
+    with torch.no_grad(), _rng_kept(): tgt = b.forward_loss(b.model(), batch)[2]  # a fresh model for the targets only: the RNG goes on as it was
     n['batch_constant'] = const = batch_constant(b, tgt, len(idx))
     if (lo := learned_first(losses, const, b.st)) is None: return False
     lw = lower_lr(b, init, batch, lr, n['threshold'], const)

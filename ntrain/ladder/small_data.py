@@ -21,15 +21,17 @@ from .overfit import loss_rose
 from ..metrics import class_dim
 
 # %% auto 0
-__all__ = ['LEAK_CHUNK', 'DISCRETE_PROBE', 'QUANTISED', 'AUROC_MAX', 'PERMUTED_CACHE', 'MOOT_CHECK', 'TOGETHER', 'DISTINCT',
-           'COPY_ROWS', 'COPY_MAX', 'INPUT_COPY', 'INPUT_SAMPLES', 'INPUT_WIDTH', 'INPUT_MATCH', 'INPUT_CHANCE',
-           'LEAK_SURE', 'RECUR_SLACK', 'CONTROLS', 'MEMORISED', 'STRUCTURED', 'FAR_BELOW', 'SPARSE_IDS', 'SWAP_MIN',
-           'GAP_BATCHES', 'digest', 'sample_inputs', 'leak_check', 'discrete', 'auroc', 'train_prior', 'own_prediction',
-           'control_seed', 'target_slot', 'Permuted', 'with_target', 'Shuffled', 'rng_kept', 'control_fit',
-           'shape_groups', 'sound_control', 'targets_are_inputs', 'swing', 'judge', 'shared_rows', 'target_copies',
-           'target_in_inputs', 'cut', 'natural_copies', 'leak_explains', 'decisive', 'more_controls', 'permuted_like',
-           'blew_up', 'train_se', 'far_below', 'sparse_ids', 'rung4_on', 'validation_fit', 'control_ends',
-           'taught_as_much', 'init_gap', 'loss_fell', 'beats_permutations', 'rung4']
+__all__ = ['LEAK_CHUNK', 'DISCRETE_PROBE', 'QUANTISED', 'AUROC_MAX', 'CONFUSION_MAX', 'RELABEL_MIN', 'RELABEL_GAIN',
+           'PERMUTED_CACHE', 'MOOT_CHECK', 'TOGETHER', 'DISTINCT', 'COPY_ROWS', 'COPY_MAX', 'INPUT_COPY',
+           'INPUT_SAMPLES', 'INPUT_WIDTH', 'INPUT_MATCH', 'INPUT_CHANCE', 'LEAK_SURE', 'RECUR_SLACK', 'CONTROLS',
+           'MEMORISED', 'STRUCTURED', 'WRECKED', 'FAR_BELOW', 'SPARSE_IDS', 'SWAP_MIN', 'GAP_BATCHES', 'digest',
+           'sample_inputs', 'leak_check', 'discrete', 'auroc', 'train_prior', 'own_prediction', 'relabelled',
+           'relabel_words', 'control_seed', 'target_slot', 'Permuted', 'with_target', 'Shuffled', 'rng_kept',
+           'control_fit', 'shape_groups', 'sound_control', 'targets_are_inputs', 'swing', 'judge', 'shared_rows',
+           'target_copies', 'target_in_inputs', 'cut', 'natural_copies', 'leak_explains', 'decisive', 'more_controls',
+           'permuted_like', 'blew_up', 'train_wrecked', 'train_se', 'far_below', 'learned_then_lost', 'sparse_ids',
+           'rung4_on', 'validation_fit', 'control_ends', 'taught_as_much', 'init_gap', 'loss_fell',
+           'beats_permutations', 'rung4']
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def digest(x)->str:
@@ -192,13 +194,15 @@ def own_prediction(b:Bench, out, target):
     return preds if t.numel() > 0 and int(t.min()) >= 0 and int(t.max()) < preds.shape[d] else None
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
+CONFUSION_MAX = 64  # classes up to which `_evaluate` keeps a confusion matrix (for `relabelled`)
+
 def _evaluate(b:Bench, model, loader, within=None, prior=None)->dict:
     """Validation loss (per item under loss_norm='items'), batch losses, accuracy and chance (classes, or a loss of one's own
     that predicts them: `own_prediction`) or AUROC (binary
     cross-entropy), and with the training `prior` the loss of the constant predictor (`constant`); `loss_se`, the validation
     loss's standard error (from the loss of row slices of each batch, `_pieces`, or of its batches)."""
-    from ntrain.metrics import Accuracy
-    model.eval(); acc = Accuracy(ignore_index=b.task.ignore_index); ls, ns, ts, C, pieces = [], [], [], None, []
+    from ntrain.metrics import Accuracy, ConfusionMatrix
+    model.eval(); acc = Accuracy(ignore_index=b.task.ignore_index); ls, ns, ts, C, pieces, cm = [], [], [], None, [], None
     scores, labels, const, kept = [], [], [], 0
     mine = not (b.is_ce or b.task.num_classes); own = mine  # a loss of one's own: an accuracy while every batch predicts classes
     with torch.no_grad():
@@ -224,6 +228,7 @@ def _evaluate(b:Bench, model, loader, within=None, prior=None)->dict:
                 ts.append(t if b.task.ignore_index is None else t[t != b.task.ignore_index])
                 d = class_dim(preds, target)
                 C = preds.shape[d] if d is not None and preds.shape[d] > 1 else 2
+                if 2 < C <= CONFUSION_MAX: (cm := cm or ConfusionMatrix(C, ignore_index=b.task.ignore_index)).update(preds.cpu(), target.cpu())
     w = max(sum(ns), 1)
     out = dict(loss=sum(l * k for l, k in zip(ls, ns)) / w, batch_losses=ls)
     sd = pieces if len(pieces) > 1 else ls  # the loss's noise: the spread of its parts over the square root of their number
@@ -235,11 +240,44 @@ def _evaluate(b:Bench, model, loader, within=None, prior=None)->dict:
         out['chance'] = max(1 / C, float(torch.bincount(t - t.min()).max()) / len(t)); out['items'] = len(t)
         if int(t.min()) >= 0: out['class_counts'] = torch.bincount(t).tolist()  # for the classes' prior (`class_constants`)
         if mine: out['own_classes'] = True  # read from a loss of one's own (`own_prediction`)
+        if cm is not None and cm.num_classes == C: out['confusion'] = cm.matrix  # for `relabelled`
     if scores:
         p, y = torch.cat(scores), torch.cat(labels)
         a = [v for v in (auroc(p[:, j], y[:, j]) for j in range(p.shape[1])) if math.isfinite(v)]
         if a: out['auroc'] = sum(a) / len(a)
     return out
+
+# %% ../../nbs/02_ladder/03e_small_data.ipynb
+RELABEL_MIN = 5  # samples a cell of the confusion matrix needs before `relabelled` reads it as a renaming
+RELABEL_GAIN = 0.3  # the share of validation that a renaming of the classes must make right, and that is wrong as named
+
+def relabelled(matrix, chance:float=0.0)->Optional[dict]:
+    """Whether a fit's validation confusion `matrix` (C x C, rows: true class, columns: predicted; C > 2) shows validation's
+    classes named by another scheme: a one-to-one renaming (greedy, by the largest counts) makes `RELABEL_GAIN` of the
+    samples right that are wrong as named, through cells of at least `RELABEL_MIN` samples that hold most of their predicted
+    class, and lifts the accuracy `RELABEL_GAIN` beyond its own and beyond `chance`. A dict (accuracy as named, renamed, the
+    share renamed, the renaming as predicted -> true, largest first) or None."""
+    if matrix is None: return None
+    m = torch.as_tensor(matrix).long(); C, n = len(m), int(m.sum())
+    if C < 3 or n == 0: return None
+    cols, used_t, used_p, pairs = m.sum(0), set(), set(), []
+    for cell in torch.argsort(m.flatten(), descending=True).tolist():
+        t, p = divmod(cell, C)
+        if int(m[t, p]) < RELABEL_MIN: break
+        if t in used_t or p in used_p: continue
+        used_t.add(t); used_p.add(p); pairs.append((p, t))
+    renamed = [(p, t) for p, t in pairs if p != t and 2 * int(m[t, p]) > int(cols[p])]
+    gain, raw = sum(int(m[t, p]) for p, t in renamed) / n, float(m.trace()) / n
+    acc = raw + gain
+    if gain < RELABEL_GAIN or acc < chance + RELABEL_GAIN: return None
+    return dict(acc=raw, renamed_acc=acc, renamed=gain, mapping=renamed)
+
+def relabel_words(rl:dict)->str:
+    "`relabelled`'s finding in words."
+    few = ', '.join(f'predicted {p} is true {t}' for p, t in rl['mapping'][:4]) + (', ...' if len(rl['mapping']) > 4 else '')
+    return (f"validation's classes are named by another scheme than training's: the model is right on {rl['acc']:.1%} of validation "
+            f"as named, and on {rl['renamed_acc']:.1%} once {len(rl['mapping'])} classes are renamed ({few}); a label encoder fitted again on "
+            "one split, or class folders listed in another order, does this: encode both splits with the training split's mapping")
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def control_seed(seed:int, index:int=0)->int:
@@ -1039,6 +1077,18 @@ def blew_up(val_losses:list)->Optional[str]:
     return f'its val_loss rose from {vs[0]:.4g} to a peak of {max(vs):.4g} between epochs, {max(vs) / vs[0]:.0f} times its start'
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
+WRECKED = 2  # a training step's loss over this many times the first step's: updates that wreck the model on its own samples
+
+def train_wrecked(train_losses:list)->Optional[str]:
+    "How rung 4's training loss (every step, the first at the initial weights) blew up as well, in words: a non-finite step, or one over `WRECKED` times the first; None when it did not."
+    if not train_losses: return None
+    if (bad := next((i for i, l in enumerate(train_losses) if not math.isfinite(l)), None)) is not None:
+        return f'its training loss went non-finite at step {bad}'
+    top = max(train_losses)
+    if not (train_losses[0] > 0 and top > WRECKED * train_losses[0]): return None
+    return f'its training loss rose from {train_losses[0]:.4g} at the first step to {top:.4g} at step {train_losses.index(top)}'
+
+# %% ../../nbs/02_ladder/03e_small_data.ipynb
 def _rose(train_losses:list, hist:list)->bool:
     "Whether rung 4's training loss (`hist`'s epochs) ended above its first epoch's mean by more than noise (2 standard errors of the difference): an unstable fit, which learned nothing from its samples, true or permuted."
     ep = [e['train_loss'] for e in hist[1:]]
@@ -1091,6 +1141,19 @@ def _settle(r:RungResult, t:dict, final:float, fl:float, start:float, const)->st
     t['settled'] = settled = not all(y < x for x, y in zip(t['cl'], t['cl'][1:]))  # a control whose val_loss fell every epoch has not shown its best
     loss_only = zones['val_loss'] == 'within' and zones.get('metric') != 'beats'  # a metric beyond every control is no permutation's, whatever the loss
     return 'pass' if all(beats) else 'fail' if loss_only or (settled and not any(beats) and not far_below(t, zones, fl, const)) else 'warn'
+
+# %% ../../nbs/02_ladder/03e_small_data.ipynb
+def learned_then_lost(t:dict, hist:list, const)->Optional[str]:
+    """How rung 4's fit (its evaluations `hist`, the one before training first) took its validation loss, at an epoch before its
+    last, under `FAR_BELOW` of every control's best (the thresholds `t`) and under the constant predictor's `const`, and then
+    rose, in words; None otherwise."""
+    ls = [e['loss'] for e in hist[1:]]
+    if not t.get('control') or len(ls) < 2 or not all(map(math.isfinite, ls)): return None
+    j = min(range(len(ls)), key=ls.__getitem__)
+    best = min([min(t['cl'])] + [min(l) for l, _ in t.get('extra') or ()])
+    if j == len(ls) - 1 or not (0 < ls[j] < FAR_BELOW * best and (const is None or ls[j] < const)): return None
+    return (f"its val_loss reached {ls[j]:.4g} after epoch {j + 1}, under {FAR_BELOW:.2g} of every control's best ({best:.4g})"
+            + (f" and under the constant predictor's {const:.4g}" if const is not None else '') + f", and then rose to {ls[-1]:.4g}")
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def _trained(b:Bench, train_losses:list, hist:list, margin:float, ctrl:Optional[list]=None, const:Optional[float]=None,
@@ -1211,9 +1274,14 @@ def _rung4_words(b:Bench, r:RungResult, verdict:str, t:dict, moved:str, model, v
     if scale:
         return r.warn('target_scale', f"{moved}: no better than the control ({rule}); the likely cause is the target's scale, "
                       f"not the labels or the learning rate: {scale}")
-    if (up := blew_up([e['loss'] for e in hist])):  # the fit's own validation loss blew up between epochs: no labels do that
-        return r.fail('lr_high', f"{moved}: {up}: the learning rate{f' {b.lr:.3g}' if math.isfinite(b.lr) else ''} is too high "
+    if (up := blew_up([e['loss'] for e in hist])) and (tw := train_wrecked(train_losses)):  # wrecked on both splits: no labels do that
+        return r.fail('lr_high', f"{moved}: {up}, and {tw}: the learning rate{f' {b.lr:.3g}' if math.isfinite(b.lr) else ''} is too high "
                       "(updates that wreck the model between epochs); lower it")
+    if verdict != 'pass' and (lt := learned_then_lost(t, hist, r.numbers.get('constant'))):
+        return r.warn('overfits', f"{moved}: {lt}: the targets carry over, as no permutation of them did, and the fit then overfit rung 4's "
+                      f"{k} samples; not the labels. The full run wants early stopping on val_loss (or more data, or regularisation)")
+    if up: r.note(None, f"  {up} while its training loss fell ({train_losses[0]:.4g} at the first step, {hist[-1]['train_loss']:.4g} in the last "
+                  f"epoch): the model overfits rung 4's {k} samples, or validation is unlike them; not the learning rate")
     z = r.numbers.get('judged', {})
     fell = not _rose(train_losses, hist)  # a fit that learned nothing behaves as a permutation whatever its targets
     others = r.numbers.get('controls', [])  # the further permutations, when they ran
@@ -1283,6 +1351,7 @@ def rung4_on(b:Bench, k:Optional[int]=None)->RungResult:
     n.update(epochs=Et, final=final, train_loss_start=train_losses[0], train_loss_end=sum(last_epoch) / len(last_epoch), val_loss=fl)
     if 'no_control' in n and up: n.update(loss_start=l0, loss_se=max(e0.get('loss_se', 0.0), hist[-1].get('loss_se', 0.0)))  # for `loss_fell`
     if Et > E: n['extended_from'] = E
+    if (rl := relabelled(hist[-1].get('confusion'), hist[-1].get('chance', 0.0))): n['relabelled'] = rl  # for `_by_validation`
     leak = _leak(b, n, task, model)
     fit_ids, seen_v = set(sub.indices), None if within is None else set(within)
     leak['fit'] = sum(1 for i, j in leak['pairs'] if j in fit_ids and (seen_v is None or i in seen_v))  # copies of what the fits trained on
@@ -1478,10 +1547,14 @@ def _permuted_blame(b:Bench, r:RungResult)->RungResult:
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def _by_validation(b:Bench, r:RungResult)->RungResult:
-    """An `inconclusive` rung 4 whose fit looks like a permutation on its training side, judged again by `validation_fit`; a
+    """A rung 4 that blames the labels, or is `inconclusive`, with validation's classes named by another scheme (`relabelled`):
+    a `labels` fail that says so. An `inconclusive` rung 4 whose fit looks like a permutation on its training side, judged again by `validation_fit`; a
     `labels` fail whose fit learned its training targets, or one the formula made with no control, by `_blame_by_splits`;
     one judged by its loss alone, no better than permuted targets, by `_permuted_blame`."""
     n = r.numbers
+    if (rl := n.get('relabelled')) and (r.verdict == 'fail' and 'labels' in r.causes or r.verdict == 'warn' and 'inconclusive' in r.causes):
+        if r.verdict == 'fail': return r.note(None, '  ' + relabel_words(rl))  # the blame stands, and says how
+        return _rejudged(r, 'fail', 'labels', relabel_words(rl), [c for c in r.causes if c != 'inconclusive'])
     if r.verdict == 'fail' and (r.causes == ['labels'] and n.get('fits_own') or 'labels' in r.causes and 'no_control' in r.causes and 'leakage' not in r.causes):
         return _blame_by_splits(b, r)
     if r.verdict == 'fail' and 'labels' in r.causes and 'leakage' not in r.causes and control_ends(n) and n['metric'] == 'val_loss': return _permuted_blame(b, r)
