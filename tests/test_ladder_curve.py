@@ -1055,3 +1055,28 @@ def test_rung_1_and_2_name_the_bugs_a_loss_of_ones_own_and_a_sigmoid_hid():
     assert r2.verdict == 'fail' and r2.causes == ['init_scale'] and r2.numbers['logit_std'] > 3, r2.diagnosis
     ok = gallery('higgs_deep_tanh', 0, rungs='2').rung(2)
     assert ok.verdict == 'pass' and ok.numbers['logit_std'] < 1, ok.diagnosis
+
+def test_rung_4_names_validation_classes_encoded_by_another_scheme(tmp_path):
+    """Issue 32 round 46: an intrusion detector whose test file went through a label encoder fitted again on it (half AD) was
+    `inconclusive` 5 times in 10: the model learns its classes and scores validation below chance, as permuted targets do.
+    The fit's confusion matrix shows a renaming: rung 4 fails `labels` and names it; the same task encoded once passes."""
+    from torch.utils.data import TensorDataset
+    g = torch.Generator().manual_seed(0)
+    centres = torch.randn(5, 16, generator=g) * 2
+    def blobs(n):
+        y = torch.randint(0, 5, (n,), generator=g); return centres[y] + torch.randn(n, 16, generator=g), y
+    (x, y), (vx, vy) = blobs(1600), blobs(400)
+    def run(v):
+        return ladder(rungs='4', run_dir=tmp_path/str(v is vy), write=False, seed=0, model=lambda: nn.Sequential(nn.Linear(16, 32), nn.ReLU(), nn.Linear(32, 5)),
+                      train=TensorDataset(x, y), valid=TensorDataset(vx, v), loss=nn.CrossEntropyLoss(), num_classes=5, batch_size=32).rung(4)
+    bad, good = run((vy + 1) % 5), run(vy)
+    assert bad.verdict == 'fail' and 'labels' in bad.causes and 'named by another scheme' in bad.diagnosis, (bad.verdict, bad.causes, bad.diagnosis)
+    assert bad.numbers['relabelled']['renamed_acc'] > 0.9 and bad.numbers['relabelled']['acc'] < 0.1
+    assert good.verdict == 'pass' and 'relabelled' not in good.numbers, good.diagnosis
+
+def test_rung_4_a_validation_blow_up_with_a_falling_training_loss_is_not_the_learning_rate():
+    "Issue 32 round 46: the VAD MLP (held-out half AC, seed 8) overfit 1024 frames: val_loss 0.71 -> 0.11 -> 12 while its training loss fell 0.68 -> 0.02. `lr_high` needs a training loss that blew up too."
+    from ntrain.ladder.small_data import blew_up, train_wrecked
+    assert blew_up([0.708, 0.1135, 0.3565, 1.4612, 12.01, 7.67]) is not None
+    assert train_wrecked([0.6846, 0.6856, 0.6493, 0.4, 0.1, 0.02]) is None
+    assert train_wrecked([2.451, 5.987, 2.554, 2.3]) is not None  # SGD at 5.0 on a BatchNorm ResNet (resnet_lr_x100 seed 3)
