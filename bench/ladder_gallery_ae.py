@@ -1,4 +1,4 @@
-"""Half AE of the ladder's gallery: held out from the rules frozen at FREEZE (round 46), and run once on them.
+"""Half AE of the ladder's gallery: held out from the rules frozen at 8decaac (round 46), and run once on them.
 Families not in halves A-AD: MalConv (Raff et al. 2018, shrunk as the popular PyTorch port: an 8-d byte embedding, a gated
 convolution of window and stride 8, global max pooling, one logit, BCE with logits; a collate_fn that pads the files) telling
 malware from benign programs by their raw bytes, the files listed by os.listdir and labelled from a metadata CSV by sha256; a CAPTCHA solver (as pytorch-captcha-recognition: three convolutions with
@@ -25,7 +25,7 @@ At most about 2300 samples (1930 train) and 76k parameters a program; an epoch o
 core (CHECKS). Registered into ladder_gallery's
 HEALTHY/BROKEN/HALF through its decorators; ladder_gallery imports this module after half AD.
 
-Protocol: written by a helper in a worktree at c7422b4 (branch halfAE), held out from the rules frozen at FREEZE (round 46).
+Protocol: written by a helper in a worktree at c7422b4 (branch halfAE), held out from the rules frozen at 8decaac (round 46).
 The helper read none of the ladder's rules (ntrain/ladder/*, nbs/02_ladder*, nbs/03*), bench/RESULTS.md, CHANGELOG.md,
 AGENTS.md, the rule tests or any sweep's results, and never ran the ladder on these programs (no ntrain.ladder call, no
 bench/ladder_sweep.py, no CLI). It read bench/ladder_gallery.py's head, helpers and tail (the import lines), half AD whole,
