@@ -1312,8 +1312,7 @@ def _rung4_words(b:Bench, r:RungResult, verdict:str, t:dict, moved:str, model, v
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def rung4_on(b:Bench, k:Optional[int]=None)->RungResult:
     "Rung 4 on `k` samples (`_small_data`): a result that is not a pass extends the fit and its controls (`small_max`) before it is judged."
-    r = b.rung_result(4)
-    st, n, cfg, task = b.st, r.numbers, b.cfg, b.task
+    r = b.rung_result(4); st, n, cfg, task = b.st, r.numbers, b.cfg, b.task
     sub, k, N, nv, vl, within = _small_data(b, k)
     model = b.model()
     init = copy.deepcopy(model.state_dict())  # the control starts from these weights
