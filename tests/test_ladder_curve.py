@@ -1080,3 +1080,23 @@ def test_rung_4_a_validation_blow_up_with_a_falling_training_loss_is_not_the_lea
     assert blew_up([0.708, 0.1135, 0.3565, 1.4612, 12.01, 7.67]) is not None
     assert train_wrecked([0.6846, 0.6856, 0.6493, 0.4, 0.1, 0.02]) is None
     assert train_wrecked([2.451, 5.987, 2.554, 2.3]) is not None  # SGD at 5.0 on a BatchNorm ResNet (resnet_lr_x100 seed 3)
+
+def test_rung_4_reads_no_ids_from_sequences_padded_per_batch(tmp_path):
+    """Half AE's MalConv reads bytes padded to each batch's longest through an embedding. Its labels in another order failed
+    rung 4, whose `sparse_ids` then concatenated the batches' integer columns (880 wide, then 950) and raised torch's
+    RuntimeError. Such inputs are a sequence, not ids: the labels are blamed, and no crash."""
+    from torch.utils.data import DataLoader
+    g = torch.Generator().manual_seed(0)
+    def data(n, shuffled):
+        ys = torch.randint(0, 2, (n,), generator=g)
+        xs = [torch.randint(1, 100, (int(torch.randint(20, 60, (1,), generator=g)),), generator=g) + 100 * int(y) for y in ys]
+        if shuffled: ys = ys[torch.randperm(n, generator=g)]
+        return list(zip(xs, ys.tolist()))
+    def collate(items):
+        return torch.nn.utils.rnn.pad_sequence([x for x, _ in items], batch_first=True), torch.tensor([y for _, y in items])
+    class Net(nn.Module):
+        def __init__(self): super().__init__(); self.e = nn.Embedding(256, 8, padding_idx=0); self.fc = nn.Linear(8, 2)
+        def forward(self, x): return self.fc(self.e(x).mean(1))
+    r = ladder(rungs='4', run_dir=tmp_path, write=False, seed=0, model=Net, train=DataLoader(data(1200, True), batch_size=32, collate_fn=collate),
+               valid=DataLoader(data(300, False), batch_size=32, collate_fn=collate), loss=nn.CrossEntropyLoss(), num_classes=2, batch_size=32).rung(4)
+    assert r.verdict in ('fail', 'warn') and 'sparse_ids' not in r.causes, (r.verdict, r.causes, r.diagnosis)

@@ -24,8 +24,8 @@ from ..metrics import class_dim
 __all__ = ['LEAK_CHUNK', 'DISCRETE_PROBE', 'QUANTISED', 'AUROC_MAX', 'CONFUSION_MAX', 'RELABEL_MIN', 'RELABEL_GAIN',
            'PERMUTED_CACHE', 'MOOT_CHECK', 'TOGETHER', 'DISTINCT', 'COPY_ROWS', 'COPY_MAX', 'INPUT_COPY',
            'INPUT_SAMPLES', 'INPUT_WIDTH', 'INPUT_MATCH', 'INPUT_CHANCE', 'LEAK_SURE', 'RECUR_SLACK', 'CONTROLS',
-           'MEMORISED', 'STRUCTURED', 'WRECKED', 'FAR_BELOW', 'SPARSE_IDS', 'SWAP_MIN', 'GAP_BATCHES', 'digest',
-           'sample_inputs', 'leak_check', 'discrete', 'auroc', 'train_prior', 'own_prediction', 'relabelled',
+           'MEMORISED', 'STRUCTURED', 'WRECKED', 'FAR_BELOW', 'SPARSE_IDS', 'ID_COLUMNS', 'SWAP_MIN', 'GAP_BATCHES',
+           'digest', 'sample_inputs', 'leak_check', 'discrete', 'auroc', 'train_prior', 'own_prediction', 'relabelled',
            'relabel_words', 'control_seed', 'target_slot', 'Permuted', 'with_target', 'Shuffled', 'rng_kept',
            'control_fit', 'shape_groups', 'sound_control', 'targets_are_inputs', 'swing', 'judge', 'shared_rows',
            'target_copies', 'target_in_inputs', 'cut', 'natural_copies', 'leak_explains', 'decisive', 'more_controls',
@@ -1226,11 +1226,14 @@ def _id_columns(b:Bench, model, batch)->Optional[torch.Tensor]:
     if not all(ok(x) for x in xs) or len({len(x) for x in xs}) != 1: return None
     return torch.cat([x.long().reshape(len(x), -1) for x in xs], 1)
 
+ID_COLUMNS = 8  # integer input columns at most that `sparse_ids` reads as ids (users and items, categories; not a sentence)
+
 def _int_columns(b:Bench, model, loader)->Optional[torch.Tensor]:
-    "The id columns (`_id_columns`) of every batch `loader` gives, as one tensor; None unless every batch has them."
+    """The id columns (`_id_columns`) of every batch `loader` gives, as one tensor; None unless every batch has the same few
+    (`ID_COLUMNS` at most): integers padded to each batch's longest (bytes, tokens) are a sequence, not ids."""
     out = []
     for batch, _, _ in b.batches(loader):
-        if (x := _id_columns(b, model, batch)) is None: return None
+        if (x := _id_columns(b, model, batch)) is None or x.shape[1] > ID_COLUMNS or out and x.shape[1] != out[0].shape[1]: return None
         out.append(x)
     return torch.cat(out) if out else None
 
@@ -1248,7 +1251,7 @@ def sparse_ids(b:Bench, model, sub, vl, k:int, N:int)->Optional[str]:
     if not any(isinstance(m, (torch.nn.Embedding, torch.nn.EmbeddingBag)) for m in model.modules()): return None
     model.eval()
     xs, xv = _int_columns(b, model, b.loader(sub, min(b.cfg.batch_size, len(sub)), shuffle=False)), _int_columns(b, model, vl)
-    if xs is None or xv is None or xs.shape[1] != xv.shape[1] or not 1 <= xs.shape[1] <= 8 or min(int(xs.min()), int(xv.min())) < 0: return None
+    if xs is None or xv is None or xs.shape[1] != xv.shape[1] or not 1 <= xs.shape[1] <= ID_COLUMNS or min(int(xs.min()), int(xv.min())) < 0: return None
     seen = torch.stack([_counts(xs[:, j], xv[:, j]) for j in range(xs.shape[1])], 1).min(1).values.float()
     med = float(seen.median())
     if med >= SPARSE_IDS: return None
