@@ -29,8 +29,8 @@ __all__ = ['LEAK_CHUNK', 'DISCRETE_PROBE', 'QUANTISED', 'AUROC_MAX', 'CONFUSION_
            'relabel_words', 'control_seed', 'target_slot', 'Permuted', 'with_target', 'Shuffled', 'rng_kept',
            'control_fit', 'shape_groups', 'sound_control', 'targets_are_inputs', 'swing', 'judge', 'shared_rows',
            'target_copies', 'target_in_inputs', 'cut', 'natural_copies', 'leak_explains', 'decisive', 'more_controls',
-           'permuted_like', 'blew_up', 'train_wrecked', 'train_se', 'far_below', 'learned_then_lost', 'sparse_ids',
-           'rung4_on', 'validation_fit', 'control_ends', 'taught_as_much', 'init_gap', 'loss_fell',
+           'permuted_like', 'blew_up', 'train_wrecked', 'train_se', 'controls_best', 'far_below', 'learned_then_lost',
+           'sparse_ids', 'rung4_on', 'validation_fit', 'control_ends', 'taught_as_much', 'init_gap', 'loss_fell',
            'beats_permutations', 'rung4']
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
@@ -228,7 +228,7 @@ def _evaluate(b:Bench, model, loader, within=None, prior=None)->dict:
                 ts.append(t if b.task.ignore_index is None else t[t != b.task.ignore_index])
                 d = class_dim(preds, target)
                 C = preds.shape[d] if d is not None and preds.shape[d] > 1 else 2
-                if 2 < C <= CONFUSION_MAX: (cm := cm or ConfusionMatrix(C, ignore_index=b.task.ignore_index)).update(preds.cpu(), target.cpu())
+                if 2 < C <= CONFUSION_MAX: (cm := cm or ConfusionMatrix(C, ignore_index=b.task.ignore_index).to(preds.device)).update(preds, target)
     w = max(sum(ns), 1)
     out = dict(loss=sum(l * k for l, k in zip(ls, ns)) / w, batch_losses=ls)
     sd = pieces if len(pieces) > 1 else ls  # the loss's noise: the spread of its parts over the square root of their number
@@ -240,7 +240,7 @@ def _evaluate(b:Bench, model, loader, within=None, prior=None)->dict:
         out['chance'] = max(1 / C, float(torch.bincount(t - t.min()).max()) / len(t)); out['items'] = len(t)
         if int(t.min()) >= 0: out['class_counts'] = torch.bincount(t).tolist()  # for the classes' prior (`class_constants`)
         if mine: out['own_classes'] = True  # read from a loss of one's own (`own_prediction`)
-        if cm is not None and cm.num_classes == C: out['confusion'] = cm.matrix  # for `relabelled`
+        if cm is not None and cm.num_classes == C: out['confusion'] = cm.matrix.cpu()  # for `relabelled`: one copy an evaluation
     if scores:
         p, y = torch.cat(scores), torch.cat(labels)
         a = [v for v in (auroc(p[:, j], y[:, j]) for j in range(p.shape[1])) if math.isfinite(v)]
@@ -1117,10 +1117,14 @@ def _thresholds(b:Bench, r:RungResult, ctrl, why, e0:dict, value:Callable, key:s
 FAR_BELOW = 2 / 3  # a validation loss under this fraction of every control's best is never called no better than them (a fit to
 # permuted targets whose val_loss beat every control's best was at most 7% below it, in 1,400 such fails of broken programs)
 
+def controls_best(t:dict)->float:
+    "The lowest validation loss any control reached (the first's epochs `t['cl']`, then the further ones' in `t['extra']`)."
+    return min([min(t['cl'])] + [min(l) for l, _ in t.get('extra') or ()])
+
 def far_below(t:dict, zones:dict, fl:float, const)->bool:
     "Whether the validation loss `fl`, below every control's best (`zones`: 'overlaps'), is under `FAR_BELOW` of it and under the constant predictor's `const`: no permutation's luck."
     if zones.get('val_loss') != 'overlaps' or not t.get('control'): return False
-    best = min([min(t['cl'])] + [min(l) for l, _ in t.get('extra') or ()])
+    best = controls_best(t)
     return 0 < fl < FAR_BELOW * best and (const is None or fl < const)
 
 def _settle(r:RungResult, t:dict, final:float, fl:float, start:float, const)->str:
@@ -1150,7 +1154,7 @@ def learned_then_lost(t:dict, hist:list, const)->Optional[str]:
     ls = [e['loss'] for e in hist[1:]]
     if not t.get('control') or len(ls) < 2 or not all(map(math.isfinite, ls)): return None
     j = min(range(len(ls)), key=ls.__getitem__)
-    best = min([min(t['cl'])] + [min(l) for l, _ in t.get('extra') or ()])
+    best = controls_best(t)
     if j == len(ls) - 1 or not (0 < ls[j] < FAR_BELOW * best and (const is None or ls[j] < const)): return None
     return (f"its val_loss reached {ls[j]:.4g} after epoch {j + 1}, under {FAR_BELOW:.2g} of every control's best ({best:.4g})"
             + (f" and under the constant predictor's {const:.4g}" if const is not None else '') + f", and then rose to {ls[-1]:.4g}")
