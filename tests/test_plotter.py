@@ -162,7 +162,7 @@ def test_the_plotter_is_detached_ignores_ctrl_c_and_dies_with_its_parent(tmp_pat
         assert 'backend_agg' not in maps(p.pid)  # (the training process has not loaded matplotlib)
         fds = open_fds(c)
         assert [fds[i] for i in (0, 1, 2)] == ['/dev/null'] * 3, fds
-        rest = [v for k, v in fds.items() if k > 2]
+        rest = [v for k, v in fds.items() if k > 2 and not v.endswith('.so')]  # (a shared library the loader holds open for an instant, mid-import)
         assert len(rest) == 2 and all(v.startswith('pipe:') for v in rest), fds
         parent_fds = set(open_fds(p.pid).values())
         assert any(str(rd) in v for v in parent_fds), parent_fds  # the parent holds run-directory files open; the child none
