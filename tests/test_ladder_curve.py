@@ -1100,3 +1100,35 @@ def test_rung_4_reads_no_ids_from_sequences_padded_per_batch(tmp_path):
     r = ladder(rungs='4', run_dir=tmp_path, write=False, seed=0, model=Net, train=DataLoader(data(1200, True), batch_size=32, collate_fn=collate),
                valid=DataLoader(data(300, False), batch_size=32, collate_fn=collate), loss=nn.CrossEntropyLoss(), num_classes=2, batch_size=32).rung(4)
     assert r.verdict in ('fail', 'warn') and 'sparse_ids' not in r.causes, (r.verdict, r.causes, r.diagnosis)
+
+def test_rung_4_fails_validation_of_one_class_where_training_holds_a_common_other():
+    """Issue 32 round 47: half AE's Adult income MLP labels income == '>50K' on adult.test, whose labels end in a period: every
+    validation label is 0. Predicting the majority gains on validation, and rung 4 passed it (3 of 10 caught). Validation of one
+    class, where a random split leaves out a class as common as 40% of training with a chance under 1e-9, fails `labels`;
+    the program encoded right passes, and a split that loses one class of several is left alone (unit tests in 03e)."""
+    bad = gallery('adult_test_labels_with_period', 1, rungs='4').rung(4)
+    assert bad.verdict == 'fail' and 'labels' in bad.causes and "hold no positives" in bad.diagnosis, (bad.verdict, bad.causes, bad.diagnosis)
+    assert 'missing_class' in bad.numbers
+    ok = gallery('adult_income_mlp', 1, rungs='4').rung(4)
+    assert ok.verdict == 'pass' and 'missing_class' not in ok.numbers, ok.diagnosis
+
+def test_rung_4_asks_a_forward_of_ones_own_where_the_targets_are_and_finds_them_in_the_inputs():
+    """Issue 32 round 47: half AE's glucose GRU reads `(cgm, aux, y)` through a forward of its own, so the dataset's second
+    item is no target and `target_in_inputs` never ran. With `.shift(6)` for `.shift(-6)` its window holds the reading it
+    forecasts, and rung 4 passed it 10 times in 10. The forward names the target's item; the copy fails `leakage`."""
+    bad = gallery('glucose_target_shifted_back', 0, rungs='4').rung(4)
+    assert bad.verdict == 'fail' and 'leakage' in bad.causes and 'the targets are in the inputs' in bad.diagnosis, bad.diagnosis
+    assert bad.numbers['target_in_inputs']['columns'] == [5], bad.numbers['target_in_inputs']
+    ok = gallery('glucose_gru_30min', 0, rungs='4').rung(4)
+    assert ok.verdict == 'pass' and 'target_in_inputs' not in ok.numbers, ok.diagnosis
+
+def test_rung_4_forced_on_a_nan_loss_gives_a_verdict_not_a_traceback(tmp_path):
+    """Rung 4 forced past rung 1 on inputs with a nan (half AC's z-normalisation of a flat series without an epsilon) raised
+    `AttributeError: 'float' object has no attribute 'numerator'` from `statistics.stdev` of nan losses. It now judges."""
+    from torch.utils.data import TensorDataset
+    g = torch.Generator().manual_seed(0)
+    x, y = torch.randn(1200, 8, generator=g), torch.randint(0, 3, (1200,), generator=g)
+    x[::7, 0] = float('nan')
+    r = ladder(rungs='4', force=True, run_dir=tmp_path, write=False, seed=0, model=lambda: nn.Linear(8, 3), train=TensorDataset(x[:900], y[:900]),
+               valid=TensorDataset(x[900:], y[900:]), loss=nn.CrossEntropyLoss(), num_classes=3, batch_size=32).rung(4)
+    assert r.verdict in ('warn', 'fail') and 'nan' in r.diagnosis, (r.verdict, r.causes, r.diagnosis)

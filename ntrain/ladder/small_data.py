@@ -22,16 +22,17 @@ from ..metrics import class_dim
 
 # %% auto 0
 __all__ = ['LEAK_CHUNK', 'DISCRETE_PROBE', 'QUANTISED', 'AUROC_MAX', 'CONFUSION_MAX', 'RELABEL_MIN', 'RELABEL_GAIN',
-           'PERMUTED_CACHE', 'MOOT_CHECK', 'TOGETHER', 'DISTINCT', 'COPY_ROWS', 'COPY_MAX', 'INPUT_COPY',
-           'INPUT_SAMPLES', 'INPUT_WIDTH', 'INPUT_MATCH', 'INPUT_CHANCE', 'LEAK_SURE', 'RECUR_SLACK', 'CONTROLS',
-           'MEMORISED', 'STRUCTURED', 'WRECKED', 'FAR_BELOW', 'SPARSE_IDS', 'ID_COLUMNS', 'SWAP_MIN', 'GAP_BATCHES',
-           'digest', 'sample_inputs', 'leak_check', 'discrete', 'auroc', 'train_prior', 'own_prediction', 'relabelled',
-           'relabel_words', 'control_seed', 'target_slot', 'Permuted', 'with_target', 'Shuffled', 'rng_kept',
+           'MISSING_SHARE', 'MISSING_P', 'MISSING_Z', 'PERMUTED_CACHE', 'MOOT_CHECK', 'TOGETHER', 'DISTINCT',
+           'COPY_ROWS', 'COPY_MAX', 'INPUT_COPY', 'INPUT_SAMPLES', 'INPUT_WIDTH', 'INPUT_MATCH', 'INPUT_CHANCE',
+           'LEAK_SURE', 'RECUR_SLACK', 'CONTROLS', 'MEMORISED', 'STRUCTURED', 'WRECKED', 'FAR_BELOW', 'SPARSE_IDS',
+           'ID_COLUMNS', 'SWAP_MIN', 'GAP_BATCHES', 'digest', 'sample_inputs', 'leak_check', 'discrete', 'auroc',
+           'train_prior', 'own_prediction', 'std_error', 'relabelled', 'relabel_words', 'class_tallies',
+           'missing_class', 'control_seed', 'target_slot', 'Permuted', 'with_target', 'Shuffled', 'rng_kept',
            'control_fit', 'shape_groups', 'sound_control', 'targets_are_inputs', 'swing', 'judge', 'shared_rows',
-           'target_copies', 'target_in_inputs', 'cut', 'natural_copies', 'leak_explains', 'decisive', 'more_controls',
-           'permuted_like', 'blew_up', 'train_wrecked', 'train_se', 'controls_best', 'far_below', 'learned_then_lost',
-           'sparse_ids', 'rung4_on', 'validation_fit', 'control_ends', 'taught_as_much', 'init_gap', 'loss_fell',
-           'beats_permutations', 'rung4']
+           'target_copies', 'target_in_inputs', 'forward_target_slot', 'cut', 'natural_copies', 'leak_explains',
+           'decisive', 'more_controls', 'permuted_like', 'blew_up', 'train_wrecked', 'train_se', 'controls_best',
+           'far_below', 'learned_then_lost', 'sparse_ids', 'rung4_on', 'validation_fit', 'control_ends',
+           'taught_as_much', 'init_gap', 'loss_fell', 'beats_permutations', 'rung4']
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def digest(x)->str:
@@ -194,6 +195,12 @@ def own_prediction(b:Bench, out, target):
     return preds if t.numel() > 0 and int(t.min()) >= 0 and int(t.max()) < preds.shape[d] else None
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
+def std_error(xs:list)->float:
+    "The standard error of the mean of `xs` (their stdev over the square root of their number); 0.0 for fewer than 2, nan when one is not finite (`statistics` raises on nan)."
+    if len(xs) < 2: return 0.0
+    return statistics.stdev(xs) / math.sqrt(len(xs)) if all(map(math.isfinite, xs)) else math.nan
+
+# %% ../../nbs/02_ladder/03e_small_data.ipynb
 CONFUSION_MAX = 64  # classes up to which `_evaluate` keeps a confusion matrix (for `relabelled`)
 
 def _evaluate(b:Bench, model, loader, within=None, prior=None)->dict:
@@ -232,7 +239,7 @@ def _evaluate(b:Bench, model, loader, within=None, prior=None)->dict:
     w = max(sum(ns), 1)
     out = dict(loss=sum(l * k for l, k in zip(ls, ns)) / w, batch_losses=ls)
     sd = pieces if len(pieces) > 1 else ls  # the loss's noise: the spread of its parts over the square root of their number
-    if len(sd) > 1: out['loss_se'] = statistics.stdev(sd) / math.sqrt(len(sd))
+    if len(sd) > 1 and math.isfinite(se := std_error(sd)): out['loss_se'] = se
     if const and len(const) == len(ns): out['constant'] = sum(l * k for l, k in zip(const, ns)) / w
     if ts and sum(map(len, ts)) and (not mine or own and int(torch.cat(ts).max()) + 1 == C):  # one's own: as many scores as classes
         out['acc'] = acc.compute()['acc']
@@ -245,6 +252,7 @@ def _evaluate(b:Bench, model, loader, within=None, prior=None)->dict:
         p, y = torch.cat(scores), torch.cat(labels)
         a = [v for v in (auroc(p[:, j], y[:, j]) for j in range(p.shape[1])) if math.isfinite(v)]
         if a: out['auroc'] = sum(a) / len(a)
+        out['label_pos'], out['label_n'] = y.sum(0).tolist(), len(y)  # for `missing_class`
     return out
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
@@ -278,6 +286,52 @@ def relabel_words(rl:dict)->str:
     return (f"validation's classes are named by another scheme than training's: the model is right on {rl['acc']:.1%} of validation "
             f"as named, and on {rl['renamed_acc']:.1%} once {len(rl['mapping'])} classes are renamed ({few}); a label encoder fitted again on "
             "one split, or class folders listed in another order, does this: encode both splits with the training split's mapping")
+
+# %% ../../nbs/02_ladder/03e_small_data.ipynb
+MISSING_SHARE = 0.1  # a class this common in training (its share's lower bound), and absent from validation, is looked at by `missing_class`
+MISSING_P = 1e-9  # ... and called missing on purpose when a random split leaves it out with a chance below this
+MISSING_Z = 3.0  # the share is the Wilson bound this many standard errors under the fit's tally: a few samples make no common class
+
+def class_tallies(b:Bench, targets:Optional[list], e0:dict)->tuple:
+    """({class: its count in the training `targets`}, their number, {class: its count in validation}, validation's samples,
+    the label columns) for `missing_class`, from class indices (`_evaluate`'s `class_counts`; one column) or BCE's 0/1
+    labels (`label_pos`, per column: its positives and its negatives); ({}, 0, {}, 0, 1) for anything else (soft or
+    regression targets)."""
+    ts, none = [t for t, _ in targets or []], ({}, 0, {}, 0, 1)
+    if not ts or any(t.is_complex() for t in ts): return none
+    if b.is_bce and 'label_pos' in e0:
+        t = torch.cat([x.reshape(len(x), -1) for x in ts]).double()
+        if not bool(((t == 0) | (t == 1)).all()) or t.shape[1] != len(e0['label_pos']): return none
+        m, nv, one = len(t), e0['label_n'], t.shape[1] == 1
+        name = lambda j, v: ('positives' if v else 'negatives') if one else f"label {j}'s {'positives' if v else 'negatives'}"
+        tally = lambda ks, n: {name(j, v): (k if v else n - k) for j, k in enumerate(ks) for v in (1, 0)}
+        return tally([round(k) for k in t.sum(0).tolist()], m), m, tally(e0['label_pos'], nv), nv, t.shape[1]
+    if 'class_counts' not in e0 or any(t.is_floating_point() for t in ts): return none
+    t = torch.cat([x.reshape(-1) for x in ts]).long()
+    if b.task.ignore_index is not None: t = t[t != b.task.ignore_index]
+    if not len(t) or int(t.min()) < 0: return none
+    return ({f'class {c}': k for c, k in enumerate(torch.bincount(t).tolist())}, len(t),
+            {f'class {c}': k for c, k in enumerate(e0['class_counts'])}, e0['items'], 1)
+
+def _share_low(k:int, m:int, z:float=MISSING_Z)->float:
+    "The Wilson score interval's lower end for `k` of `m`, `z` standard errors wide."
+    p, z2 = k / m, z * z
+    return max(0.0, (p + z2 / (2 * m) - z * math.sqrt(p * (1 - p) / m + z2 / (4 * m * m))) / (1 + z2 / m))
+
+def missing_class(train:dict, m:int, counts:dict, n:int, columns:int=1)->Optional[str]:
+    """Why validation's labels look read by another rule, in words, or None: validation's `n` samples hold one class only
+    (`counts`: {class: count}; one value in each of its label `columns`), and lack a class that `k` of the fit's `m` training
+    samples hold (`train`: {class: k}), whose share is at least `MISSING_SHARE` even at its lower bound (`_share_low`), where
+    a random split leaves it out with a chance `(1 - share)^n` (at that bound) below `MISSING_P`."""
+    if sum(1 for k in counts.values() if k) > columns: return None  # validation tells classes apart: a clustered split may lose one
+    gone = [(c, k, _share_low(k, m)) for c, k in train.items() if 0 < k < m and not counts.get(c, 0)] if m and n > 0 else []
+    gone = [g for g in gone if g[2] >= MISSING_SHARE]
+    if not gone: return None
+    c, k, p = max(gone, key=lambda x: x[2])
+    if (odds := n * math.log10(1 - p)) > math.log10(MISSING_P): return None
+    return (f"validation's {n} samples hold no {c}, which are {k} of the fit's {m} training samples ({k / m:.0%}): a random split "
+            f"leaves them all out with a chance under 1e{math.ceil(odds)}. Validation's labels are read by another rule (a string "
+            "that does not match, a class dropped or renamed): compare a few labels of each split")
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def control_seed(seed:int, index:int=0)->int:
@@ -469,7 +523,7 @@ def control_fit(b:Bench, sub, init:dict, vl, within, value:Callable, bs:int, dro
                     pend.append(b.train_step(model, opt, to_device(batch, b.device)))
                 ls = torch.stack([l.float() for l in pend]).cpu().tolist()
                 e = _evaluate(b, model, vl, within); e['train_loss'] = sum(ls) / len(ls); hist.append(e)
-                e['train_se'] = statistics.stdev(ls) / math.sqrt(len(ls)) if len(ls) > 1 else 0.0  # the epoch mean's noise (`permuted_like`)
+                e['train_se'] = std_error(ls)  # the epoch mean's noise (`permuted_like`)
                 if index == 0: b.emit('rung_control', rung=4, epoch=ep, train_loss=e['train_loss'], val_loss=e['loss'], metric=metric, value=value(e))
     except UserCodeError as e: return None, f'the control fit on permuted targets failed: {e}'
     if not all(math.isfinite(x) for e in hist for x in (e['loss'], e['train_loss'], value(e))):
@@ -685,7 +739,9 @@ def _leak(b:Bench, n:dict, task, model=None)->dict:
     if model is not None and leak['checked_valid'] == leak['checked_train'] == 1 and (rows := shared_rows(b, model)) is not None:
         leak['rows'] = n['shared_rows'] = rows  # one item a split (a graph with a mask of its own): which rows its forward passes select
     if task.raw is None and (tc := target_copies(task.train, task.valid, stop=b.stopper)) is not None: leak['targets'] = n['target_copies'] = tc
-    if batch_targets_are_the_loss(task) and (ti := target_in_inputs(task.train, stop=b.stopper)) is not None: leak['in_inputs'] = n['target_in_inputs'] = ti
+    slot = None if batch_targets_are_the_loss(task) or model is None else forward_target_slot(b, model)  # a forward of your own: ask it
+    if (batch_targets_are_the_loss(task) or slot is not None) and (ti := target_in_inputs(task.train, stop=b.stopper, slot=slot)) is not None:
+        leak['in_inputs'] = n['target_in_inputs'] = ti
     return leak
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
@@ -776,6 +832,7 @@ INPUT_CHANCE = 0.05  # ... when the values there and the targets' would agree by
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def target_in_inputs(ds, max_n:int=INPUT_SAMPLES,
                      stop:Optional[Callable]=None, # checked every LEAK_CHUNK samples: truthy (the reason) raises LadderStopped
+                     slot:Optional[int]=None, # a tuple sample's target item (`forward_target_slot`); its inputs are then all the others
                     )->Optional[dict]:
     """Float targets whose every column is one of the sample's input columns up to scale and shift (the best affine fit of it
     by one input column, over the first `max_n` samples of `ds`, leaves under `INPUT_COPY` of its spread), when the copies
@@ -791,8 +848,9 @@ def target_in_inputs(ds, max_n:int=INPUT_SAMPLES,
     for i in range(n):
         if i % LEAK_CHUNK == 0 and stop is not None and (why := stop()): raise LadderStopped(why)
         with user_code('data'): s = ds[i]
-        t = batch_targets(s)
-        xs = tensors_of(batch_inputs(s))  # every input tensor, flattened into one row
+        if slot is None: t, xs = batch_targets(s), tensors_of(batch_inputs(s))  # every input tensor, flattened into one row
+        elif isinstance(s, (tuple, list)) and len(s) > slot: t, xs = s[slot], tensors_of([x for j, x in enumerate(s) if j != slot])
+        else: return None
         cls = torch.is_tensor(t) and t.numel() == 1 and not t.is_floating_point() and t.dtype != torch.bool
         if not (torch.is_tensor(t) and (t.is_floating_point() or cls)) or not xs or i and cls != was: return None
         X.append(torch.cat([x.detach().reshape(-1).double() for x in xs])[:INPUT_WIDTH]); T.append(t.detach().reshape(-1).double()); was = cls
@@ -823,6 +881,22 @@ def _class_in_inputs(X:torch.Tensor, T:torch.Tensor)->Optional[dict]:
     if chance > INPUT_CHANCE: return None  # few values, or one common: a persistent feature agrees with its label by nature
     return dict(targets=1, inputs=X.shape[1], columns=[c], residual=1 - m, samples=len(T), match=m, chance=chance)
 
+
+# %% ../../nbs/02_ladder/03e_small_data.ipynb
+def forward_target_slot(b:Bench, model)->Optional[int]:
+    """With a forward of your own, the item of the first training batch (a tuple or list) that it hands the loss, unchanged,
+    as the targets: the one item equal to the targets it returns, for `target_in_inputs`; None when no item or several are,
+    or the forward fails. The model runs in eval mode with the generators kept: nothing it holds or draws changes."""
+    batch = b.first_batch()[0]
+    if not isinstance(batch, (tuple, list)) or len(batch) < 2: return None
+    batch, mode = to_device(batch, b.device), model.training
+    try:
+        with rng_kept(), torch.no_grad(): model.eval(); t = b.forward(model, batch)[1]
+    except Exception: return None  # rungs 1-3 ran this forward: what fails here is no target of ours to find
+    finally: model.train(mode)
+    if not torch.is_tensor(t): return None
+    same = [j for j, x in enumerate(batch) if torch.is_tensor(x) and x.shape == t.shape and x.dtype == t.dtype and torch.equal(x, t)]
+    return same[0] if len(same) == 1 else None
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def cut(ref:float, f:float)->float:
@@ -1098,7 +1172,7 @@ def train_se(train_losses:list, epochs:list)->float:
     """The standard error of the last epoch's mean training loss, from its steps (`train_losses`, every step of `len(epochs)`
     epochs); with one step an epoch, the largest change between the last 3 epochs' losses (`epochs`)."""
     per = max(len(train_losses) // max(len(epochs), 1), 1); last = train_losses[-per:]  # the last epoch's steps
-    return statistics.stdev(last) / math.sqrt(per) if per > 1 else max((abs(a - c) for a, c in zip(epochs[-3:], epochs[-2:])), default=0.0)
+    return std_error(last) if per > 1 else max((abs(a - c) for a, c in zip(epochs[-3:], epochs[-2:])), default=0.0)
 
 def _thresholds(b:Bench, r:RungResult, ctrl, why, e0:dict, value:Callable, key:str, metric:str, start:float, const)->dict:
     """Rung 4's thresholds (a `rung_threshold` record): from the control's epochs (`_control_threshold`), or without one
@@ -1147,17 +1221,21 @@ def _settle(r:RungResult, t:dict, final:float, fl:float, start:float, const)->st
     return 'pass' if all(beats) else 'fail' if loss_only or (settled and not any(beats) and not far_below(t, zones, fl, const)) else 'warn'
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
-def learned_then_lost(t:dict, hist:list, const)->Optional[str]:
+def learned_then_lost(t:dict, hist:list, const)->Optional[tuple]:
     """How rung 4's fit (its evaluations `hist`, the one before training first) took its validation loss, at an epoch before its
-    last, under `FAR_BELOW` of every control's best (the thresholds `t`) and under the constant predictor's `const`, and then
-    rose, in words; None otherwise."""
+    last, under `FAR_BELOW` of every control's best (the thresholds `t`) and under the constant predictor's `const`, and where
+    it ended, in words, and whether it rose from there beyond noise (two standard errors of the difference, from each
+    evaluation's `loss_se`); None otherwise."""
     ls = [e['loss'] for e in hist[1:]]
     if not t.get('control') or len(ls) < 2 or not all(map(math.isfinite, ls)): return None
     j = min(range(len(ls)), key=ls.__getitem__)
     best = controls_best(t)
     if j == len(ls) - 1 or not (0 < ls[j] < FAR_BELOW * best and (const is None or ls[j] < const)): return None
+    noise = 2 * math.hypot(hist[j + 1].get('loss_se', 0.0), hist[-1].get('loss_se', 0.0))
+    rose = ls[-1] - ls[j] > noise
     return (f"its val_loss reached {ls[j]:.4g} after epoch {j + 1}, under {FAR_BELOW:.2g} of every control's best ({best:.4g})"
-            + (f" and under the constant predictor's {const:.4g}" if const is not None else '') + f", and then rose to {ls[-1]:.4g}")
+            + (f" and under the constant predictor's {const:.4g}" if const is not None else '')
+            + (f", and then rose to {ls[-1]:.4g}" if rose else f", and ended at {ls[-1]:.4g}, within noise of it ({noise:.2g})")), rose
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def _trained(b:Bench, train_losses:list, hist:list, margin:float, ctrl:Optional[list]=None, const:Optional[float]=None,
@@ -1285,7 +1363,9 @@ def _rung4_words(b:Bench, r:RungResult, verdict:str, t:dict, moved:str, model, v
         return r.fail('lr_high', f"{moved}: {up}, and {tw}: the learning rate{f' {b.lr:.3g}' if math.isfinite(b.lr) else ''} is too high "
                       "(updates that wreck the model between epochs); lower it")
     if verdict != 'pass' and (lt := learned_then_lost(t, hist, r.numbers.get('constant'))):
-        return r.warn('overfits', f"{moved}: {lt}: the targets carry over, as no permutation of them did, and the fit then overfit rung 4's "
+        if not lt[1]: return r.warn('inconclusive', f"{moved}: {lt[0]}: the targets carry over, as no permutation of them did; not the labels. "
+                                    f"A control that swings between epochs hides it ({rule}): settle it with more, small_epochs={2 * Et}, or judge the full run")
+        return r.warn('overfits', f"{moved}: {lt[0]}: the targets carry over, as no permutation of them did, and the fit then overfit rung 4's "
                       f"{k} samples; not the labels. The full run wants early stopping on val_loss (or more data, or regularisation)")
     if up: r.note(None, f"  {up} while its training loss fell ({train_losses[0]:.4g} at the first step, {hist[-1]['train_loss']:.4g} in the last "
                   f"epoch): the model overfits rung 4's {k} samples, or validation is unlike them; not the learning rate")
@@ -1361,10 +1441,7 @@ def rung4_on(b:Bench, k:Optional[int]=None)->RungResult:
     leak = _leak(b, n, task, model)
     fit_ids, seen_v = set(sub.indices), None if within is None else set(within)
     leak['fit'] = sum(1 for i, j in leak['pairs'] if j in fit_ids and (seen_v is None or i in seen_v))  # copies of what the fits trained on
-    if prior is not None and (tc := _train_constant(b, targets, prior)) is not None: n['constant_train'] = tc  # for `permuted_like`
-    elif b.class_targets:  # the classes' entropy on the fit's samples, and their prior's loss on validation (NLLLoss too)
-        tc, vc = class_constants(b, _train_targets(b, model, sub), e0.get('class_counts'))
-        n.update({k: v for k, v in dict(constant_train=tc, constant_valid_classes=vc).items() if v is not None})
+    _fit_constants(b, n, model, sub, targets, prior, e0)
     if st.lr_find:
         lf = lr_find(b, sub); r.series.update(lr_find_lr=lf['lrs'], lr_find_loss=lf['losses']); n['suggested_lr'] = lf['suggested_lr']
     moved = f'{metric} {start:.4g} -> {final:.4g}' + (f', val_loss {l0:.4g} -> {fl:.4g}' if up else '') + f' on {k} of {N} samples in {Et} epochs'
@@ -1376,6 +1453,20 @@ def rung4_on(b:Bench, k:Optional[int]=None)->RungResult:
     margin = ((final - t['thr']) if up else (t['thr'] - final)) if verdict == 'pass' and math.isfinite(t.get('thr', math.nan)) else None
     _small_notes(r, key, fl, leak, hist[-1], span, margin)
     return r
+
+# %% ../../nbs/02_ladder/03e_small_data.ipynb
+def _fit_constants(b:Bench, n:dict, model, sub, targets:Optional[list], prior, e0:dict):
+    """Into rung 4's `numbers` `n`: the constant predictor's loss on the fit's training samples `sub` (`constant_train`, for
+    `permuted_like`; under cross-entropy with the classes' prior on validation, `constant_valid_classes`), and a class that
+    validation lacks against the odds (`missing_class`). `targets` and `prior`: the training targets and their mean under
+    BCE or MSE, else None; `e0`: the evaluation before training."""
+    tt = targets
+    if prior is not None and (tc := _train_constant(b, targets, prior)) is not None: n['constant_train'] = tc
+    elif b.class_targets:  # the classes' entropy on the fit's samples, and their prior's loss on validation (NLLLoss too)
+        tc, vc = class_constants(b, tt := _train_targets(b, model, sub), e0.get('class_counts'))
+        n.update({k: v for k, v in dict(constant_train=tc, constant_valid_classes=vc).items() if v is not None})
+    if b.is_bce or b.class_targets:
+        if (mc := missing_class(*class_tallies(b, tt, e0))): n['missing_class'] = mc  # for `_by_validation`
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 SWAP_MIN = 128  # validation samples each half must have for `validation_fit` (a whole graph in one item has none)
@@ -1558,6 +1649,8 @@ def _by_validation(b:Bench, r:RungResult)->RungResult:
     `labels` fail whose fit learned its training targets, or one the formula made with no control, by `_blame_by_splits`;
     one judged by its loss alone, no better than permuted targets, by `_permuted_blame`."""
     n = r.numbers
+    if (mc := n.get('missing_class')):  # whatever the fit did: validation's labels are not training's
+        return r.note(None, '  ' + mc) if r.verdict == 'fail' and 'labels' in r.causes else _rejudged(r, 'fail', 'labels', mc, [c for c in r.causes if c != 'inconclusive'])
     if (rl := n.get('relabelled')) and (r.verdict == 'fail' and 'labels' in r.causes or r.verdict == 'warn' and 'inconclusive' in r.causes):
         if r.verdict == 'fail': return r.note(None, '  ' + relabel_words(rl))  # the blame stands, and says how
         return _rejudged(r, 'fail', 'labels', relabel_words(rl), [c for c in r.causes if c != 'inconclusive'])

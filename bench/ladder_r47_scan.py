@@ -1,0 +1,66 @@
+"""Round 47's two new rules over gallery programs, without training, as rung 4 computes them:
+- `missing_class`: rung 4's draw of the fit's training samples (`_small_data`), the model's evaluation before training
+  (`_evaluate`), and `missing_class` on their tallies (the fit's own draw is the tally; rung 4's later, larger draws are
+  supersets of it). Printed: every program it would fail `labels`, healthy or broken, and the nearest misses (the
+  smallest chance among classes absent from validation, whether or not validation holds one class only).
+- `forward_target_slot` and `target_in_inputs(slot=...)` for programs with a forward of their own (`slot`, `in_inputs`):
+  every program whose targets it finds in the inputs fails `leakage`.
+Halves still held out (`HELD_OUT`) are left out.
+`for p in 0 1; do OMP_NUM_THREADS=1 python bench/ladder_r47_scan.py . 0,1 /tmp/r47_$p.json $p & done; wait`,
+then `python bench/ladder_r47_scan.py --table /tmp/r47_0.json /tmp/r47_1.json`."""
+import sys, json, importlib, time, math, tempfile
+HELD_OUT = ('AF',)  # halves not seen yet (round 47: A-AE are all seen)
+if sys.argv[1] == '--table':
+    rs = [d for f in sys.argv[2:] for d in json.load(open(f))]
+    print(f"{len(rs)} runs ({len({d['name'] for d in rs})} programs, seeds {sorted({d['seed'] for d in rs})}), "
+          f"{sum('error' in d for d in rs)} errors, {sum(d.get('tallied', False) for d in rs)} with class tallies; flagged:")
+    for d in rs:
+        if d.get('r'): print(f"  {d['kind']:7} {d['half']} {d['name']} seed {d['seed']}: {d['r']}")
+    print(f"forward of their own: {sum(d.get('own_forward', False) for d in rs)} runs, a target slot found in "
+          f"{sum(d.get('slot') is not None for d in rs)}; targets in the inputs:")
+    for d in rs:
+        if d.get('in_inputs'): print(f"  {d['kind']:7} {d['half']} {d['name']} seed {d['seed']}: slot {d['slot']}, {d['in_inputs']}")
+    print('nearest misses (an absent class: log10 of its chance at the lower bound of its share, its tally, n):')
+    near = sorted((d for d in rs if d.get('near') and not d.get('r')), key=lambda d: d['near'][0])[:12]
+    for d in near: print(f"  {d['kind']:7} {d['half']} {d['name']} seed {d['seed']}: {d['near']}")
+    errs = [d for d in rs if 'error' in d]
+    for d in errs[:20]: print(f"  error {d['name']} seed {d['seed']}: {d['error']}")
+    sys.exit()
+tree, seeds, out, part = sys.argv[1], [int(s) for s in sys.argv[2].split(',')], sys.argv[3], int(sys.argv[4])
+sys.path.insert(0, tree + '/bench'); sys.path.insert(0, tree)
+import torch
+G = importlib.import_module('ladder_gallery')
+S = importlib.import_module('ntrain.ladder.small_data')
+from ntrain.ladder.session import LadderSession
+from ntrain.ladder.kernel import bench
+names = [(n, 'healthy') for n in G.HEALTHY] + [(n, 'broken') for n in G.BROKEN]
+names = [(n, k) for n, k in names if G.HALF[n] not in HELD_OUT][part::2]; res = []
+
+def scan(kw, rd, d):
+    s = LadderSession(run_dir=rd, **kw)
+    b = bench(s.config(s._settings(None)), task=s.task, run_dir=rd, optimizer=s.optimizer, step=s.step, settings=s.thresholds)
+    if s.plain: b.target_sets = s.task._user_sets
+    torch.manual_seed(b.cfg.seed)
+    model, own = b.model(), not S.batch_targets_are_the_loss(b.task)
+    slot = S.forward_target_slot(b, model) if own else None
+    d.update(own_forward=own, slot=slot, in_inputs=S.target_in_inputs(b.task.train, slot=slot) if slot is not None else None)
+    if not (b.is_bce or b.class_targets): return None, None, False
+    sub, k, N, nv, vl, within = S._small_data(b)
+    targets = S._train_targets(b, model, sub) if b.is_bce or b.is_mse else None
+    prior = S.train_prior(b, model, sub, targets) if targets else None
+    e0 = S._evaluate(b, model, vl, within, prior)
+    tt = targets if b.is_bce else S._train_targets(b, model, sub)
+    train, m, counts, n, cols = S.class_tallies(b, tt, e0)
+    gone = [(round(n * math.log10(1 - S._share_low(c, m)), 1), f'{c}/{m}', n) for name_, c in train.items() if 0 < c < m and not counts.get(name_, 0)]
+    return S.missing_class(train, m, counts, n, cols), min(gone) if gone else None, bool(train)
+
+for seed in seeds:
+    for name, kind in names:
+        f = G.HEALTHY[name] if name in G.HEALTHY else G.BROKEN[name][0]
+        t0 = time.time(); d = dict(name=name, kind=kind, half=G.HALF[name], seed=seed)
+        try:
+            with tempfile.TemporaryDirectory() as rd: d["r"], d["near"], d["tallied"] = scan(f(seed), rd, d)
+        except Exception as e: d['error'] = repr(e)[:200]
+        d['s'] = round(time.time() - t0, 2); res.append(d); json.dump(res, open(out, 'w'))
+        if d.get('r'): print(d, flush=True)
+print('done', flush=True)
