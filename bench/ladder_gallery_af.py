@@ -1,4 +1,4 @@
-"""Half AF of the ladder's gallery: held out from the rules frozen at FREEZE (round 47), and run once on them.
+"""Half AF of the ladder's gallery: held out from the rules frozen at 87b4c78 (round 47), and run once on them.
 Families not in halves A-AE: dysphonia measures for Parkinson's disease (Little et al. 2009: 22 voice measures of sustained
 vowels, a dozen recordings a subject; an MLP, BCE with logits; subjects split with GroupShuffleSplit; groups declared: the
 subject); concrete compressive strength (Yeh 1998: seven mix components in kg/m^3 and the age in days; an MLP, MSE in MPa);
@@ -20,7 +20,7 @@ logit their difference; BCE with logits; the last fifth of the matches by date v
 At most 2000 samples and about 46k parameters a program; see CHECKS for the plain-loop timings. Registered into
 ladder_gallery's HEALTHY/BROKEN/HALF through its decorators; ladder_gallery imports this module after half AE.
 
-Protocol: written by a helper in a worktree at 261b482 (branch halfAF), held out from the rules frozen at FREEZE (round 47).
+Protocol: written by a helper in a worktree at 261b482 (branch halfAF), held out from the rules frozen at 87b4c78 (round 47).
 The helper read none of the ladder's rules (ntrain/ladder/*, nbs/02_ladder*, nbs/03*), bench/RESULTS.md, CHANGELOG.md,
 AGENTS.md, the rule tests or any sweep's results, and never ran the ladder on these programs (no ntrain.ladder call, no
 bench/ladder_sweep.py, no CLI). It read bench/ladder_gallery.py's head, helpers and tail (the import lines), half AE whole,
