@@ -1,4 +1,4 @@
-"""Half AG of the ladder's gallery: held out from the rules frozen at FREEZE (round 47), and run once on them.
+"""Half AG of the ladder's gallery: held out from the rules frozen at 87b4c78 (round 47), and run once on them.
 Families not in halves A-AF: multi-digit number recognition (Goodfellow et al. 2013, SVHN-style, shrunk: a CNN over strips
 of one to three sklearn digits, a length head and one head per position, absent positions ignored; a tuple output and a
 loss of its own); Elman's simple recurrent network on the embedded Reber grammar (Cleeremans, Servan-Schreiber and McClelland
@@ -24,7 +24,7 @@ target, standardised, the L1 loss; the last three subjects validate).
 At most 2000 samples (2400 augmented reviews) and about 75k parameters a program; see CHECKS for the plain-loop timings.
 Registered into ladder_gallery's HEALTHY/BROKEN/HALF through its decorators; ladder_gallery imports this module after half AF.
 
-Protocol: written by a helper in a worktree at ba847b9 (branch halfAG), held out from the rules frozen at FREEZE (round 47).
+Protocol: written by a helper in a worktree at ba847b9 (branch halfAG), held out from the rules frozen at 87b4c78 (round 47).
 The helper read none of the ladder's rules (ntrain/ladder/*, nbs/02_ladder*, nbs/03*), bench/RESULTS.md, CHANGELOG.md,
 AGENTS.md, the rule tests or any sweep's results, and never ran the ladder on these programs (no ntrain.ladder call, no
 bench/ladder_sweep.py, no CLI). It read bench/ladder_gallery.py's head, helpers and tail (the import lines) and its custom-step
