@@ -1132,3 +1132,19 @@ def test_rung_4_forced_on_a_nan_loss_gives_a_verdict_not_a_traceback(tmp_path):
     r = ladder(rungs='4', force=True, run_dir=tmp_path, write=False, seed=0, model=lambda: nn.Linear(8, 3), train=TensorDataset(x[:900], y[:900]),
                valid=TensorDataset(x[900:], y[900:]), loss=nn.CrossEntropyLoss(), num_classes=3, batch_size=32).rung(4)
     assert r.verdict in ('warn', 'fail') and 'nan' in r.diagnosis, (r.verdict, r.causes, r.diagnosis)
+
+def test_round_48_what_half_af_found():
+    """Issue 32 round 48, from held-out half AF (run on round 47's rules):
+    - the torchtext tutorial's `(label, text)` samples: the leak check hashed the label, so all 300 validation messages
+      "appeared in train", and rung 4 failed `leakage` in every seed; the text identifies the sample;
+    - Martinez's 3-D pose baseline (Kaiming-normal into every layer, residual sums): outputs at rms 1.8 on unit targets
+      failed `init_scale`; under REGRESSION_SURE times it is a warning, and `uniform_` for `kaiming_normal_` still fails;
+    - -1/+1 labels into BCEWithLogitsLoss passed every rung (rung 3 memorised a loss below 0): rung 1 fails `bad_labels`."""
+    sms = gallery('sms_spam_embeddingbag', 0, rungs='4').rung(4)
+    assert sms.verdict == 'pass' and sms.numbers['overlap'] == 0, sms.diagnosis
+    pose = gallery('pose_lifting_baseline', 0, rungs='2').rung(2)
+    assert pose.verdict == 'warn' and pose.causes == ['init_scale'], (pose.verdict, pose.causes, pose.diagnosis)
+    assert gallery('pose_uniform_init', 0, rungs='2').rung(2).verdict == 'fail'
+    bad = gallery('tennis_pm_one_labels_in_bce', 0, rungs='1').rung(1)
+    assert bad.verdict == 'fail' and bad.causes == ['bad_labels'] and '(y + 1) / 2' in bad.diagnosis, bad.diagnosis
+    assert gallery('tennis_siamese_players', 0, rungs='1').rung(1).verdict == 'pass'

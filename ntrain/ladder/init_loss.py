@@ -16,9 +16,10 @@ from .diagnose import init_loss_theory, regression_parts
 from ..metrics import class_dim
 
 # %% auto 0
-__all__ = ['RESHAPES', 'TARGET_SCALE', 'REINITS', 'HEAD_GAIN', 'INIT_SURE', 'HEAD_SURE', 'INIT_ADVICE', 'NO_LAST_LAYER',
-           'last_op', 'squashed_by', 'reads_logits', 'eval_state', 'target_scale', 'output_spread', 'init_spread',
-           'lucky_init', 'last_layer', 'head_inputs', 'constant_loss', 'class_constants', 'batch_constant', 'rung2']
+__all__ = ['RESHAPES', 'TARGET_SCALE', 'REGRESSION_SURE', 'REINITS', 'HEAD_GAIN', 'INIT_SURE', 'HEAD_SURE', 'INIT_ADVICE',
+           'NO_LAST_LAYER', 'last_op', 'squashed_by', 'reads_logits', 'eval_state', 'target_scale', 'output_spread',
+           'init_spread', 'lucky_init', 'last_layer', 'head_inputs', 'constant_loss', 'class_constants',
+           'batch_constant', 'rung2']
 
 # %% ../../nbs/02_ladder/03b_init_loss.ipynb
 RESHAPES = {'View', 'UnsafeView', 'Reshape', 'Squeeze', 'Unsqueeze', 'Permute', 'Transpose', 'T', 'Select', 'Slice', 'Clone',
@@ -183,11 +184,14 @@ def _init_loss_causes(b:Bench, r:RungResult, measured:float, expected:float, row
                'more classes assumed than the data has, or a model that is already trained (pretrained weights?)')
 
 # %% ../../nbs/02_ladder/03b_init_loss.ipynb
+REGRESSION_SURE = 2.0  # a regression's spread at init fails `init_scale` beyond this many times max(the targets' rms, 1); under it, a warning
+
 def _regression_check(b:Bench, r:RungResult, seen:list, w:list)->float:
     """Rung 2 on a regression loss (MSE, L1, Huber, SmoothL1; `regression_parts` of each batch in `seen`, weighted by `w`): the
     initial loss's two parts into `r.numbers` (`offset`: the outputs' centre against the targets, removed in a few steps;
-    `spread`: what the outputs' spread around it adds), and `init_scale` failed only when that spread (`out_rms`) is beyond
-    unit scale and beyond the targets' own spread (`target_rms`): an offset is no init scale. The slack the pairing allows."""
+    `spread`: what the outputs' spread around it adds), and `init_scale` when that spread (`out_rms`) is beyond unit scale
+    and beyond the targets' own spread (`target_rms`): failed beyond `REGRESSION_SURE` times the larger, else warned; an
+    offset is no init scale. The slack the pairing allows."""
     if b.task.expected_init_loss is not None: return 0.0
     parts = [regression_parts(b.task.loss, q, t) for _, q, t in seen]
     if not parts or any(p is None for p in parts): return 0.0
@@ -196,10 +200,12 @@ def _regression_check(b:Bench, r:RungResult, seen:list, w:list)->float:
     n = r.numbers
     n.update(regression=parts[0]['kind'], offset=avg('offset'), spread=avg('spread'), slack=avg('slack'),
              out_rms=avg('out_rms', False), target_rms=avg('target_rms', False))
-    if n['out_rms'] > max(n['target_rms'], 1.0):
-        r.fail('init_scale', f"the outputs' spread at init (rms {n['out_rms']:.3g} around their centre; {n['spread']:.3g} of the loss) is beyond "
-               f"unit scale and beyond the targets' own spread (rms {n['target_rms']:.3g}): the last layer's init scale is too large (scale it "
-               f"down, or zero it); the offset of their centre from the targets ({n['offset']:.3g} of the loss) is not the cause")
+    if (over := n['out_rms'] / max(n['target_rms'], 1.0)) > 1:
+        words = (f"the outputs' spread at init (rms {n['out_rms']:.3g} around their centre; {n['spread']:.3g} of the loss) is beyond "
+                 f"unit scale and beyond the targets' own spread (rms {n['target_rms']:.3g}): the last layer's init scale is too large (scale it "
+                 f"down, or zero it); the offset of their centre from the targets ({n['offset']:.3g} of the loss) is not the cause")
+        if over > REGRESSION_SURE: r.fail('init_scale', words)
+        else: r.warn('init_scale', f"{words}; at {over:.2g} times the larger, under {REGRESSION_SURE:g}, it costs the first steps, not the run")
     return n['slack']
 
 # %% ../../nbs/02_ladder/03b_init_loss.ipynb

@@ -16,8 +16,8 @@ from .diagnose import describe, batch_inputs, batch_targets, nan_diagnosis, broa
 from ..metrics import class_dim
 
 # %% auto 0
-__all__ = ['EVAL_TOL', 'eval_gap', 'targets_outside', 'no_grad_params', 'worker_rng', 'token_alignment', 'shifted_targets',
-           'rung1']
+__all__ = ['EVAL_TOL', 'eval_gap', 'targets_outside', 'bce_targets_outside', 'no_grad_params', 'worker_rng', 'token_alignment',
+           'shifted_targets', 'rung1']
 
 # %% ../../nbs/02_ladder/03a_one_step.ipynb
 def _nbytes(ts)->int: return sum(t.numel() * t.element_size() for t in ts if torch.is_tensor(t))
@@ -92,6 +92,19 @@ def targets_outside(b:Bench, preds, target, idx)->Optional[str]:
                                    "own, or pass it as the loss's ignore_index)")
     return None
 
+def bce_targets_outside(b:Bench, target, idx, split:str='train')->Optional[str]:
+    """Binary cross-entropy's float targets outside [0, 1] in a batch, in words naming the first sample (`idx`: the batch's
+    sample indices, or None); else None. Their loss has no floor: a target of -1 rewards ever more negative logits."""
+    if not b.is_bce or not torch.is_tensor(target) or not target.is_floating_point() or not target.numel(): return None
+    t = target.detach().float().cpu()
+    bad = (t < 0) | (t > 1)
+    if not bool(bad.any()): return None
+    i = int(bad.reshape(len(t), -1).any(1).nonzero()[0]) if t.ndim else 0
+    s = int(idx[i]) if idx is not None and i < len(idx) else i
+    vals = ', '.join(f'{v:g}' for v in t[bad].unique()[:3].tolist())
+    return (f"binary cross-entropy's targets must lie in [0, 1], and {int(bad.sum())} of the first batch's {t.numel()} do not "
+            f"({vals}; {split} sample {s} first): its loss then has no floor. Labels of a margin loss (-1 and 1)? map them with (y + 1) / 2")
+
 # %% ../../nbs/02_ladder/03a_one_step.ipynb
 def _first_step(b:Bench, r:RungResult, model, ps:list, batch, cpu, idx):
     "Rung 1's forward, target checks, loss and optimizer step: (optimizer, saved activation sizes, the forward's targets), or None when the rung failed."
@@ -130,6 +143,7 @@ def _first_step(b:Bench, r:RungResult, model, ps:list, batch, cpu, idx):
         r.fail('broadcast', f"the outputs {describe(preds)} and the targets {describe(target)} broadcast to {list(shape)}: an elementwise "
                "loss compares every output with every target, and the model learns their mean; give them one shape "
                "(targets.view(-1, 1), or outputs.squeeze(-1))"); return None
+    if (w := bce_targets_outside(b, target, idx)): r.fail('bad_labels', w); return None
     if not torch.is_tensor(loss) or loss.ndim != 0:
         r.fail('not_scalar', f"the loss is {describe(loss)}, not a scalar: use reduction='mean' (ntrain averages over the batch itself)"); return None
     n['loss'] = float(loss.detach()) / (max(b.count(batch), 1) if b.items else 1)  # per item under loss_norm='items', as training logs it

@@ -56,11 +56,21 @@ def digest(x)->str:
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 LEAK_CHUNK = 512  # samples hashed between two progress reports (and stop checks)
 
+def _one_value(o)->bool:
+    "Whether `o` is one number: a Python or numpy scalar, or a tensor or array of one element."
+    if torch.is_tensor(o): return o.numel() == 1
+    if isinstance(o, np.ndarray): return o.size == 1
+    return isinstance(o, (int, float, np.generic))
+
 def sample_inputs(s):
     """What identifies a loaded sample for the leak check: the inputs of an `(inputs, target)` pair or a dict (`batch_inputs`),
     but the whole of a tuple of three or more items, whose target is wherever a forward of its own takes it: a knowledge
-    graph's `(head, relation, tail)` triples are copies only when all three are."""
-    return s if isinstance(s, (tuple, list)) and len(s) > 2 else batch_inputs(s)
+    graph's `(head, relation, tail)` triples are copies only when all three are; and the whole of a pair whose first item
+    is one number and whose second is not: torchtext's `(label, text)`, whose label alone made every message of a class a
+    copy (half AF), or a Poincaré embedding's `(node, [parent, negatives])`."""
+    if isinstance(s, (tuple, list)) and len(s) > 2: return s
+    if isinstance(s, (tuple, list)) and len(s) == 2 and _one_value(s[0]) and not _one_value(s[1]): return s
+    return batch_inputs(s)
 
 def leak_check(task, max_n:int=50000,
                progress:Optional[Callable]=None, # progress(done, total), every LEAK_CHUNK samples
@@ -951,12 +961,14 @@ RECUR_SLACK = 1.25, 0.02  # validation's copy rate within this of the training s
 def natural_copies(leak:dict)->bool:
     """Whether `leak_check`'s copies are how the data recurs by nature, not a leak: the copies take values from a grid (`discrete`:
     token ids, user and item ids, binarised pixels, which recur by chance; continuous features never do), and validation copies
-    training samples no more often than training samples copy each other (`RECUR_SLACK`): a random split of data whose
+    training samples no more often than training samples copy each other (`RECUR_SLACK`, and two binomial standard errors of
+    validation's rate at that one): a random split of data whose
     samples recur (a language's frequent n-grams) copies them across the splits at that rate, and a fresh sample would match the
     train set as often. Validation copied into train, or a split of distinct samples, has copies across the splits and none within."""
     if not leak.get('discrete') or not leak['overlap']: return False
     a, c = RECUR_SLACK
-    return leak['overlap'] / max(leak['checked_valid'], 1) <= a * leak.get('recur', 0) / max(leak['checked_train'], 1) + c
+    p, nv = leak.get('recur', 0) / max(leak['checked_train'], 1), max(leak['checked_valid'], 1)
+    return leak['overlap'] / nv <= a * p + c + 2 * math.sqrt(p * (1 - p) / nv)  # and validation's own sampling noise at that rate
 
 def leak_explains(overlap:int, checked:int, e:dict, key:str,
                   span:float=0.0, # the loss's own range in rung 4: its start less the best the fits reached (controls' or its own)
