@@ -4,7 +4,7 @@ spread its best input column leaves); from round 40, class targets held by one i
 out (`HELD_OUT`) are left out. Two halves side by side:
 `for p in 0 1; do OMP_NUM_THREADS=1 python bench/ladder_input_copy_scan.py . 0,1 /tmp/tin_$p.json $p & done; wait` (about 5 min),
 then `python bench/ladder_input_copy_scan.py --table /tmp/tin_0.json /tmp/tin_1.json`. Figures: bench/results/r33_input_copy_scan.txt, r40_class_in_inputs_scan.txt."""
-import sys, json, importlib, time
+import sys, json, time
 HELD_OUT = ('Z',)  # halves not seen yet (round 40: A-Y are all seen)
 if sys.argv[1] == '--table':
     rs = [d for f in sys.argv[2:] for d in json.load(open(f))]
@@ -12,12 +12,8 @@ if sys.argv[1] == '--table':
     for d in rs:
         if d.get('r'): print(f"  {d['kind']:7} {d['half']} {d['name']} seed {d['seed']}: {d['r']}")
     sys.exit()
-tree, seeds, out, part = sys.argv[1], [int(s) for s in sys.argv[2].split(',')], sys.argv[3], int(sys.argv[4])
-sys.path.insert(0, tree + '/bench'); sys.path.insert(0, tree)
-G = importlib.import_module('ladder_gallery')
-S = importlib.import_module('ntrain.ladder.small_data')
-names = [(n, 'healthy') for n in G.HEALTHY] + [(n, 'broken') for n in G.BROKEN]
-names = [(n, k) for n, k in names if G.HALF[n] not in HELD_OUT][part::2]; res = []
+from gallery_scan import scan_setup
+seeds, out, G, S, names = scan_setup(HELD_OUT); res = []
 for seed in seeds:
     for name, kind in names:
         f = G.HEALTHY[name] if name in G.HEALTHY else G.BROKEN[name][0]

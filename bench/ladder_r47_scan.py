@@ -11,7 +11,7 @@ pair whose first item is one number and whose second is not; then `overlap`, the
 Halves still held out (`HELD_OUT`) are left out.
 `for p in 0 1; do OMP_NUM_THREADS=1 python bench/ladder_r47_scan.py . 0,1 /tmp/r47_$p.json $p & done; wait`,
 then `python bench/ladder_r47_scan.py --table /tmp/r47_0.json /tmp/r47_1.json`."""
-import sys, json, importlib, time, math, tempfile
+import sys, json, time, math, tempfile
 HELD_OUT = ('AG',) if '--r48' in sys.argv else ('AF', 'AG')  # halves not seen yet (round 47: A-AE are all seen; round 48: A-AF)
 if sys.argv[1] == '--table' and '--r48' in sys.argv:
     rs = [d for f in sys.argv[2:] if f != '--r48' for d in json.load(open(f))]
@@ -44,15 +44,11 @@ if sys.argv[1] == '--table':
     sys.exit()
 R48 = '--r48' in sys.argv
 if R48: sys.argv.remove('--r48')
-tree, seeds, out, part = sys.argv[1], [int(s) for s in sys.argv[2].split(',')], sys.argv[3], int(sys.argv[4])
-sys.path.insert(0, tree + '/bench'); sys.path.insert(0, tree)
+from gallery_scan import scan_setup
+seeds, out, G, S, names = scan_setup(HELD_OUT); res = []
 import torch
-G = importlib.import_module('ladder_gallery')
-S = importlib.import_module('ntrain.ladder.small_data')
 from ntrain.ladder.session import LadderSession
 from ntrain.ladder.kernel import bench
-names = [(n, 'healthy') for n in G.HEALTHY] + [(n, 'broken') for n in G.BROKEN]
-names = [(n, k) for n, k in names if G.HALF[n] not in HELD_OUT][part::2]; res = []
 
 def scan(kw, rd, d):
     s = LadderSession(run_dir=rd, **kw)
