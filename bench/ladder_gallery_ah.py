@@ -1,4 +1,4 @@
-"""Half AH of the ladder's gallery: held out from the rules frozen at FREEZE (round 48), and run once on them.
+"""Half AH of the ladder's gallery: held out from the rules frozen at 0de0c6e (round 48), and run once on them.
 Families not in halves A-AG: a Kaggle-style Titanic survival MLP (one-hot class, sex and port, the median age filled,
 family size, BCE with logits; sklearn's train_test_split) on synthetic passengers travelling in ticket groups; IndRNN (Li et
 al. 2018: h = relu(Wx + u * h), independent recurrent weights u in [0, 1], two layers with dropout between them, Adam) on digits
@@ -24,7 +24,7 @@ weather, temperature, humidity, wind; an MLP regressing log1p(count) with the MS
 At most 2000 samples and about 70k parameters a program; see CHECKS for the plain-loop timings.
 Registered into ladder_gallery's HEALTHY/BROKEN/HALF through its decorators; ladder_gallery imports this module after half AG.
 
-Protocol: written by a helper in a worktree at 0de0c6e (branch halfAH), held out from the rules frozen at FREEZE (round 48).
+Protocol: written by a helper in a worktree at 0de0c6e (branch halfAH), held out from the rules frozen at 0de0c6e (round 48).
 The helper read none of the ladder's rules (ntrain/ladder/*, nbs/02_ladder*, nbs/03*), bench/RESULTS.md, CHANGELOG.md,
 AGENTS.md, the rule tests or any sweep's results, and never ran the ladder on these programs (no ntrain.ladder call, no
 bench/ladder_sweep.py, no CLI). It read bench/ladder_gallery.py's head, helpers and tail (the import lines), half AG whole,
