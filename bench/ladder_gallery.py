@@ -46,6 +46,7 @@ API (also used by issue 33's false-alarm counts):
 """
 from __future__ import annotations
 import math, tempfile
+import numpy as np
 import torch
 from torch import nn
 import torch.nn.functional as F
@@ -80,6 +81,13 @@ class OneItem(Dataset):  # a whole graph as the one item of a dataset
     def __getitem__(self, i): return self.t
 
 def _one(items): return items[0]  # the collate_fn for a OneItem: the item itself, no batch dimension
+
+_t = lambda a, dt=torch.float32: torch.tensor(np.asarray(a), dtype=dt)  # an array (or list) as a tensor, float32 unless told
+
+class ListDataset(Dataset):  # a list of items, as the authors' own Dataset classes
+    def __init__(self, items): self.items = items
+    def __len__(self): return len(self.items)
+    def __getitem__(self, i): return self.items[i]
 
 def run(name:str, seed:int, rungs:str='1-3', **over):
     "One program's ladder, rungs `rungs`, in a temporary run directory."

@@ -46,14 +46,7 @@ from torch import nn
 import torch.nn.functional as F
 from torch.utils.data import TensorDataset, DataLoader, Dataset
 import ntrain
-from ladder_gallery import healthy, broken, _gen, _digits, _keys, _std, OneItem, _one  # noqa: F401
-
-_t = lambda a, dt=torch.float32: torch.tensor(np.asarray(a), dtype=dt)
-
-class ListDataset(Dataset):  # a list of items, as the authors' own Dataset classes
-    def __init__(self, items): self.items = items
-    def __len__(self): return len(self.items)
-    def __getitem__(self, i): return self.items[i]
+from ladder_gallery import healthy, broken, _gen, _digits, _keys, _std, OneItem, _one, _t, ListDataset  # noqa: F401
 
 # ---------------------------------------------------------------- Titanic survival (a Kaggle-style MLP)
 def _titanic(seed, n=1300):
