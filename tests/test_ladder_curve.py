@@ -1148,3 +1148,22 @@ def test_round_48_what_half_af_found():
     bad = gallery('tennis_pm_one_labels_in_bce', 0, rungs='1').rung(1)
     assert bad.verdict == 'fail' and bad.causes == ['bad_labels'] and '(y + 1) / 2' in bad.diagnosis, bad.diagnosis
     assert gallery('tennis_siamese_players', 0, rungs='1').rung(1).verdict == 'pass'
+
+
+def test_round_49_what_half_ag_found():
+    """Issue 32 round 49, from held-out half AG (run on round 47's rules) and half AH:
+    - ArcFace's margin head (s=30, m=0.5) starts the loss near 21 against ln 10 by design: rung 2 failed `init_scale`;
+      the head reads the labels and lowers each sample's own class, so it warns and names the margin;
+    - the Kim CNN on 120 validation reviews failed `labels` in 8 of 10 seeds (a gain under one permutation's swing): the
+      same fit within the train split learns, so rung 4 is `inconclusive`;
+    - absent digits coded 10 for heads of 10 classes failed only `loss`: the index torch's error names is found in the
+      targets and the sample named (`bad_labels`);
+    - ShuffleNet with std-1 init was blamed on BatchNorm's state alone in 4 of 10 seeds: `init_scale` is named beside it."""
+    arc = gallery('arcface_digits', 0, rungs='2').rung(2)
+    assert arc.verdict == 'warn' and arc.numbers['margin']['share'] >= 0.9 and 'a margin in the head' in arc.diagnosis, arc.diagnosis
+    kim = gallery('kim_cnn_reviews', 0, rungs='4').rung(4)
+    assert kim.verdict == 'warn' and kim.causes == ['inconclusive'] and 'fit within the train split the model learns' in kim.diagnosis, kim.diagnosis
+    digits = gallery('multidigit_absent_as_class_10', 0, rungs='1').rung(1)
+    assert digits.verdict == 'fail' and 'bad_labels' in digits.causes and 'refused class index 10' in digits.diagnosis, digits.diagnosis
+    shuffle = gallery('shufflenet_normal_init_std_dropped', 5, rungs='2').rung(2)
+    assert shuffle.verdict == 'fail' and {'eval_state', 'init_scale'} <= set(shuffle.causes), (shuffle.causes, shuffle.diagnosis)

@@ -4,7 +4,7 @@
 
 # %% ../../nbs/02_ladder/03b_init_loss.ipynb 2
 from __future__ import annotations
-import math, random
+import contextlib, math, random
 from typing import Optional
 import numpy as np
 import torch
@@ -16,10 +16,10 @@ from .diagnose import init_loss_theory, regression_parts
 from ..metrics import class_dim
 
 # %% auto 0
-__all__ = ['RESHAPES', 'TARGET_SCALE', 'REGRESSION_SURE', 'REINITS', 'HEAD_GAIN', 'INIT_SURE', 'HEAD_SURE', 'INIT_ADVICE',
-           'NO_LAST_LAYER', 'last_op', 'squashed_by', 'reads_logits', 'eval_state', 'target_scale', 'output_spread',
-           'init_spread', 'lucky_init', 'last_layer', 'head_inputs', 'constant_loss', 'class_constants',
-           'batch_constant', 'rung2']
+__all__ = ['RESHAPES', 'TARGET_SCALE', 'REGRESSION_SURE', 'REINITS', 'HEAD_GAIN', 'MARGIN_SHARE', 'INIT_SURE', 'HEAD_SURE',
+           'INIT_ADVICE', 'NO_LAST_LAYER', 'last_op', 'squashed_by', 'reads_logits', 'eval_state', 'target_scale',
+           'output_spread', 'init_spread', 'lucky_init', 'last_layer', 'head_inputs', 'rng_kept', 'forward_target_slot',
+           'margin_head', 'constant_loss', 'class_constants', 'batch_constant', 'rung2']
 
 # %% ../../nbs/02_ladder/03b_init_loss.ipynb
 RESHAPES = {'View', 'UnsafeView', 'Reshape', 'Squeeze', 'Unsqueeze', 'Permute', 'Transpose', 'T', 'Select', 'Slice', 'Clone',
@@ -159,9 +159,12 @@ def _init_loss_causes(b:Bench, r:RungResult, measured:float, expected:float, row
     ratio = measured / expected if expected else math.inf
     if measured > expected and (es := eval_state(b, expected)):  # before the last layer's scale is blamed
         n['eval_state'] = dict(before=es[0], after=es[1])
-        return r.note('eval_state', f"  eval-mode outputs depend on state that only a training-mode forward sets, {es[2]}: the first "
-                      f"batch's loss in eval mode is {es[0]:.4g} at init and {es[1]:.4g} after one training-mode forward; run one forward "
-                      "in train mode (or some training) before evaluating (not the last layer's init scale)")
+        alone = abs(es[1] - expected) <= abs(expected)  # that forward leaves it within twice the theory: the state is the cause
+        r.note('eval_state', f"  eval-mode outputs depend on state that only a training-mode forward sets, {es[2]}: the first "
+               f"batch's loss in eval mode is {es[0]:.4g} at init and {es[1]:.4g} after one training-mode forward; run one forward "
+               "in train mode (or some training) before evaluating" + (" (not the last layer's init scale)" if alone else
+               f"; yet {es[1]:.4g} is still {es[1] / expected:.3g} x the theory: more is off than that state"))
+        if alone: return r
     if measured > expected:
         if bs > 2 and abs(ratio / bs - 1) < 0.25:
             r.note('reduction', f"  the loss is about batch size x theory: reduction='sum' instead of 'mean' (a reduction mismatch)")
@@ -282,6 +285,55 @@ def _head_words(h:dict)->str:
             "A sum over a graph's nodes or a sequence, or features not normalised, do that: mean-pool or normalise them, or scale the "
             "last layer down (a warning: the ladder goes on)")
 
+
+# %% ../../nbs/02_ladder/03b_init_loss.ipynb
+@contextlib.contextmanager
+def rng_kept():
+    "Run a block and put the global generators (Python, numpy, torch, CUDA) back as they were."
+    st = random.getstate(), np.random.get_state(), torch.get_rng_state(), torch.cuda.get_rng_state_all() if torch.cuda.is_available() else None
+    try: yield
+    finally:
+        random.setstate(st[0]); np.random.set_state(st[1]); torch.set_rng_state(st[2])
+        if st[3] is not None: torch.cuda.set_rng_state_all(st[3])
+
+# %% ../../nbs/02_ladder/03b_init_loss.ipynb
+def forward_target_slot(b:Bench, model)->Optional[int]:
+    """With a forward of your own, the item of the first training batch (a tuple or list) that it hands the loss, unchanged,
+    as the targets: the one item equal to the targets it returns, for `target_in_inputs`; None when no item or several are,
+    or the forward fails. The model runs in eval mode with the generators kept: nothing it holds or draws changes."""
+    batch = b.first_batch()[0]
+    if not isinstance(batch, (tuple, list)) or len(batch) < 2: return None
+    batch, mode = to_device(batch, b.device), model.training
+    try:
+        with rng_kept(), torch.no_grad(): model.eval(); t = b.forward(model, batch)[1]
+    except Exception: return None  # rungs 1-3 ran this forward: what fails here is no target of ours to find
+    finally: model.train(mode)
+    if not torch.is_tensor(t): return None
+    same = [j for j, x in enumerate(batch) if torch.is_tensor(x) and x.shape == t.shape and x.dtype == t.dtype and torch.equal(x, t)]
+    return same[0] if len(same) == 1 else None
+
+# %% ../../nbs/02_ladder/03b_init_loss.ipynb
+MARGIN_SHARE = 0.9  # the share of a batch whose own class must score lower with its own label in, for `margin_head`
+
+def margin_head(b:Bench)->Optional[dict]:
+    """Whether the model reads the targets its forward hands it and lowers each sample's own class's logit for them: the
+    margin heads of face recognition and metric learning (ArcFace, CosFace, SphereFace). The fresh model's prediction on
+    the first batch (eval mode, the generators kept), against the same batch with its targets rolled one place: dict(share,
+    drop) when the own class's logit is lower with its own label in, in at least `MARGIN_SHARE` of the rows whose label the
+    roll changed; None otherwise, under a loss other than cross-entropy, or when no item of the batch is the target."""
+    if not b.is_ce or (slot := forward_target_slot(b, model := b.model())) is None: return None
+    batch = to_device(b.first_batch()[0], b.device); t = batch[slot]
+    if t.ndim != 1 or t.dtype.is_floating_point or not bool((moved := t.roll(1) != t).any()): return None
+    swapped = list(batch); swapped[slot] = t.roll(1); swapped = type(batch)(swapped) if isinstance(batch, tuple) else swapped
+    try:
+        with rng_kept(), torch.no_grad():
+            model.eval(); p0, p1 = (b.prediction(b.forward(model, x)[0]) for x in (batch, swapped))
+    except (UserCodeError, RuntimeError, TypeError): return None
+    if not (torch.is_tensor(p0) and torch.is_tensor(p1)) or p0.shape != p1.shape or p0.ndim != 2 or len(p0) != len(t): return None
+    own = lambda p: p.float().gather(1, t[:, None]).squeeze(1)[moved]
+    drop = own(p1) - own(p0)
+    share = float((drop > 1e-4 * max(1.0, float(p0.abs().max()))).float().mean())
+    return dict(share=round(share, 4), drop=float(drop.mean())) if share >= MARGIN_SHARE else None
 
 # %% ../../nbs/02_ladder/03b_init_loss.ipynb
 def constant_loss(b:Bench, prior, target, n:int)->float:
@@ -431,6 +483,11 @@ def rung2(b:Bench)->RungResult:
                "than they should at first (a warning: the ladder goes on):")
     elif was_ok and c.causes == ['init_scale'] and (h := head_inputs(b)):  # large inputs to a last layer of default scale
         n['head'] = h; return r.warn('init_scale', f'{head}; {_head_words(h)}')
+    elif was_ok and measured > expected and (m := margin_head(b)):  # ArcFace, CosFace: above ln C by design
+        n['margin'] = m; return r.warn(None, head + f"; the model reads the labels its forward hands it, and each sample's own class scores lower "
+                      f"with its own label in ({m['share']:.0%} of the first batch, by {m['drop']:.3g} on average): a margin in the "
+                      "head (ArcFace, CosFace, SphereFace) starts the loss above the theory by design, and training works it "
+                      "down (a warning: the ladder goes on)")
     elif was_ok and c.causes == ['eval_state'] and abs(n['eval_state']['after'] - expected) <= st.init_tol * abs(expected):
         r.warn(None, head + "; one training-mode forward brings it within tolerance, and training runs in that mode: what is off "
                "is the eval-mode measure before any training, not the model (a warning: the ladder goes on):")

@@ -4,7 +4,7 @@
 
 # %% ../../nbs/02_ladder/03a_one_step.ipynb 2
 from __future__ import annotations
-import math, time, warnings
+import math, re, time, warnings
 from typing import Optional
 import torch
 from ..core import NtrainError, TaskError, to_device, first_line, default_num_workers
@@ -13,11 +13,12 @@ from ..engine import checkpoint as ckpt
 from .kernel import RungResult, UserCodeError, BadTargets, Bench, same_tree
 from ..data import string_targets, batch_target, same_targets, takes_class_indices, split_groups, groups_words, check_target_values
 from .diagnose import describe, batch_inputs, batch_targets, nan_diagnosis, broadcast_mismatch
+from .init_loss import rng_kept
 from ..metrics import class_dim
 
 # %% auto 0
-__all__ = ['EVAL_TOL', 'eval_gap', 'targets_outside', 'bce_targets_outside', 'no_grad_params', 'worker_rng', 'token_alignment',
-           'shifted_targets', 'rung1']
+__all__ = ['EVAL_TOL', 'OUT_OF_BOUNDS', 'NONE_CLASS', 'eval_gap', 'targets_outside', 'bce_targets_outside', 'no_grad_params',
+           'worker_rng', 'token_alignment', 'shifted_targets', 'rung1']
 
 # %% ../../nbs/02_ladder/03a_one_step.ipynb
 def _nbytes(ts)->int: return sum(t.numel() * t.element_size() for t in ts if torch.is_tensor(t))
@@ -63,7 +64,6 @@ def _pairs_targets(b:Bench, output, target)->bool:
     output with every target, so a permutation of the targets leaves it as it was; a loss of one's own that takes
     `out[:, 0]` changes. Both losses start from the same generators' state (`rng_kept`: a loss that samples). False when it
     cannot tell (targets all alike, or a loss that fails on them)."""
-    from .small_data import rng_kept
     if not (torch.is_tensor(target) and target.ndim and len(target) > 1): return False
     perm = torch.randperm(len(target), generator=torch.Generator().manual_seed(0)).to(target.device)
     if torch.equal(target[perm], target): return False
@@ -78,18 +78,29 @@ def _pairs_targets(b:Bench, output, target)->bool:
 
 
 # %% ../../nbs/02_ladder/03a_one_step.ipynb
-def targets_outside(b:Bench, preds, target, idx)->Optional[str]:
-    """For a loss that raised: integer targets outside the classes (`Task.num_classes`, else the outputs' class dimension,
-    `class_dim`), `ignore_index` left out, in words naming the first sample (`idx`: the batch's sample indices); else None.
-    A loss of one's own with a cross-entropy inside is not checked before it runs (its targets need not be class indices),
-    so its IndexError is read here."""
+OUT_OF_BOUNDS = re.compile(r'Target (-?\d+) is out of bounds')  # torch's cross-entropy and NLL on the CPU, refusing a class index
+NONE_CLASS = "a 'none' or unknown class written as -1 or as C? make it a class of its own, or pass it as the loss's ignore_index"
+
+def _first_sample(bad, idx)->int:
+    "The sample (`idx`: the batch's sample indices, or None) of the first row of the boolean tensor `bad` that holds a True."
+    i = int(bad.reshape(len(bad), -1).any(1).nonzero()[0]) if bad.ndim else 0
+    return int(idx[i]) if idx is not None and i < len(idx) else i
+
+def targets_outside(b:Bench, preds, target, idx, err:str='')->Optional[str]:
+    """For a loss that raised (`err`, its message): integer targets outside the classes (`Task.num_classes`, else the outputs'
+    class dimension, `class_dim`), `ignore_index` left out, in words naming the first sample (`idx`: the batch's sample
+    indices); else None. A loss of one's own with a cross-entropy inside is not checked before it runs (its targets need
+    not be class indices), so its IndexError is read here. With no class count to check against (several heads, one
+    target tensor), the class index the error names (`OUT_OF_BOUNDS`) is looked for in the targets."""
     if not torch.is_tensor(target) or target.dtype.is_floating_point or target.dtype == torch.bool or target.is_complex(): return None
     d = class_dim(preds, target) if torch.is_tensor(preds) else None
     C = b.task.num_classes or (preds.shape[d] if d is not None else None)
-    if not C: return None
+    if not C:
+        if not (m := OUT_OF_BOUNDS.search(err)) or not bool((hit := target.detach().cpu() == int(m.group(1))).any()): return None
+        return (f"the loss refused class index {m.group(1)}, which {int(hit.sum())} of the first batch's {hit.numel()} targets hold "
+                f"(train sample {_first_sample(hit, idx)} first): bad labels ({NONE_CLASS})")
     try: check_target_values(target.detach().cpu(), idx, C, b.task.ignore_index)  # fit's own check, which names the sample
-    except TaskError as e: return (f"{e}: bad labels (a 'none' or unknown class written as -1 or as C? make it a class of its "
-                                   "own, or pass it as the loss's ignore_index)")
+    except TaskError as e: return f"{e}: bad labels ({NONE_CLASS})"
     return None
 
 def bce_targets_outside(b:Bench, target, idx, split:str='train')->Optional[str]:
@@ -99,8 +110,7 @@ def bce_targets_outside(b:Bench, target, idx, split:str='train')->Optional[str]:
     t = target.detach().float().cpu()
     bad = (t < 0) | (t > 1)
     if not bool(bad.any()): return None
-    i = int(bad.reshape(len(t), -1).any(1).nonzero()[0]) if t.ndim else 0
-    s = int(idx[i]) if idx is not None and i < len(idx) else i
+    s = _first_sample(bad, idx)
     vals = ', '.join(f'{v:g}' for v in t[bad].unique()[:3].tolist())
     return (f"binary cross-entropy's targets must lie in [0, 1], and {int(bad.sum())} of the first batch's {t.numel()} do not "
             f"({vals}; {split} sample {s} first): its loss then has no floor. Labels of a margin loss (-1 and 1)? map them with (y + 1) / 2")
@@ -135,7 +145,7 @@ def _first_step(b:Bench, r:RungResult, model, ps:list, batch, cpu, idx):
     except UserCodeError as e:
         r.fail('loss', str(e))
         if (w := string_targets(batch_target(cpu))): r.note('string_labels', '  ' + w)
-        if (w := targets_outside(b, preds, target, idx)): r.note('bad_labels', '  ' + w)
+        if (w := targets_outside(b, preds, target, idx, str(e))): r.note('bad_labels', '  ' + w)
         if torch.is_tensor(target) and target.dtype.is_floating_point == (b.is_ce) and (b.is_ce or b.is_bce or b.is_mse):
             r.note('target_dtype', f"the targets are {describe(target)}: {'cross-entropy needs int64 class indices' if b.is_ce else 'this loss needs float targets'}")
         return None

@@ -25,7 +25,8 @@ from .one_step import EVAL_TOL, eval_gap
 from .range_test import lr_find
 from .overfit import KEEPS, ZERO_GRAD, NONDETERMINISTIC, loss_rose, keeps_gradients, deterministic_steps, repeat_check
 from .small_data import LEAK_CHUNK, AUROC_MAX, PERMUTED_CACHE, digest, leak_check, auroc, train_prior
-from .small_data import control_seed, target_slot, Permuted, rng_kept, control_fit, swing, judge
+from .small_data import control_seed, target_slot, Permuted, control_fit, swing, judge
+from .init_loss import rng_kept
 from .full_run import IN_KERNEL, free_memory, importable_task, start_run, follow_run, run_verdict
 _all_ = ['EVAL_TOL', 'KEEPS', 'ZERO_GRAD', 'NONDETERMINISTIC', 'LEAK_CHUNK', 'AUROC_MAX', 'PERMUTED_CACHE', 'IN_KERNEL', 'eval_gap',
          'rung1', 'rung2', 'loss_rose', 'keeps_gradients', 'deterministic_steps', 'repeat_check', 'rung3', 'digest', 'leak_check',

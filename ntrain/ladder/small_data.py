@@ -16,7 +16,7 @@ from ..data import hf_forward, default_forward, mix_seed, same_targets, batch_ta
 from .kernel import RungResult, LadderStopped, UserCodeError, user_code, Bench, same_tree, takes_probs
 from .diagnose import batch_inputs, batch_targets
 from .range_test import lr_find
-from .init_loss import target_scale, constant_loss, class_constants
+from .init_loss import target_scale, constant_loss, class_constants, rng_kept, forward_target_slot
 from .overfit import loss_rose
 from ..metrics import class_dim
 
@@ -27,12 +27,12 @@ __all__ = ['LEAK_CHUNK', 'DISCRETE_PROBE', 'QUANTISED', 'AUROC_MAX', 'CONFUSION_
            'LEAK_SURE', 'RECUR_SLACK', 'CONTROLS', 'MEMORISED', 'STRUCTURED', 'WRECKED', 'FAR_BELOW', 'SPARSE_IDS',
            'ID_COLUMNS', 'SWAP_MIN', 'GAP_BATCHES', 'digest', 'sample_inputs', 'leak_check', 'discrete', 'auroc',
            'train_prior', 'own_prediction', 'std_error', 'relabelled', 'relabel_words', 'class_tallies',
-           'missing_class', 'control_seed', 'target_slot', 'Permuted', 'with_target', 'Shuffled', 'rng_kept',
-           'control_fit', 'shape_groups', 'sound_control', 'targets_are_inputs', 'swing', 'judge', 'shared_rows',
-           'target_copies', 'target_in_inputs', 'forward_target_slot', 'cut', 'natural_copies', 'leak_explains',
-           'decisive', 'more_controls', 'permuted_like', 'blew_up', 'train_wrecked', 'train_se', 'controls_best',
-           'far_below', 'learned_then_lost', 'sparse_ids', 'rung4_on', 'validation_fit', 'control_ends',
-           'taught_as_much', 'init_gap', 'loss_fell', 'beats_permutations', 'rung4']
+           'missing_class', 'control_seed', 'target_slot', 'Permuted', 'with_target', 'Shuffled', 'control_fit',
+           'shape_groups', 'sound_control', 'targets_are_inputs', 'swing', 'judge', 'shared_rows', 'target_copies',
+           'target_in_inputs', 'cut', 'natural_copies', 'leak_explains', 'decisive', 'more_controls', 'permuted_like',
+           'blew_up', 'train_wrecked', 'train_se', 'controls_best', 'far_below', 'learned_then_lost', 'sparse_ids',
+           'rung4_on', 'validation_fit', 'control_ends', 'taught_as_much', 'init_gap', 'loss_fell',
+           'beats_permutations', 'rung4']
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def digest(x)->str:
@@ -391,16 +391,6 @@ class Shuffled(Dataset):
         s = self.ds[i]; t = s[self.slot]
         g = torch.Generator(); g.manual_seed(self.seed + i)
         return with_target(s, self.slot, t[torch.randperm(len(t), generator=g)])
-
-# %% ../../nbs/02_ladder/03e_small_data.ipynb
-@contextlib.contextmanager
-def rng_kept():
-    "Run a block and put the global generators (Python, numpy, torch, CUDA) back as they were."
-    st = random.getstate(), np.random.get_state(), torch.get_rng_state(), torch.cuda.get_rng_state_all() if torch.cuda.is_available() else None
-    try: yield
-    finally:
-        random.setstate(st[0]); np.random.set_state(st[1]); torch.set_rng_state(st[2])
-        if st[3] is not None: torch.cuda.set_rng_state_all(st[3])
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def _forward_targets(b:Bench, model, ds, sub, n:int, item:int=1)->tuple:
@@ -891,22 +881,6 @@ def _class_in_inputs(X:torch.Tensor, T:torch.Tensor)->Optional[dict]:
     if chance > INPUT_CHANCE: return None  # few values, or one common: a persistent feature agrees with its label by nature
     return dict(targets=1, inputs=X.shape[1], columns=[c], residual=1 - m, samples=len(T), match=m, chance=chance)
 
-
-# %% ../../nbs/02_ladder/03e_small_data.ipynb
-def forward_target_slot(b:Bench, model)->Optional[int]:
-    """With a forward of your own, the item of the first training batch (a tuple or list) that it hands the loss, unchanged,
-    as the targets: the one item equal to the targets it returns, for `target_in_inputs`; None when no item or several are,
-    or the forward fails. The model runs in eval mode with the generators kept: nothing it holds or draws changes."""
-    batch = b.first_batch()[0]
-    if not isinstance(batch, (tuple, list)) or len(batch) < 2: return None
-    batch, mode = to_device(batch, b.device), model.training
-    try:
-        with rng_kept(), torch.no_grad(): model.eval(); t = b.forward(model, batch)[1]
-    except Exception: return None  # rungs 1-3 ran this forward: what fails here is no target of ours to find
-    finally: model.train(mode)
-    if not torch.is_tensor(t): return None
-    same = [j for j, x in enumerate(batch) if torch.is_tensor(x) and x.shape == t.shape and x.dtype == t.dtype and torch.equal(x, t)]
-    return same[0] if len(same) == 1 else None
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def cut(ref:float, f:float)->float:
@@ -1596,11 +1570,27 @@ def _blame_by_splits(b:Bench, r:RungResult)->RungResult:
     (`init_gap`), or when validation can be learned (`validation_fit`, further than the training targets took it:
     `taught_as_much`) and the same fit within the train split fails (or the train split is too small to ask). Otherwise
     `inconclusive`: a signal too weak for the subset when validation cannot be learned either; splits grouped apart, or
-    labels made by another scheme, when both can."""
+    labels made by another scheme, when both can. A validation split too small for its witness, with a control, asks the
+    train split alone: `inconclusive` when the fit learns there, the blame kept when it does not."""
     n, formula = r.numbers, 'no_control' in r.causes
     if (gap := init_gap(b, n)): return r.note(None, f'  {gap}: inputs or targets prepared differently on one split')
     w = _witness(b, n, 'no better than the formula, with no control' if formula else 'the fit learned its training targets, and validation gained nothing')
-    if w is None and not (fell := formula and loss_fell(n, b.st.noise_se)): return r.note(None, _too_small(b))
+    head = (f"with no control to compare with, {n['metric']} ({n['start']:.4g} -> {n['final']:.4g}) does not pass the formula (train loss "
+            f"{n['train_loss_end']:.4g} at the end)" if formula else f"the model fits its training targets better than permuted ones (train "
+            f"loss {n['train_loss_end']:.4g} against {n['control']['train_loss_end']:.4g}), yet {n['metric']} ({n['start']:.4g} -> "
+            f"{n['final']:.4g}) is no better than with them")
+    keep = [c for c in r.causes if c not in ('labels', 'no_control')]  # a note beside the blame (eval_mode) stays
+    if w is None and not (fell := formula and loss_fell(n, b.st.noise_se)):
+        if formula or (t := _witness(b, n, 'validation is too small for a witness', 'train')) is None: return r.note(None, _too_small(b))
+        ok, v, vn, ends, moved = t  # a fit that beats its permutations and only warns of copies within the split learns, too
+        if not (ok or v.verdict == 'warn' and v.causes == ['leakage'] and ends and vn['train_loss_end'] < min(ends)):
+            return r.note(None, f"{_too_small(b)}; fit within the train split, the model does not learn either ({moved}: {v.verdict}): "
+                          "what it fits does not carry over even within the training targets")
+        copies = ', its copies within the split warned' if v.causes == ['leakage'] else ''
+        return _rejudged(r, 'warn', 'inconclusive', f"inconclusive: {head}; {_too_small(b).strip()}, and fit within the train split the "
+                         f"model learns ({moved}{copies}): the training targets carry over within their own split, and {len(b.task.valid)} validation "
+                         "samples are too few to tell a model that only overfits from labels at fault; settle it with a larger validation "
+                         "split or judge the full run's validation", keep)
     learns, v, vn, _, moved = w or (False, None, None, None, None)
     ok = learns and not taught_as_much(n, vn)
     t = _witness(b, n, 'validation can be learned', 'train') if ok else None
@@ -1609,16 +1599,11 @@ def _blame_by_splits(b:Bench, r:RungResult)->RungResult:
             f"; fit the same way within the train split, it does not ({t[4]}: {t[1].verdict}): validation can be learned from its own "
             "targets, and the training targets cannot" if t else ": validation can be learned, and what the model learns from the "
             "training targets does not carry over to it (the train split is too small to fit half of it)"))
-    head = (f"with no control to compare with, {n['metric']} ({n['start']:.4g} -> {n['final']:.4g}) does not pass the formula (train loss "
-            f"{n['train_loss_end']:.4g} at the end)" if formula else f"the model fits its training targets better than permuted ones (train "
-            f"loss {n['train_loss_end']:.4g} against {n['control']['train_loss_end']:.4g}), yet {n['metric']} ({n['start']:.4g} -> "
-            f"{n['final']:.4g}) is no better than with them")
     why = f"{_too_small(b).strip()} for a witness, but its val_loss fell beyond noise: {fell}" if w is None else "fit on half of the validation split and judged on the other half, " + (
            _grouped(moved, t) if ok else f"it moves the other half ({moved}), but the training targets took {n['metric']} as far: they "
            "teach as much, so nothing says they are at fault" if learns else f"it does not learn beyond {'noise' if formula else 'permuted targets'} "
            f"either ({moved}: {v.verdict}): a signal too weak for {n['samples']} samples to tell a model that only overfits from training "
            "targets at fault (or validation targets that carry nothing)")
-    keep = [c for c in r.causes if c not in ('labels', 'no_control')]  # a note beside the blame (eval_mode) stays
     return _rejudged(r, 'warn', 'inconclusive', f"inconclusive: {head}; {why}; settle it with more samples (small_min) or judge the "
                      "full run's validation", (['no_control'] if formula else []) + keep)
 
