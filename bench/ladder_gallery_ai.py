@@ -1,4 +1,4 @@
-"""Half AI of the ladder's gallery: held out from the rules frozen at FREEZE (round 49), and run once on them.
+"""Half AI of the ladder's gallery: held out from the rules frozen at a4876c6 (round 49), and run once on them.
 Families not in halves A-AH: Rossmann store sales with entity embeddings (Guo and Berkhahn 2016, shrunk: an embedding for
 each categorical column, two dense ReLU layers, a sigmoid output of log(sales) / max log(sales), the MAE; Adam, batches of
 128; a batch of three tensors and a forward of its own; the last 16 days validate) on synthetic stores whose sales are
@@ -33,7 +33,7 @@ its distribution, 768 simulated buildings; an MLP, SGD with momentum, the MSE in
 At most about 2000 training samples a program and 59k parameters; see CHECKS for the plain-loop timings.
 Registered into ladder_gallery's HEALTHY/BROKEN/HALF through its decorators; ladder_gallery imports this module after half AH.
 
-Protocol: written by a helper in a worktree at 0d60e4c (branch halfAI), held out from the rules frozen at FREEZE (round 49).
+Protocol: written by a helper in a worktree at 0d60e4c (branch halfAI), held out from the rules frozen at a4876c6 (round 49).
 The helper read none of the ladder's rules (ntrain/ladder/*, nbs/02_ladder*, nbs/03*), bench/RESULTS.md, CHANGELOG.md,
 AGENTS.md, the rule tests or any sweep's results, and never ran the ladder on these programs (no ntrain.ladder call, no
 bench/ladder_sweep.py, no CLI). It read bench/ladder_gallery.py's head, helpers and tail (the import lines), half AH whole,
