@@ -163,7 +163,7 @@ def _init_loss_causes(b:Bench, r:RungResult, measured:float, expected:float, row
         r.note('eval_state', f"  eval-mode outputs depend on state that only a training-mode forward sets, {es[2]}: the first "
                f"batch's loss in eval mode is {es[0]:.4g} at init and {es[1]:.4g} after one training-mode forward; run one forward "
                "in train mode (or some training) before evaluating" + (" (not the last layer's init scale)" if alone else
-               f"; yet {es[1]:.4g} is still {es[1] / expected:.3g} x the theory: more is off than that state"))
+               f"; yet {es[1]:.4g} is still {es[1] / max(abs(expected), 1e-12):.3g} x the theory: more is off than that state"))
         if alone: return r
     if measured > expected:
         if bs > 2 and abs(ratio / bs - 1) < 0.25:
