@@ -1167,3 +1167,13 @@ def test_round_49_what_half_ag_found():
     assert digits.verdict == 'fail' and 'bad_labels' in digits.causes and 'refused class index 10' in digits.diagnosis, digits.diagnosis
     shuffle = gallery('shufflenet_normal_init_std_dropped', 5, rungs='2').rung(2)
     assert shuffle.verdict == 'fail' and {'eval_state', 'init_scale'} <= set(shuffle.causes), (shuffle.causes, shuffle.diagnosis)
+
+
+def test_round_50_what_half_ai_found():
+    """Issue 32 round 50, from held-out half AI (run on round 49's rules): a ResNet whose stochastic depth drops branches in
+    evaluation too (one draw a block a batch, death rates 0.125 to 0.5) gave two eval passes that agree 13% of the time,
+    and rung 1 missed `eval_mode` in 3 of 10 seeds, seed 0 among them; it compares three passes now. The healthy ResNet,
+    whose eval pass scales each branch by its survival instead, does not warn."""
+    bad = gallery('stochastic_depth_drops_in_eval', 0, rungs='1').rung(1)
+    assert 'eval_mode' in bad.causes and '3 forward passes' in bad.diagnosis, (bad.causes, bad.diagnosis)
+    assert 'eval_mode' not in gallery('stochastic_depth_resnet', 0, rungs='1').rung(1).causes
