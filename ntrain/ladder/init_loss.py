@@ -4,12 +4,12 @@
 
 # %% ../../nbs/02_ladder/03b_init_loss.ipynb 2
 from __future__ import annotations
-import contextlib, math, random
+import contextlib, math
 from typing import Optional
-import numpy as np
 import torch
 from torch import nn
 from ..core import to_device, seed_all, tree_map
+from ..engine import checkpoint as ckpt
 from ..data import mix_seed, tensors_of, map_output
 from .kernel import RungResult, user_code, Bench, batch_rows, UserCodeError, takes_probs
 from .diagnose import init_loss_theory, regression_parts
@@ -18,7 +18,7 @@ from ..metrics import class_dim
 # %% auto 0
 __all__ = ['RESHAPES', 'TARGET_SCALE', 'REGRESSION_SURE', 'REINITS', 'HEAD_GAIN', 'MARGIN_SHARE', 'INIT_SURE', 'HEAD_SURE',
            'INIT_ADVICE', 'NO_LAST_LAYER', 'last_op', 'squashed_by', 'reads_logits', 'eval_state', 'target_scale',
-           'output_spread', 'init_spread', 'lucky_init', 'last_layer', 'head_inputs', 'rng_kept', 'forward_target_slot',
+           'output_spread', 'rng_kept', 'init_spread', 'lucky_init', 'last_layer', 'head_inputs', 'forward_target_slot',
            'margin_head', 'constant_loss', 'class_constants', 'batch_constant', 'rung2']
 
 # %% ../../nbs/02_ladder/03b_init_loss.ipynb
@@ -212,20 +212,24 @@ def _regression_check(b:Bench, r:RungResult, seen:list, w:list)->float:
     return n['slack']
 
 # %% ../../nbs/02_ladder/03b_init_loss.ipynb
+@contextlib.contextmanager
+def rng_kept():
+    "Run a block and put the global generators (Python, numpy, torch, CUDA) back as they were: a check inside it changes nothing that follows."
+    s = ckpt.rng_state()  # the checkpoint's own capture of every generator
+    try: yield
+    finally: ckpt.set_rng_state(s)
+
+# %% ../../nbs/02_ladder/03b_init_loss.ipynb
 REINITS = 5  # random inits a loss below theory is measured against
 
 def init_spread(b:Bench, seen:list, w:list, k:int=REINITS)->list:
     "The initial loss (over the batches `seen`, weighted by `w`) of `k` more random inits, seeds other than the run's; the global generators are put back."
-    st, out = (random.getstate(), np.random.get_state(), torch.get_rng_state(), torch.cuda.get_rng_state_all() if torch.cuda.is_available() else None), []
-    try:
-        with torch.no_grad():
-            for j in range(k):
-                seed_all(mix_seed(b.cfg.seed, 0x1417 + j) >> 1)
-                with user_code('model'): m = b.task.make_model().to(b.device); m.train(); m.eval()
-                out.append(sum(wi * float(b.forward_loss(m, bt)[0]) for wi, (bt, _, _) in zip(w, seen)))
-    finally:
-        random.setstate(st[0]); np.random.set_state(st[1]); torch.set_rng_state(st[2])
-        if st[3] is not None: torch.cuda.set_rng_state_all(st[3])
+    out = []
+    with rng_kept(), torch.no_grad():
+        for j in range(k):
+            seed_all(mix_seed(b.cfg.seed, 0x1417 + j) >> 1)
+            with user_code('model'): m = b.task.make_model().to(b.device); m.train(); m.eval()
+            out.append(sum(wi * float(b.forward_loss(m, bt)[0]) for wi, (bt, _, _) in zip(w, seen)))
     return out
 
 def lucky_init(b:Bench, r:RungResult, seen:list, w:list, measured:float, expected:float, source:str)->bool:
@@ -285,16 +289,6 @@ def _head_words(h:dict)->str:
             "A sum over a graph's nodes or a sequence, or features not normalised, do that: mean-pool or normalise them, or scale the "
             "last layer down (a warning: the ladder goes on)")
 
-
-# %% ../../nbs/02_ladder/03b_init_loss.ipynb
-@contextlib.contextmanager
-def rng_kept():
-    "Run a block and put the global generators (Python, numpy, torch, CUDA) back as they were."
-    st = random.getstate(), np.random.get_state(), torch.get_rng_state(), torch.cuda.get_rng_state_all() if torch.cuda.is_available() else None
-    try: yield
-    finally:
-        random.setstate(st[0]); np.random.set_state(st[1]); torch.set_rng_state(st[2])
-        if st[3] is not None: torch.cuda.set_rng_state_all(st[3])
 
 # %% ../../nbs/02_ladder/03b_init_loss.ipynb
 def forward_target_slot(b:Bench, model)->Optional[int]:

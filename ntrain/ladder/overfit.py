@@ -13,7 +13,7 @@ from ..engine import checkpoint as ckpt
 from .kernel import RungResult, UserCodeError, user_code, Bench, same_tree
 from .diagnose import describe, batch_targets, names_list, nan_diagnosis, grad_report
 from .range_test import lr_find
-from .init_loss import target_scale, batch_constant
+from .init_loss import target_scale, batch_constant, rng_kept
 from ..metrics import class_dim
 
 # %% auto 0
@@ -73,13 +73,6 @@ def curve_verdict(losses:list, target:float, st)->dict:
     return dict(out, state=state, words=words)
 
 # %% ../../nbs/02_ladder/03d_overfit.ipynb
-@contextlib.contextmanager
-def _rng_kept():
-    "Every RNG state as it was before the block: a check inside it changes nothing that follows."
-    s = ckpt.rng_state()
-    try: yield
-    finally: ckpt.set_rng_state(s)
-
 KEEPS = 0.1  # keeps_gradients above this: the step adds to the gradients it finds
 ZERO_GRAD = ("your step function adds to the gradients it finds: it does not call optimizer.zero_grad() (or model.zero_grad()) "
              "before loss.backward(), so every step applies the sum of all the gradients so far; call optimizer.zero_grad() first "
@@ -95,7 +88,7 @@ def keeps_gradients(b:Bench, batch)->Optional[float]:
         for p in ps: p.grad = torch.randn(p.shape, generator=g).to(p.device, p.dtype)
         b.train_step(m, o, batch)
         return [None if p.grad is None else p.grad.detach().float() for p in ps]
-    with _rng_kept():
+    with rng_kept():
         try: g1, g2 = leaves(1), leaves(2)
         except UserCodeError: return None  # the step raised: rung 3's own steps say so
     num = den = 0.0
@@ -108,7 +101,7 @@ def keeps_gradients(b:Bench, batch)->Optional[float]:
 # %% ../../nbs/02_ladder/03d_overfit.ipynb
 def _own_grads(b:Bench, init:dict, batch)->Optional[dict]:
     "`grad_report` after ntrain's own backward pass from the weights `init`: a user's step may leave no gradient to read."
-    with _rng_kept():
+    with rng_kept():
         try:
             m = b.model().train(); m.load_state_dict(init)
             loss, _, _ = b.forward_loss(m, batch)
@@ -180,7 +173,7 @@ def repeat_check(b:Bench, init:dict, # the model's state before rung 3's first s
                 )->dict:
     "Rung 3's first steps again from a fresh model with the same seed, batch and RNG state: same (bit-equal), sources (in words), summary."
     out = dict(same=True, steps=len(losses), sources=[])
-    with _rng_kept():
+    with rng_kept():
         m = b.model().train()
         if not same_tree(m.state_dict(), init):
             out['sources'].append("the model's initial weights: two builds with the same seed differ, so the model factory (Task.model) "
@@ -318,7 +311,7 @@ def _curve_at(b:Bench, init:dict, batch, lr:float, target:float,
               extend:bool=False, # a curve still falling slowly runs on, `overfit_steps` more at a time, up to `overfit_max` x them (as rung 3's own)
              )->Optional[list]:
     """`overfit_steps` steps on `batch` from the weights `init` at learning rate `lr`, as their losses (cut short, every 50
-    steps, once memorised or non-finite); None for a step that raises. The caller keeps the RNG (`_rng_kept`)."""
+    steps, once memorised or non-finite); None for a step that raises. The caller keeps the RNG (`rng_kept`)."""
     st = b.st
     m = b.model().train(); m.load_state_dict(init); o = b.optimizer(m, lr=lr)
     pend, s, limit, most = [], 0, st.overfit_steps, max(st.overfit_steps, int(st.overfit_max * st.overfit_steps))
@@ -338,7 +331,7 @@ def higher_lr(b:Bench, init:dict, batch, lr:float, target:float)->Optional[dict]
     that fell most (learns=False); None for lr 0 or a step that raises."""
     if not lr > 0: return None
     best = None
-    with _rng_kept():
+    with rng_kept():
         for f in HIGHER_LR:
             if (ls := _curve_at(b, init, batch, lr * f, target)) is None: return best
             if not all(map(math.isfinite, ls)): continue
@@ -369,7 +362,7 @@ def lower_lr(b:Bench, init:dict, batch, lr:float, target:float, const:Optional[f
     the curve stays finite, does not rise, memorises, falls steeply, reaches a floor or is still falling by 2 x
     `overfit_moved`, and its lowest loss is below `LOST_BELOW` x `const` where that is known; None for lr 0 or a step that raises."""
     if not lr > 0: return None
-    with _rng_kept(): ls = _curve_at(b, init, batch, lr / LOWER_LR, target, extend=True)
+    with rng_kept(): ls = _curve_at(b, init, batch, lr / LOWER_LR, target, extend=True)
     if ls is None: return None
     if not all(map(math.isfinite, ls)):
         return dict(lr=lr / LOWER_LR, drop=None, state='nan', learns=False, words=f'the loss became non-finite at step {next(i for i, l in enumerate(ls) if not math.isfinite(l))}')
@@ -391,7 +384,7 @@ def _lost(b:Bench, r:RungResult, batch, idx, init:dict, lr:float, how:Optional[s
     rung fails as it would)."""
     n, losses = r.numbers, r.series['loss']
     how = how or (f'it rose back to {losses[-1]:.4g}' if losses[-1] > 1.2 * min(losses) else f'it stopped near {losses[-1]:.4g}')
-    with torch.no_grad(), _rng_kept(): tgt = b.forward_loss(b.model(), batch)[2]  # a fresh model for the targets only: the RNG goes on as it was
+    with torch.no_grad(), rng_kept(): tgt = b.forward_loss(b.model(), batch)[2]  # a fresh model for the targets only: the RNG goes on as it was
     n['batch_constant'] = const = batch_constant(b, tgt, len(idx))
     if (lo := learned_first(losses, const, b.st)) is None: return False
     lw = lower_lr(b, init, batch, lr, n['threshold'], const)
