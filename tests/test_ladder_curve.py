@@ -1177,3 +1177,24 @@ def test_round_50_what_half_ai_found():
     bad = gallery('stochastic_depth_drops_in_eval', 0, rungs='1').rung(1)
     assert 'eval_mode' in bad.causes and '3 forward passes' in bad.diagnosis, (bad.causes, bad.diagnosis)
     assert 'eval_mode' not in gallery('stochastic_depth_resnet', 0, rungs='1').rung(1).causes
+
+
+def test_round_51_what_halves_ai_and_aj_found():
+    """Issue 32 round 51, from held-out halves AI and AJ (run on round 49's rules). A NADE whose running sum is not shifted
+    reads each pixel it predicts; the healthy NADE's validation loss falls as far, and both only warned of natural copies.
+    The gradient of the prediction now tells them apart: rung 4 fails `leakage` for the unshifted one and notes the healthy
+    one as autoregressive. A SimCLR whose two views are drawn from one seed feeds the same tensor twice; rung 4 only warned
+    `no_control`, and fails `leakage` now, while the healthy SimCLR's views differ (checked without training: its rung 4
+    takes minutes)."""
+    bad, good = (gallery(n, 0, rungs='4').rung(4) for n in ('nade_cumsum_not_shifted', 'nade_digits'))
+    assert bad.verdict == 'fail' and 'leakage' in bad.causes and 'reads each one it predicts' in bad.diagnosis, (bad.causes, bad.diagnosis)
+    assert good.verdict != 'fail' and 'autoregressive in their order' in good.diagnosis, (good.causes, good.diagnosis)
+    import tempfile
+    from ntrain.ladder.session import LadderSession
+    from ntrain.ladder.kernel import bench
+    from ntrain.ladder.small_data import twin_inputs
+    for name, want in (('simclr_views_seeded_by_index', {'items': (0, 1), 'samples': 64}), ('simclr_digits', None)):
+        with tempfile.TemporaryDirectory() as rd:
+            s = LadderSession(run_dir=rd, **G.BROKEN.get(name, (G.HEALTHY.get(name),))[0](0))
+            b = bench(s.config(s._settings(None)), task=s.task, run_dir=rd, optimizer=s.optimizer, step=s.step, settings=s.thresholds)
+            assert twin_inputs(b, b.model(), b.task.train) == want, name

@@ -24,15 +24,15 @@ from ..metrics import class_dim
 __all__ = ['LEAK_CHUNK', 'DISCRETE_PROBE', 'QUANTISED', 'AUROC_MAX', 'CONFUSION_MAX', 'RELABEL_MIN', 'RELABEL_GAIN',
            'MISSING_SHARE', 'MISSING_P', 'MISSING_Z', 'PERMUTED_CACHE', 'MOOT_CHECK', 'TOGETHER', 'DISTINCT',
            'COPY_ROWS', 'COPY_MAX', 'INPUT_COPY', 'INPUT_SAMPLES', 'INPUT_WIDTH', 'INPUT_MATCH', 'INPUT_CHANCE',
-           'LEAK_SURE', 'RECUR_SLACK', 'CONTROLS', 'MEMORISED', 'STRUCTURED', 'WRECKED', 'FAR_BELOW', 'SPARSE_IDS',
-           'ID_COLUMNS', 'SWAP_MIN', 'GAP_BATCHES', 'digest', 'sample_inputs', 'leak_check', 'discrete', 'auroc',
-           'train_prior', 'own_prediction', 'std_error', 'relabelled', 'relabel_words', 'class_tallies',
-           'missing_class', 'control_seed', 'target_slot', 'Permuted', 'with_target', 'Shuffled', 'control_fit',
-           'shape_groups', 'sound_control', 'targets_are_inputs', 'swing', 'judge', 'shared_rows', 'target_copies',
-           'target_in_inputs', 'cut', 'natural_copies', 'leak_explains', 'decisive', 'more_controls', 'permuted_like',
-           'blew_up', 'train_wrecked', 'train_se', 'controls_best', 'far_below', 'learned_then_lost', 'sparse_ids',
-           'rung4_on', 'validation_fit', 'control_ends', 'taught_as_much', 'init_gap', 'loss_fell',
-           'beats_permutations', 'rung4']
+           'OWN_PROBES', 'TWIN_SAMPLES', 'LEAK_SURE', 'RECUR_SLACK', 'CONTROLS', 'MEMORISED', 'STRUCTURED', 'WRECKED',
+           'FAR_BELOW', 'SPARSE_IDS', 'ID_COLUMNS', 'SWAP_MIN', 'GAP_BATCHES', 'digest', 'sample_inputs', 'leak_check',
+           'discrete', 'auroc', 'train_prior', 'own_prediction', 'std_error', 'relabelled', 'relabel_words',
+           'class_tallies', 'missing_class', 'control_seed', 'target_slot', 'Permuted', 'with_target', 'Shuffled',
+           'control_fit', 'shape_groups', 'sound_control', 'targets_are_inputs', 'swing', 'judge', 'shared_rows',
+           'target_copies', 'target_in_inputs', 'reads_own_target', 'twin_inputs', 'cut', 'natural_copies',
+           'leak_explains', 'decisive', 'more_controls', 'permuted_like', 'blew_up', 'train_wrecked', 'train_se',
+           'controls_best', 'far_below', 'learned_then_lost', 'sparse_ids', 'rung4_on', 'validation_fit',
+           'control_ends', 'taught_as_much', 'init_gap', 'loss_fell', 'beats_permutations', 'rung4']
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def digest(x)->str:
@@ -727,7 +727,8 @@ def _small_fit(b:Bench, r:RungResult, model, sub, vl, within, bs:int, drop:bool,
 def _leak(b:Bench, n:dict, task, model=None)->dict:
     """Rung 4's leak check of `task` (`leak_check`, with `leak_check` records for its progress), its numbers into `n`; its result.
     With one item a split, the rows `model`'s forward passes select (`shared_rows`) as well; validation targets found verbatim
-    in the training samples (`target_copies`) and targets that are input columns (`target_in_inputs`) always."""
+    in the training samples (`target_copies`) and targets that are input columns (`target_in_inputs`) always; with `model`, an
+    autoregressive model's reading of its own targets (`reads_own_target`), and two views that are one (`twin_inputs`)."""
     st = b.st
     progress = lambda done, total: b.emit('leak_check', rung=4, done=done, total=total)
     leak = leak_check(task, st.leak_max, progress, b.stopper)
@@ -742,6 +743,10 @@ def _leak(b:Bench, n:dict, task, model=None)->dict:
     slot = None if batch_targets_are_the_loss(task) or model is None else forward_target_slot(b, model)  # a forward of your own: ask it
     if (batch_targets_are_the_loss(task) or slot is not None) and (ti := target_in_inputs(task.train, stop=b.stopper, slot=slot)) is not None:
         leak['in_inputs'] = n['target_in_inputs'] = ti
+    if model is not None:
+        with rng_kept():
+            if (own := reads_own_target(b, model, task.train)) is not None: leak['own'] = n['reads_own_target'] = own
+            if (tw := twin_inputs(b, model, task.train)) is not None: leak['twins'] = n['twin_inputs'] = tw
     return leak
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
@@ -883,6 +888,65 @@ def _class_in_inputs(X:torch.Tensor, T:torch.Tensor)->Optional[dict]:
 
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
+OWN_PROBES = 12  # positions of one sample whose prediction `reads_own_target` differentiates
+
+def reads_own_target(b:Bench, model, ds)->Optional[dict]:
+    """For a model whose targets are its inputs (`targets_are_inputs`), the gradient of its prediction (eval mode) at `OWN_PROBES`
+    positions of `ds`'s first sample, from a quarter of the way in to the end, with respect to that input: dict(probes, own,
+    past) when every probe's gradient is exactly zero at every later position and nonzero at an earlier one in most probes
+    (autoregressive in the input's order); `own`: the probes whose gradient is nonzero at their own position. None otherwise
+    (an autoencoder reads later positions too), and for inputs that are not floats, predictions that are not one a value, or
+    user code that raises."""
+    if len(ds) < 1 or (key := targets_are_inputs(b.task, ds, n=64)) is None: return None
+    was = model.training
+    try:
+        batch, *_ = next(iter(b.batches(b.loader(Subset(ds, [0]), 1, shuffle=False))))
+        batch = to_device(batch, b.device); x = batch[key]
+        if not (torch.is_tensor(x) and x.is_floating_point()) or x.numel() < 4: return None
+        x = x.detach().clone().requires_grad_(True)
+        model.eval()
+        _, out, _ = b.forward_loss(model, with_target(batch, key, x))
+        p = b.prediction(out)
+        p = out if p is None else p
+        if not (torch.is_tensor(p) and p.requires_grad and p.numel() == x.numel()): return None
+        p, D = p.reshape(-1), x.numel()
+        pos = sorted({D // 4 + (D - 1 - D // 4) * k // (OWN_PROBES - 1) for k in range(OWN_PROBES)})
+        own = past = 0
+        for i in pos:
+            g, = torch.autograd.grad(p[i], x, retain_graph=True, allow_unused=True)
+            if g is None: return None
+            g = g.reshape(-1)
+            if bool(g[i + 1:].any()): return None  # a later position read: not autoregressive in this order
+            own, past = own + bool(g[i] != 0), past + bool(g[:i].any())
+    except UserCodeError: return None
+    finally: model.train(was)
+    return dict(probes=len(pos), own=own, past=past, item=key) if 2 * past > len(pos) else None
+
+# %% ../../nbs/02_ladder/03e_small_data.ipynb
+TWIN_SAMPLES = 64  # training samples `twin_inputs` compares
+
+def twin_inputs(b:Bench, model, ds, n:int=TWIN_SAMPLES)->Optional[dict]:
+    """For a forward that returns no targets (a contrastive loss of two views), two items of each of `ds`'s first `n` samples (at
+    least 8) that are the same float tensor, bit for bit, with more than two values, and differ between the first two
+    samples: dict(items, samples); else None. The forward runs once on the first batch, in eval mode, generators kept."""
+    if batch_targets_are_the_loss(b.task) or not hasattr(ds, '__getitem__') or (m := min(len(ds), n)) < 8: return None
+    batch, mode = to_device(b.first_batch()[0], b.device), model.training
+    try:
+        with rng_kept(), torch.no_grad(): model.eval(); t = b.forward(model, batch)[1]
+    except Exception: return None  # rungs 1-3 ran this forward
+    finally: model.train(mode)
+    if t is not None: return None
+    with rng_kept(), user_code('data'):
+        s0, s1 = ds[0], ds[1]
+        keys = list(s0) if isinstance(s0, Mapping) else range(len(s0)) if isinstance(s0, (tuple, list)) else []
+        cand = [k for k in keys if torch.is_tensor(s0[k]) and s0[k].is_floating_point() and len(s0[k].unique()) > 2 and not same_tree(s0[k], s1[k])]
+        pairs = [(a, c) for i, a in enumerate(cand) for c in cand[i + 1:] if s0[a].shape == s0[c].shape]
+        for i in range(m):
+            s = s0 if i == 0 else ds[i]
+            if not (pairs := [(a, c) for a, c in pairs if torch.equal(s[a], s[c])]): return None
+    return dict(items=pairs[0], samples=m)
+
+# %% ../../nbs/02_ladder/03e_small_data.ipynb
 def cut(ref:float, f:float)->float:
     "`ref` cut to the share `f` of itself: `f` x `ref` at or above 0, and below 0 `ref` less (1 - `f`) of its size, `(2 - f)` x `ref`."
     return f * ref if ref >= 0 else (2 - f) * ref
@@ -1011,6 +1075,17 @@ def _small_notes(r:RungResult, key:str, fl:float, leak:dict, e:Optional[dict]=No
                f"{ti['inputs']}, flattened; the largest share of a target's spread left {ti['residual']:.1g}, over {ti['samples']} training samples)")
         r.fail('leakage', f"  the targets are in the inputs: {how}: the model reads the answer (a window that ends on the day it forecasts, a feature "
                "computed from the label, a decoder fed its targets unshifted, a session's next item left at the end of its prefix); end the inputs before the target")
+    if (ow := leak.get('own')) and ow['own'] * 2 > ow['probes']:
+        r.fail('leakage', f"  the targets are the inputs (item {ow['item']!r}), and the model reads each one it predicts: the gradient of its prediction "
+               f"at {ow['probes']} positions of a sample is exactly zero at every later input position, and nonzero at the position itself in "
+               f"{ow['own']} of them: a model masked to be autoregressive whose mask lets each output see its own target (a running sum "
+               "left unshifted, a first layer masked 'B' where 'A' is meant); the loss falls by copying. Shift the inputs one position")
+    elif ow: r.note(None, f"  the targets are the inputs, and the model is autoregressive in their order: the gradient of its prediction at "
+                    f"{ow['probes']} positions is exactly zero at every later position, and at the position itself in {ow['probes'] - ow['own']} of them")
+    if (tw := leak.get('twins')):
+        r.fail('leakage', f"  inputs {tw['items'][0]!r} and {tw['items'][1]!r} are the same tensor, bit for bit, in each of the first {tw['samples']} "
+               "training samples, and the forward returns no targets: a contrastive pair whose positive is its anchor (both views drawn from one "
+               "seed, or one view returned twice); the loss falls by telling samples apart and teaches no invariance: draw each view from its own random state")
     if leak.get('rows') or leak['overlap'] and leak['checked_valid'] == leak['checked_train'] == 1:
         _one_item_notes(r, leak)  # one item a split (a full-batch graph, split by masks in the forward)
     elif leak['overlap']:
