@@ -1,4 +1,4 @@
-"""Half AL of the ladder's gallery: held out from the rules frozen at FREEZE (round 51), and run once on them.
+"""Half AL of the ladder's gallery: held out from the rules frozen at f4491b3 (round 51), and run once on them.
 Families not in halves A-AJ, taken from text and NLP, tabular business, finance and health records, graphs and molecules,
 recommendation and ranking, self-supervised and metric-learning heads, and biology sequences (another half was written at
 the same time from other domains): DeepCoNN (Zheng, Noroozi and Yu 2017: two convolutional towers over a user's and an
@@ -30,7 +30,7 @@ At most about 1950 training items a program (the skip-gram pairs excepted: about
 each access) and 44k trainable parameters; an epoch of a plain loop 0.03-1.6 s on one busy core (CHECKS).
 Registered into ladder_gallery's HEALTHY/BROKEN/HALF through its decorators; ladder_gallery imports this module after half AJ.
 
-Protocol: written by a helper in a worktree at dcf0897 (branch halfAL), held out from the rules frozen at FREEZE (round 51).
+Protocol: written by a helper in a worktree at dcf0897 (branch halfAL), held out from the rules frozen at f4491b3 (round 51).
 The helper read none of the ladder's rules (ntrain/ladder/*, nbs/02_ladder*, nbs/03*), bench/RESULTS.md, CHANGELOG.md,
 AGENTS.md, the rule tests or any sweep's results, and never ran the ladder on these programs (no ntrain.ladder call, no
 bench/ladder_sweep.py, no CLI). It read bench/ladder_gallery.py's head, helpers and tail (the import lines) and a list of
