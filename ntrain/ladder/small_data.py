@@ -1075,17 +1075,7 @@ def _small_notes(r:RungResult, key:str, fl:float, leak:dict, e:Optional[dict]=No
                f"{ti['inputs']}, flattened; the largest share of a target's spread left {ti['residual']:.1g}, over {ti['samples']} training samples)")
         r.fail('leakage', f"  the targets are in the inputs: {how}: the model reads the answer (a window that ends on the day it forecasts, a feature "
                "computed from the label, a decoder fed its targets unshifted, a session's next item left at the end of its prefix); end the inputs before the target")
-    if (ow := leak.get('own')) and ow['own'] * 2 > ow['probes']:
-        r.fail('leakage', f"  the targets are the inputs (item {ow['item']!r}), and the model reads each one it predicts: the gradient of its prediction "
-               f"at {ow['probes']} positions of a sample is exactly zero at every later input position, and nonzero at the position itself in "
-               f"{ow['own']} of them: a model masked to be autoregressive whose mask lets each output see its own target (a running sum "
-               "left unshifted, a first layer masked 'B' where 'A' is meant); the loss falls by copying. Shift the inputs one position")
-    elif ow: r.note(None, f"  the targets are the inputs, and the model is autoregressive in their order: the gradient of its prediction at "
-                    f"{ow['probes']} positions is exactly zero at every later position, and at the position itself in {ow['probes'] - ow['own']} of them")
-    if (tw := leak.get('twins')):
-        r.fail('leakage', f"  inputs {tw['items'][0]!r} and {tw['items'][1]!r} are the same tensor, bit for bit, in each of the first {tw['samples']} "
-               "training samples, and the forward returns no targets: a contrastive pair whose positive is its anchor (both views drawn from one "
-               "seed, or one view returned twice); the loss falls by telling samples apart and teaches no invariance: draw each view from its own random state")
+    _model_notes(r, leak)
     if leak.get('rows') or leak['overlap'] and leak['checked_valid'] == leak['checked_train'] == 1:
         _one_item_notes(r, leak)  # one item a split (a full-batch graph, split by masks in the forward)
     elif leak['overlap']:
@@ -1105,6 +1095,23 @@ def _small_notes(r:RungResult, key:str, fl:float, leak:dict, e:Optional[dict]=No
         else: r.warn('leakage', f"{words.strip()} ({ex[1]}): they could explain the result, so it is not credited; under {LEAK_SURE:.0%} of validation, "
                      "copies are as likely to be natural (binarised images that coincide, a small space of ids) as a split made before "
                      "a dedup: a warning; deduplicate validation against train and run rung 4 again to be sure")
+
+# %% ../../nbs/02_ladder/03e_small_data.ipynb
+def _model_notes(r:RungResult, leak:dict):
+    """Rung 4's notes on what the model reads (`leak['own']`: `reads_own_target`; `leak['twins']`: `twin_inputs`): an
+    autoregressive model that reads each target it predicts in most probes fails `leakage`, one that reads none is noted;
+    two inputs that are one tensor in a targetless forward fail `leakage`."""
+    if (ow := leak.get('own')) and ow['own'] * 2 > ow['probes']:
+        r.fail('leakage', f"  the targets are the inputs (item {ow['item']!r}), and the model reads each one it predicts: the gradient of its prediction "
+               f"at {ow['probes']} positions of a sample is exactly zero at every later input position, and nonzero at the position itself in "
+               f"{ow['own']} of them: a model masked to be autoregressive whose mask lets each output see its own target (a running sum "
+               "left unshifted, a first layer masked 'B' where 'A' is meant); the loss falls by copying. Shift the inputs one position")
+    elif ow: r.note(None, f"  the targets are the inputs, and the model is autoregressive in their order: the gradient of its prediction at "
+                    f"{ow['probes']} positions is exactly zero at every later position, and at the position itself in {ow['probes'] - ow['own']} of them")
+    if (tw := leak.get('twins')):
+        r.fail('leakage', f"  inputs {tw['items'][0]!r} and {tw['items'][1]!r} are the same tensor, bit for bit, in each of the first {tw['samples']} "
+               "training samples, and the forward returns no targets: a contrastive pair whose positive is its anchor (both views drawn from one "
+               "seed, or one view returned twice); the loss falls by telling samples apart and teaches no invariance: draw each view from its own random state")
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 CONTROLS = 3  # control permutations at most: the first always, the others when a result against it is not decisive
