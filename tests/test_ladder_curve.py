@@ -1198,3 +1198,10 @@ def test_round_51_what_halves_ai_and_aj_found():
             s = LadderSession(run_dir=rd, **G.BROKEN.get(name, (G.HEALTHY.get(name),))[0](0))
             b = bench(s.config(s._settings(None)), task=s.task, run_dir=rd, optimizer=s.optimizer, step=s.step, settings=s.thresholds)
             assert twin_inputs(b, b.model(), b.task.train) == want, name
+
+
+def test_nan_in_rows_that_are_not_samples_names_rows():
+    """Half AL's D-MPNN batches molecules as one tensor of atoms; its mean over a lone atom's incoming bonds is 0/0. Rung 1
+    crashed with an IndexError (an atom's row taken for a sample's index) before round 51; it fails `nan` now, naming rows."""
+    r = gallery('dmpnn_mean_over_zero_in_degree', 0, rungs='1').rung(1)
+    assert r.verdict == 'fail' and 'nan_forward' in r.causes and 'not one row a sample' in r.diagnosis, (r.causes, r.diagnosis)

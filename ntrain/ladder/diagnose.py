@@ -61,16 +61,17 @@ def nonfinite_rows(t)->list:
     return bad.nonzero().flatten().tolist()
 
 def find_nonfinite(model:nn.Module, forward:Callable, batch)->dict:
-    "Where a forward pass first goes non-finite: bad input rows, or the first module and its bad rows."
+    """Where a forward pass first goes non-finite: bad input rows, or the first module and its bad rows; `of`: the rows of
+    the tensor they are in (the most, over bad inputs)."""
     x = batch_inputs(batch)
-    bad_in = sorted({i for v in (x.values() if isinstance(x, dict) else [x]) for i in nonfinite_rows(v)})
-    if bad_in: return dict(where='inputs', rows=bad_in)
+    vs = [v for v in (x.values() if isinstance(x, dict) else [x]) if nonfinite_rows(v)]
+    if vs: return dict(where='inputs', rows=sorted({i for v in vs for i in nonfinite_rows(v)}), of=max(len(v) for v in vs))
     found, hooks = [], []
     def hook(mod, inp, out):
         if found: return
         for o in tensors_of(out):
             rows = nonfinite_rows(o)
-            if rows: found.append(dict(where='module', module=names.get(mod, type(mod).__name__), type=type(mod).__name__, rows=rows)); return
+            if rows: found.append(dict(where='module', module=names.get(mod, type(mod).__name__), type=type(mod).__name__, rows=rows, of=len(o))); return
     names = {m: n for n, m in model.named_modules()}
     for m in model.modules():
         if m is not model: hooks.append(m.register_forward_hook(hook))
@@ -79,8 +80,8 @@ def find_nonfinite(model:nn.Module, forward:Callable, batch)->dict:
     finally:
         for h in hooks: h.remove()
     if found: return found[0]
-    rows = sorted({r for t in tensors_of(output) for r in nonfinite_rows(t)})
-    if rows: return dict(where='model', module='(the model itself)', type=type(model).__name__, rows=rows)
+    bad = [t for t in tensors_of(output) if nonfinite_rows(t)]
+    if bad: return dict(where='model', module='(the model itself)', type=type(model).__name__, rows=sorted({r for t in bad for r in nonfinite_rows(t)}), of=max(len(t) for t in bad))
     return dict(where='backward', rows=[])
 
 # %% ../../nbs/02_ladder/04_diagnose.ipynb
@@ -113,13 +114,16 @@ def nan_diagnosis(b, model, batch, idx, losses:list=(), rerun:Optional[Callable]
         words.append(f'{len(badp)} parameter tensors became non-finite after an update ({names_list(badp)}): the gradient was NaN/inf')
         where = dict(where='backward', rows=[])
     else: where = find_nonfinite(model, b.forward, batch)
-    samples = [int(idx[i]) for i in where['rows'][:8]] if idx is not None else where['rows'][:8]
+    rows, of = where['rows'], where.get('of')
+    if idx is not None and of is not None and of != len(idx):  # rows that are not samples: atoms of a batch of graphs, tokens
+        samples = f"rows {rows[:8]} of its {of}, not one row a sample (a batch that concatenates its samples' rows, as a graph batch does)"
+    else: samples = f"train samples {[int(idx[i]) for i in rows[:8]] if idx is not None else rows[:8]}"
     if where['where'] == 'inputs':
-        causes.append('bad_inputs'); words.append(f"the inputs of train samples {samples} contain NaN or inf: the data is bad (check how those samples are loaded)")
+        causes.append('bad_inputs'); words.append(f"the inputs of {samples} contain NaN or inf: the data is bad (check how those samples are loaded)")
     elif where['where'] in ('module', 'model'):
         causes.append('nan_forward')
         words.append(f"the forward pass gives NaN/inf: module '{where['module']}' ({where['type']}) is the first to output non-finite values, "
-                     f"for {len(where['rows'])} of {len(batch_inputs(batch)) if torch.is_tensor(batch_inputs(batch)) else '?'} rows (train samples {samples}): "
+                     f"for {len(rows)} of {len(batch_inputs(batch)) if torch.is_tensor(batch_inputs(batch)) else '?'} rows ({samples}): "
                      "look at what it computes for those inputs (a log, sqrt or division of zero or a negative?)")
     else:
         op = anomaly_op(rerun) if rerun else None
