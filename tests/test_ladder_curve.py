@@ -1205,3 +1205,22 @@ def test_nan_in_rows_that_are_not_samples_names_rows():
     crashed with an IndexError (an atom's row taken for a sample's index) before round 51; it fails `nan` now, naming rows."""
     r = gallery('dmpnn_mean_over_zero_in_degree', 0, rungs='1').rung(1)
     assert r.verdict == 'fail' and 'nan_forward' in r.causes and 'not one row a sample' in r.diagnosis, (r.causes, r.diagnosis)
+
+
+def test_round_52_what_halves_ak_and_al_found():
+    """Issue 32 round 52, from held-out halves AK and AL (run on round 51's rules). PilotNet trains on three cameras (side
+    angles corrected by 0.2) and validates on the centre one: its control's training loss settled at the training targets'
+    spread and read as a rise from validation's smaller start, so there was no control, and the formula failed a fit whose
+    validation loss fell 76%; the control's start is now the larger of validation's and the training samples'. Piczak's
+    segments cut with overlap and split at random share runs of frames across the split (`shared_windows`); the healthy
+    program validates whole clips and shares none. A Mult-VAE whose held-out users' targets belong to other users had a
+    control then, and its validation loss rising as it learned read as a slow autoencoder; it fails `labels` again."""
+    pilot = gallery('pilotnet_steering', 0, rungs='4').rung(4)
+    assert pilot.verdict == 'pass' and 'no_control' not in pilot.causes, (pilot.causes, pilot.diagnosis)
+    from ntrain.ladder.small_data import shared_windows
+    bad, good = (G.BROKEN['esc_segments_split_at_random'][0](0), G.HEALTHY['esc_piczak_segments'](0))
+    sw = shared_windows(bad['train'], bad['valid'])
+    assert sw['shared'] >= 0.5 * sw['probed'] and min(sw['earlier'], sw['later']) >= sw['shared'] / 4, sw
+    assert shared_windows(good['train'], good['valid'])['shared'] == 0
+    mv = gallery('multvae_heldout_users_misaligned', 0, rungs='4').rung(4)
+    assert mv.verdict == 'fail' and 'labels' in mv.causes and 'validation got worse' in mv.diagnosis, (mv.causes, mv.diagnosis)

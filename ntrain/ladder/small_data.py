@@ -23,15 +23,16 @@ from ..metrics import class_dim
 # %% auto 0
 __all__ = ['LEAK_CHUNK', 'DISCRETE_PROBE', 'QUANTISED', 'AUROC_MAX', 'CONFUSION_MAX', 'RELABEL_MIN', 'RELABEL_GAIN',
            'MISSING_SHARE', 'MISSING_P', 'MISSING_Z', 'PERMUTED_CACHE', 'MOOT_CHECK', 'TOGETHER', 'DISTINCT',
-           'COPY_ROWS', 'COPY_MAX', 'INPUT_COPY', 'INPUT_SAMPLES', 'INPUT_WIDTH', 'INPUT_MATCH', 'INPUT_CHANCE',
-           'OWN_PROBES', 'TWIN_SAMPLES', 'LEAK_SURE', 'RECUR_SLACK', 'CONTROLS', 'MEMORISED', 'STRUCTURED', 'WRECKED',
-           'FAR_BELOW', 'SPARSE_IDS', 'ID_COLUMNS', 'SWAP_MIN', 'GAP_BATCHES', 'digest', 'sample_inputs', 'leak_check',
-           'discrete', 'auroc', 'train_prior', 'own_prediction', 'std_error', 'relabelled', 'relabel_words',
-           'class_tallies', 'missing_class', 'control_seed', 'target_slot', 'Permuted', 'with_target', 'Shuffled',
-           'control_fit', 'shape_groups', 'sound_control', 'targets_are_inputs', 'swing', 'judge', 'shared_rows',
-           'target_copies', 'target_in_inputs', 'reads_own_target', 'twin_inputs', 'cut', 'natural_copies',
-           'leak_explains', 'decisive', 'more_controls', 'permuted_like', 'blew_up', 'train_wrecked', 'train_se',
-           'controls_best', 'far_below', 'learned_then_lost', 'sparse_ids', 'rung4_on', 'validation_fit',
+           'COPY_ROWS', 'COPY_MAX', 'WINDOW_STEPS', 'WINDOW_PROBES', 'WINDOW_BLOCKS', 'WINDOW_SURE', 'INPUT_COPY',
+           'INPUT_SAMPLES', 'INPUT_WIDTH', 'INPUT_MATCH', 'INPUT_CHANCE', 'OWN_PROBES', 'TWIN_SAMPLES', 'LEAK_SURE',
+           'RECUR_SLACK', 'CONTROLS', 'MEMORISED', 'STRUCTURED', 'WRECKED', 'VAL_WORSE', 'FAR_BELOW', 'SPARSE_IDS',
+           'ID_COLUMNS', 'SWAP_MIN', 'GAP_BATCHES', 'digest', 'sample_inputs', 'leak_check', 'discrete', 'auroc',
+           'train_prior', 'own_prediction', 'std_error', 'relabelled', 'relabel_words', 'class_tallies',
+           'missing_class', 'control_seed', 'target_slot', 'Permuted', 'with_target', 'Shuffled', 'control_fit',
+           'train_start', 'shape_groups', 'sound_control', 'targets_are_inputs', 'swing', 'judge', 'shared_rows',
+           'target_copies', 'shared_windows', 'target_in_inputs', 'reads_own_target', 'twin_inputs', 'cut',
+           'natural_copies', 'leak_explains', 'decisive', 'more_controls', 'permuted_like', 'blew_up', 'train_wrecked',
+           'train_se', 'controls_best', 'far_below', 'learned_then_lost', 'sparse_ids', 'rung4_on', 'validation_fit',
            'control_ends', 'taught_as_much', 'init_gap', 'loss_fell', 'beats_permutations', 'rung4']
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
@@ -531,6 +532,21 @@ def control_fit(b:Bench, sub, init:dict, vl, within, value:Callable, bs:int, dro
     return hist, None
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
+def train_start(b:Bench, model, sub, bs:int)->float:
+    """The fresh `model`'s mean loss on rung 4's training samples `sub` (up to `GAP_BATCHES` batches of `bs`, eval mode, generators
+    kept): where a control's training loss starts. nan when the loss is not finite or the model raises."""
+    out, mode = [], model.training
+    try:
+        with rng_kept(), torch.no_grad():
+            model.eval()
+            for bt, *_ in b.batches(b.loader(sub, bs, shuffle=False)):
+                out.append(float(b.forward_loss(model, to_device(bt, b.device))[0]))
+                if len(out) == GAP_BATCHES: break
+    except UserCodeError: return math.nan
+    finally: model.train(mode)
+    return statistics.fmean(out) if out and all(map(math.isfinite, out)) else math.nan
+
+# %% ../../nbs/02_ladder/03e_small_data.ipynb
 def _diverged(hist:Optional[list], why:Optional[str], start:float)->Optional[str]:
     "How a control fit failed as a baseline (non-finite, or a training loss that rose from `start`), in words; None when it did not."
     if hist is None: return why if why and 'non-finite' in why else None
@@ -727,7 +743,7 @@ def _small_fit(b:Bench, r:RungResult, model, sub, vl, within, bs:int, drop:bool,
 def _leak(b:Bench, n:dict, task, model=None)->dict:
     """Rung 4's leak check of `task` (`leak_check`, with `leak_check` records for its progress), its numbers into `n`; its result.
     With one item a split, the rows `model`'s forward passes select (`shared_rows`) as well; validation targets found verbatim
-    in the training samples (`target_copies`) and targets that are input columns (`target_in_inputs`) always; with `model`, an
+    in the training samples (`target_copies`), validation inputs that overlap training inputs (`shared_windows`) and targets that are input columns (`target_in_inputs`) always; with `model`, an
     autoregressive model's reading of its own targets (`reads_own_target`), and two views that are one (`twin_inputs`)."""
     st = b.st
     progress = lambda done, total: b.emit('leak_check', rung=4, done=done, total=total)
@@ -740,6 +756,8 @@ def _leak(b:Bench, n:dict, task, model=None)->dict:
     if model is not None and leak['checked_valid'] == leak['checked_train'] == 1 and (rows := shared_rows(b, model)) is not None:
         leak['rows'] = n['shared_rows'] = rows  # one item a split (a graph with a mask of its own): which rows its forward passes select
     if task.raw is None and (tc := target_copies(task.train, task.valid, stop=b.stopper)) is not None: leak['targets'] = n['target_copies'] = tc
+    with rng_kept():  # a Dataset that draws its augmentations reads the generators
+        if task.raw is None and (sw := shared_windows(task.train, task.valid, stop=b.stopper)) is not None: leak['windows'] = n['shared_windows'] = sw
     slot = None if batch_targets_are_the_loss(task) or model is None else forward_target_slot(b, model)  # a forward of your own: ask it
     if (batch_targets_are_the_loss(task) or slot is not None) and (ti := target_in_inputs(task.train, stop=b.stopper, slot=slot)) is not None:
         leak['in_inputs'] = n['target_in_inputs'] = ti
@@ -824,6 +842,56 @@ def target_copies(train, valid, k:int=COPY_ROWS, max_n:int=COPY_MAX,
             if len(pairs) < 5: pairs.append(i)
     if not probed or len(torch.unique(torch.cat(vals))) <= QUANTISED: return None  # quantised values (pixels, grades) coincide
     return dict(shared=shared, probed=probed, checked_train=nt, examples=pairs)
+
+# %% ../../nbs/02_ladder/03e_small_data.ipynb
+WINDOW_STEPS = 8  # consecutive steps of an input that `shared_windows` compares
+WINDOW_PROBES = 8  # places in each validation input whose run it looks up
+WINDOW_BLOCKS = 2_000_000  # training runs it hashes at most (fewer training samples for long inputs)
+WINDOW_SURE = 0.5  # the share of probed validation samples with a shifted run in training that fails rung 4
+
+def _runs(t, k:int, axis:int):
+    "Every run of `k` consecutive steps of the float tensor `t` along `axis`, as host arrays (n - k + 1, ...)."
+    t = t.detach().cpu().float().movedim(axis, 0).contiguous()
+    return t.unfold(0, k, 1).contiguous().numpy()
+
+def shared_windows(train, valid, k:int=WINDOW_STEPS, max_n:int=COPY_MAX,
+                   stop:Optional[Callable]=None, # checked every LEAK_CHUNK samples: truthy (the reason) raises LadderStopped
+                  )->Optional[dict]:
+    """Validation samples whose float inputs hold a run of `k` consecutive steps (along the last axis, or the first) that a
+    training input holds bit for bit at another place: windows of one recording, shifted, on both sides of the split.
+    dict(shared, probed, checked_train, examples, earlier, later): `earlier` the shared samples found in a training input that
+    started earlier (the run further into it), `later` in one that started later; None for inputs with no axis of `2k` steps, either split one item, or
+    quantised values (`QUANTISED` distinct probed values or fewer)."""
+    def inputs(ds, i):
+        if i % LEAK_CHUNK == 0 and stop is not None and (why := stop()): raise LadderStopped(why)
+        with user_code('data'): s = ds[i]
+        return [(j, t) for j, t in enumerate(tensors_of(batch_inputs(s))) if t.is_floating_point() and t.ndim >= 1]
+    def axes(t): return [a for a in dict.fromkeys((t.ndim - 1, 0)) if t.shape[a] >= 2 * k]
+    if not (hasattr(train, '__getitem__') and hasattr(valid, '__getitem__')): return None  # DataLoaders: batches, not samples
+    if len(train) < 2 or len(valid) < 2 or not any(axes(t) for _, t in inputs(valid, 0)): return None
+    where, nt, blocks = {}, 0, 0
+    for i in range(min(len(train), max_n)):
+        for j, t in inputs(train, i):
+            for a in axes(t):
+                for o, w in enumerate(_runs(t, k, a)): where.setdefault(hash((j, a, w.tobytes())), set()).add(o)
+                blocks += t.shape[a] - k + 1
+        nt = i + 1
+        if blocks >= WINDOW_BLOCKS: break
+    shared, probed, pairs, vals, sides = 0, 0, [], [], [0, 0]
+    for i in range(min(len(valid), max_n)):
+        hit, looked = set(), False
+        for j, t in inputs(valid, i):
+            for a in axes(t):
+                rs = _runs(t, k, a); n = len(rs)
+                for o in sorted({n * q // WINDOW_PROBES for q in range(WINDOW_PROBES)}):
+                    if len(np.unique(rs[o])) < k: continue  # padding or silence: no evidence
+                    looked = True; vals.append(torch.from_numpy(rs[o].reshape(-1)[:64]))
+                    hit |= {p > o for p in where.get(hash((j, a, rs[o].tobytes())), ()) if p != o}
+        probed += looked; shared += bool(hit)
+        for s in hit: sides[s] += 1
+        if hit and len(pairs) < 5: pairs.append(i)
+    if not probed or len(torch.unique(torch.cat(vals))) <= QUANTISED: return None
+    return dict(shared=shared, probed=probed, checked_train=nt, examples=pairs, earlier=sides[1], later=sides[0])
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 INPUT_COPY = 1e-4  # the share of a target column's spread that its best-fitting input column may leave for `target_in_inputs` to call it a copy
@@ -1055,6 +1123,7 @@ def _one_item_notes(r:RungResult, leak:dict):
     else: r.warn('leakage', words + f'; under {LEAK_SURE:.0%} of validation, rows that coincide by chance (the same features, neighbours '
                  'and label) are possible: make the masks disjoint, or check them')
 
+# %% ../../nbs/02_ladder/03e_small_data.ipynb
 def _small_notes(r:RungResult, key:str, fl:float, leak:dict, e:Optional[dict]=None, span:float=0.0, margin:Optional[float]=None):
     "Rung 4's last notes on `r`: a validation loss below the training loss (expected with dropout or augmentation), and leakage: a fail when the copies could explain the result (`leak_explains`, with `e` the last evaluation and `span` the loss's range) and are at least `LEAK_SURE` of validation, else a warning; an inconclusive result is not failed by copies, which made no pass (its second run is judged on its own) (a MADE on binarised digits: 9-20 of 360 validation digits coincide with train digits, and a pass by a small margin over its controls failed `leakage` in 3 of 10 runs)."
     n = r.numbers
@@ -1068,6 +1137,7 @@ def _small_notes(r:RungResult, key:str, fl:float, leak:dict, e:Optional[dict]=No
                  "or by series")
         if tc['shared'] >= LEAK_SURE * tc['probed']: r.fail('leakage', words)
         else: r.warn('leakage', words + f'; under {LEAK_SURE:.0%} of validation, a series that repeats exactly may do it too')
+    _window_notes(r, leak)
     if (ti := leak.get('in_inputs')):
         how = (f"the class target is the input's value at position {ti['columns'][0]} of {ti['inputs']} (flattened) in {ti['match']:.1%} of "
                f"{ti['samples']} training samples, where chance gives {ti['chance']:.1%}" if 'match' in ti else
@@ -1112,6 +1182,25 @@ def _model_notes(r:RungResult, leak:dict):
         r.fail('leakage', f"  inputs {tw['items'][0]!r} and {tw['items'][1]!r} are the same tensor, bit for bit, in each of the first {tw['samples']} "
                "training samples, and the forward returns no targets: a contrastive pair whose positive is its anchor (both views drawn from one "
                "seed, or one view returned twice); the loss falls by telling samples apart and teaches no invariance: draw each view from its own random state")
+
+# %% ../../nbs/02_ladder/03e_small_data.ipynb
+def _window_notes(r:RungResult, leak:dict):
+    """Rung 4's notes on validation inputs that overlap training inputs (`leak['windows']`: `shared_windows`): with training
+    windows on both sides of them, a `leakage` fail from `WINDOW_SURE` of the probed validation samples, a warning from
+    `LEAK_SURE`; on one side only (a split by time), a note."""
+    if not (sw := leak.get('windows')) or not sw['shared']: return
+    share, both = sw['shared'] / sw['probed'], min(sw['earlier'], sw['later']) >= sw['shared'] / 4
+    words = (f"  {sw['shared']} of {sw['probed']} validation samples share a run of {WINDOW_STEPS} consecutive input steps, bit for bit, "
+             f"with a training input at another place in it (in training inputs that start before them for {sw['earlier']}, after them "
+             f"for {sw['later']}; validation indices {sw['examples']})")
+    if both and share >= WINDOW_SURE:
+        r.fail('leakage', words + ": overlapping windows of the same recordings on both sides of the split (segments cut with overlap, "
+               "then split at random): the validation metric measures recordings the model trained on; split by recording, or by time")
+    elif both and share >= LEAK_SURE:
+        r.warn('leakage', words + f": overlapping windows of some recordings on both sides of the split, under {WINDOW_SURE:.0%} of "
+               "validation; split by recording to be sure")
+    elif not both: r.note(None, words + ": on one side only, as a split by time makes them where the first validation windows reach "
+                          "back into the last training ones")
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 CONTROLS = 3  # control permutations at most: the first always, the others when a result against it is not decisive
@@ -1256,6 +1345,7 @@ def _thresholds(b:Bench, r:RungResult, ctrl, why, e0:dict, value:Callable, key:s
     return dict(thr=thr, rule=rule, up=up, control=True, l0=e0['loss'], items=e0.get('items') if key == 'acc' else None, cl=cl, cv=cv, chance=chance, cmin=cmin, cmax=cmax, ls=ls, vs=vs,
                 own=key == 'acc' and e0.get('own_classes', False))
 
+VAL_WORSE = 1.05  # a fit whose targets are its inputs, ending its validation loss this far above its start and every control's epoch, is no slow learner
 FAR_BELOW = 2 / 3  # a validation loss under this fraction of every control's best is never called no better than them (a fit to
 # permuted targets whose val_loss beat every control's best was at most 7% below it, in 1,400 such fails of broken programs)
 
@@ -1448,6 +1538,12 @@ def _rung4_words(b:Bench, r:RungResult, verdict:str, t:dict, moved:str, model, v
     if ok and not far_below(t, z, fl, r.numbers.get('constant')) and \
        (verdict == 'fail' or t.get('settled', True) and ('beats' not in z.values() or quick and z.get('metric', 'beats') not in ('beats', 'no_room'))):  # strong evidence, and the metric does not beat a control that showed its best
         if ctrl is not None and sub is not None and (same := targets_are_inputs(b.task, sub)) is not None:  # an autoencoder's (x, x)
+            if fl > VAL_WORSE * max([t['l0'], *t['cl']]):  # not a slow learner: what it learns makes validation worse
+                r.fail('labels', f"{moved}: validation got worse as the model fit its training targets (val_loss {t['l0']:.4g} -> {fl:.4g}, "
+                              f"while with permuted targets it stayed at or below {max([t['l0'], *t['cl']]):.4g}); the training targets are the samples' "
+                              f"{same!r}, so they follow from the inputs, and validation's do not as they do: validation's inputs and targets "
+                              "prepared differently (joined to other rows, held-out parts of other samples)")
+                return _small_fail_causes(b, r, model, vl, ctrl, train_losses, k)  # whether it fit its training targets: which witness asks
             return r.warn('inconclusive', f"{moved}: no better than with the targets permuted ({rule}); inconclusive: the targets are "
                           f"the samples' {same!r} (an autoencoder? a language model's labels?), so they follow from the inputs by construction "
                           f"and are not at fault: the model learns slowly; settle it with more: small_epochs={2 * Et}, or judge the full run")
@@ -1479,7 +1575,8 @@ def rung4_on(b:Bench, k:Optional[int]=None)->RungResult:
     value = lambda e: e.get(key, math.nan)
     bs = min(cfg.batch_size, k); drop = k % bs == 1  # no batch of one (BatchNorm)
     ck, fk = {}, {}  # the control and the fit, kept for an extension
-    ctrl, why, rerun = sound_control(b, sub, init, vl, within, value, bs, drop, f'val_{key}', e0['loss'], ck)
+    s0 = train_start(b, model, sub, bs)  # a control's training loss rises from the larger of it and validation's start
+    ctrl, why, rerun = sound_control(b, sub, init, vl, within, value, bs, drop, f'val_{key}', s0 if s0 > e0['loss'] else e0['loss'], ck)
     if ctrl is None and key == 'auroc': key = 'loss'  # without a control: the loss, judged by the formula
     metric, up, start = f'val_{key}', key != 'loss', value(e0)
     b.emit('rung_eval', rung=4, epoch=-1, val_loss=e0['loss'], metric=metric, value=start)
