@@ -10,3 +10,36 @@ def scan_setup(held_out:tuple)->tuple:
     G, S = importlib.import_module('ladder_gallery'), importlib.import_module('ntrain.ladder.small_data')
     names = [(n, 'healthy') for n in G.HEALTHY] + [(n, 'broken') for n in G.BROKEN]
     return seeds, out, G, S, [(n, k) for n, k in names if G.HALF[n] not in held_out][part::2]
+
+def programs(G, names:list, seeds:list):
+    "Each (factory, record) of a scan, seed by seed: the record starts with the program's name, kind, half and the seed."
+    for seed in seeds:
+        for name, kind in names:
+            yield (G.HEALTHY[name] if name in G.HEALTHY else G.BROKEN[name][0]), dict(name=name, kind=kind, half=G.HALF[name], seed=seed)
+
+def ladder_bench(kw:dict, rd:str):
+    "The bench `ntrain.ladder.ladder` builds for a gallery factory's keywords `kw`, in the run directory `rd`."
+    from ntrain.ladder.session import LadderSession
+    from ntrain.ladder.kernel import bench
+    s = LadderSession(run_dir=rd, **kw)
+    b = bench(s.config(s._settings(None)), task=s.task, run_dir=rd, optimizer=s.optimizer, step=s.step, settings=s.thresholds)
+    if s.plain: b.target_sets = s.task._user_sets
+    return b
+
+def print_errors(rs:list):
+    "The scan's records that hold an error, a line each."
+    for d in rs:
+        if 'error' in d: print(f"  error {d['name']} seed {d['seed']}: {d['error']}")
+
+def run_scan(G, names:list, seeds:list, out:str, fill, show):
+    """`fill(factory, record)` over every program and seed (`programs`), each record timed, with an error kept as one, saved
+    to `out` (JSON) after each, and printed when `show(record)`."""
+    import json, time
+    res = []
+    for f, d in programs(G, names, seeds):
+        t0 = time.time()
+        try: fill(f, d)
+        except Exception as e: d['error'] = repr(e)[:200]
+        d['s'] = round(time.time() - t0, 2); res.append(d); json.dump(res, open(out, 'w'))
+        if show(d): print(d, flush=True)
+    print('done', flush=True)

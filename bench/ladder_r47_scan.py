@@ -44,16 +44,14 @@ if sys.argv[1] == '--table':
     sys.exit()
 R48 = '--r48' in sys.argv
 if R48: sys.argv.remove('--r48')
-from gallery_scan import scan_setup
+from gallery_scan import scan_setup, ladder_bench
 seeds, out, G, S, names = scan_setup(HELD_OUT); res = []
 import torch
 from ntrain.ladder.session import LadderSession
 from ntrain.ladder.kernel import bench
 
 def scan(kw, rd, d):
-    s = LadderSession(run_dir=rd, **kw)
-    b = bench(s.config(s._settings(None)), task=s.task, run_dir=rd, optimizer=s.optimizer, step=s.step, settings=s.thresholds)
-    if s.plain: b.target_sets = s.task._user_sets
+    b = ladder_bench(kw, rd)
     torch.manual_seed(b.cfg.seed)
     if R48: return r48(b)
     model, own = b.model(), not S.batch_targets_are_the_loss(b.task)

@@ -4,7 +4,8 @@ from `WINDOW_SURE` with both sides, warn from `LEAK_SURE`, a note on one side). 
 left out. Two halves side by side:
 `for p in 0 1; do OMP_NUM_THREADS=1 python bench/ladder_window_scan.py . 0 /tmp/win_$p.json $p & done; wait`,
 then `python bench/ladder_window_scan.py --table /tmp/win_0.json /tmp/win_1.json`. Figures: bench/results/r52_window_scan.txt."""
-import sys, json, time
+import sys, json
+from gallery_scan import print_errors
 HELD_OUT = ()  # halves not seen yet (round 52: A-AL are all seen)
 def verdict(sw, S):
     if not sw or not sw['shared']: return None
@@ -18,19 +19,14 @@ if sys.argv[1] == '--table':
     for v in ('fail', 'warn', 'note'):
         for d in rs:
             if verdict(d.get('r'), S) == v: print(f"  {v:4} {d['kind']:7} {d['half']} {d['name']} seed {d['seed']}: {d['r']}")
-    for d in rs:
-        if 'error' in d: print(f"  error {d['name']} seed {d['seed']}: {d['error']}")
+    print_errors(rs)
     sys.exit()
-from gallery_scan import scan_setup
-seeds, out, G, S, names = scan_setup(HELD_OUT); res = []
-for seed in seeds:
-    for name, kind in names:
-        f = G.HEALTHY[name] if name in G.HEALTHY else G.BROKEN[name][0]
-        t0 = time.time(); d = dict(name=name, kind=kind, half=G.HALF[name], seed=seed)
-        try:
-            kw = f(seed); tr, va = (kw['task'].train, kw['task'].valid) if 'task' in kw else (kw['train'], kw.get('valid'))
-            if va is not None and hasattr(tr, '__getitem__') and hasattr(va, '__getitem__') and not kw.get('raw') and getattr(kw.get('task'), 'raw', None) is None: d['r'] = S.shared_windows(tr, va)
-        except Exception as e: d['error'] = repr(e)[:200]
-        d['s'] = round(time.time() - t0, 2); res.append(d); json.dump(res, open(out, 'w'))
-        if d.get('r') and d['r']['shared']: print(d, flush=True)
-print('done', flush=True)
+from gallery_scan import scan_setup, run_scan
+seeds, out, G, S, names = scan_setup(HELD_OUT)
+
+def fill(f, d):
+    kw = f(d['seed']); tr, va = (kw['task'].train, kw['task'].valid) if 'task' in kw else (kw['train'], kw.get('valid'))
+    if va is not None and hasattr(tr, '__getitem__') and hasattr(va, '__getitem__') and not kw.get('raw') and getattr(kw.get('task'), 'raw', None) is None:
+        d['r'] = S.shared_windows(tr, va)
+
+run_scan(G, names, seeds, out, fill, lambda d: d.get('r') and d['r']['shared'])
