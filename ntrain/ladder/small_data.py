@@ -33,7 +33,7 @@ __all__ = ['LEAK_CHUNK', 'DISCRETE_PROBE', 'QUANTISED', 'AUROC_MAX', 'CONFUSION_
            'target_copies', 'shared_windows', 'target_in_inputs', 'reads_own_target', 'twin_inputs', 'cut',
            'natural_copies', 'leak_explains', 'decisive', 'more_controls', 'permuted_like', 'blew_up', 'train_wrecked',
            'train_se', 'controls_best', 'far_below', 'learned_then_lost', 'sparse_ids', 'rung4_on', 'validation_fit',
-           'control_ends', 'taught_as_much', 'init_gap', 'loss_fell', 'beats_permutations', 'rung4']
+           'control_ends', 'taught_as_much', 'batch_losses', 'init_gap', 'loss_fell', 'beats_permutations', 'rung4']
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def digest(x)->str:
@@ -535,13 +535,9 @@ def control_fit(b:Bench, sub, init:dict, vl, within, value:Callable, bs:int, dro
 def train_start(b:Bench, model, sub, bs:int)->float:
     """The fresh `model`'s mean loss on rung 4's training samples `sub` (up to `GAP_BATCHES` batches of `bs`, eval mode, generators
     kept): where a control's training loss starts. nan when the loss is not finite or the model raises."""
-    out, mode = [], model.training
+    mode = model.training
     try:
-        with rng_kept(), torch.no_grad():
-            model.eval()
-            for bt, *_ in b.batches(b.loader(sub, bs, shuffle=False)):
-                out.append(float(b.forward_loss(model, to_device(bt, b.device))[0]))
-                if len(out) == GAP_BATCHES: break
+        with rng_kept(), torch.no_grad(): model.eval(); out = batch_losses(b, model, b.loader(sub, bs, shuffle=False))
     except UserCodeError: return math.nan
     finally: model.train(mode)
     return statistics.fmean(out) if out and all(map(math.isfinite, out)) else math.nan
@@ -1670,7 +1666,15 @@ def taught_as_much(n:dict, vn:dict)->bool:
     return n['val_loss'] <= vn['val_loss'] and (n['final'] <= vn['final'] if n['metric'] == 'val_loss' else n['final'] >= vn['final'])
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
-GAP_BATCHES = 8  # training and validation batches a fresh model scores for `init_gap`
+GAP_BATCHES = 8  # training and validation batches a fresh model scores for `init_gap` (and `train_start`)
+
+def batch_losses(b:Bench, model, loader)->list:
+    "`model`'s loss on each of `loader`'s first `GAP_BATCHES` batches, as the caller has set it (eval mode, no grad)."
+    out = []
+    for bt, *_ in b.batches(loader):
+        out.append(float(b.forward_loss(model, to_device(bt, b.device))[0]))
+        if len(out) == GAP_BATCHES: break
+    return out
 
 def init_gap(b:Bench, n:dict)->Optional[str]:
     """Why a fresh model already scores the validation split unlike the training subset of rung 4 (its `numbers` `n`), in words,
@@ -1678,15 +1682,9 @@ def init_gap(b:Bench, n:dict)->Optional[str]:
     batches' own range and the validation batches' range together. Samples of one distribution, scored by one model,
     land within those ranges whatever the labels or the signal's strength; inputs scaled on one split only do not."""
     sub, _, _, _, vl, _ = _small_data(b, n['samples'])
-    def losses(loader):
-        out = []
-        for bt, *_ in b.batches(loader):
-            out.append(float(b.forward_loss(model, to_device(bt, b.device))[0]))
-            if len(out) == GAP_BATCHES: return out
-        return out
     try:
         model = b.model().eval()
-        with torch.no_grad(): tr, va = losses(b.loader(sub, b.cfg.batch_size, shuffle=False)), losses(vl)
+        with torch.no_grad(): tr, va = batch_losses(b, model, b.loader(sub, b.cfg.batch_size, shuffle=False)), batch_losses(b, model, vl)
     except UserCodeError: return None
     if len(tr) < 2 or not va or not all(map(math.isfinite, tr + va)): return None
     mt, mv = statistics.fmean(tr), statistics.fmean(va)
