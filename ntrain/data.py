@@ -24,7 +24,7 @@ __all__ = ['default_forward', 'hf_forward', 'default_prediction', 'map_output', 
            'stop_signal_death', 'worker_lost', 'next_batch', 'LoaderWatch', 'close_loaders', 'kill_workers',
            'string_targets', 'class_probabilities', 'check_targets', 'batch_targets_are_the_loss', 'cheap_targets',
            'same_targets', 'dataset_targets', 'check_task_targets', 'batch_target', 'check_batch_targets',
-           'check_target_values', 'split_groups', 'groups_words']
+           'check_target_values', 'group_keys', 'split_groups', 'groups_words']
 
 # %% ../nbs/00_foundation/04_data.ipynb
 def default_forward(model, batch):
@@ -846,6 +846,18 @@ def _group_key(k):
     "A group key as a plain hashable value: a 0-d tensor or numpy scalar as its Python number."
     return k.item() if (torch.is_tensor(k) or isinstance(k, np.generic) or isinstance(k, np.ndarray)) and getattr(k, 'ndim', 0) == 0 else k
 
+def group_keys(task:Task, split:str)->list:
+    """`Task.groups(split)` as plain hashable keys, one per sample of `split`, in order (a 0-d tensor or numpy scalar as its
+    number). A `TaskError` names a hook that raises, a key that is not hashable, or keys that are not one per sample."""
+    try: ks = [_group_key(k) for k in task.groups(split)]
+    except Exception as e: raise TaskError(f"task '{task.name}': Task.groups('{split}') raised {type(e).__name__}: {first_line(e)}") from None
+    if len(ks) != (n := dataset_len(getattr(task, split), split)):
+        raise TaskError(f"task '{task.name}': Task.groups('{split}') gives {len(ks)} keys for {n} {split} samples: one group key per sample, in order")
+    for i, k in enumerate(ks):
+        try: hash(k)
+        except TypeError: raise TaskError(f"task '{task.name}': Task.groups('{split}') key of {split} sample {i} is {type(k).__name__}, not hashable: use an id, a string or a number") from None
+    return ks
+
 def split_groups(task:Task, examples:int=3)->Optional[dict]:
     """The groups of `Task.groups` and those on both sides of the split: dict(train_groups, valid_groups, shared (how many
     groups), valid_in_shared (validation samples in them), valid_samples, examples: up to `examples` (key, first train
@@ -854,14 +866,8 @@ def split_groups(task:Task, examples:int=3)->Optional[dict]:
     if task.groups is None: return None
     keys = {}
     for split in ('train', 'valid'):
-        try: ks = [_group_key(k) for k in task.groups(split)]
-        except Exception as e: raise TaskError(f"task '{task.name}': Task.groups('{split}') raised {type(e).__name__}: {first_line(e)}") from None
-        if len(ks) != (n := dataset_len(getattr(task, split), split)):
-            raise TaskError(f"task '{task.name}': Task.groups('{split}') gives {len(ks)} keys for {n} {split} samples: one group key per sample, in order")
-        first = {}
-        for i, k in enumerate(ks):
-            try: first.setdefault(k, i)
-            except TypeError: raise TaskError(f"task '{task.name}': Task.groups('{split}') key of {split} sample {i} is {type(k).__name__}, not hashable: use an id, a string or a number") from None
+        ks, first = group_keys(task, split), {}
+        for i, k in enumerate(ks): first.setdefault(k, i)
         keys[split] = (ks, first)
     tf, (vk, vf) = keys['train'][1], keys['valid']
     shared = [k for k in vf if k in tf]

@@ -11,8 +11,8 @@ import numpy as np
 import torch
 from torch.utils.data import Dataset, Subset
 from torch.utils._pytree import tree_flatten
-from ..core import seed_all, to_device
-from ..data import hf_forward, default_forward, mix_seed, same_targets, batch_targets_are_the_loss, tensors_of
+from ..core import seed_all, to_device, TaskError
+from ..data import hf_forward, default_forward, mix_seed, same_targets, batch_targets_are_the_loss, tensors_of, group_keys
 from .kernel import RungResult, LadderStopped, UserCodeError, user_code, Bench, same_tree, takes_probs
 from .diagnose import batch_inputs, batch_targets
 from .range_test import lr_find
@@ -24,16 +24,18 @@ from ..metrics import class_dim
 __all__ = ['LEAK_CHUNK', 'DISCRETE_PROBE', 'QUANTISED', 'AUROC_MAX', 'CONFUSION_MAX', 'RELABEL_MIN', 'RELABEL_GAIN',
            'MISSING_SHARE', 'MISSING_P', 'MISSING_Z', 'PERMUTED_CACHE', 'MOOT_CHECK', 'TOGETHER', 'DISTINCT',
            'COPY_ROWS', 'COPY_MAX', 'WINDOW_STEPS', 'WINDOW_PROBES', 'WINDOW_BLOCKS', 'WINDOW_SURE', 'INPUT_COPY',
-           'INPUT_SAMPLES', 'INPUT_WIDTH', 'INPUT_MATCH', 'INPUT_CHANCE', 'OWN_PROBES', 'TWIN_SAMPLES', 'LEAK_SURE',
-           'RECUR_SLACK', 'CONTROLS', 'MEMORISED', 'STRUCTURED', 'WRECKED', 'VAL_WORSE', 'FAR_BELOW', 'SPARSE_IDS',
-           'ID_COLUMNS', 'SWAP_MIN', 'GAP_BATCHES', 'digest', 'sample_inputs', 'leak_check', 'discrete', 'auroc',
-           'train_prior', 'own_prediction', 'std_error', 'relabelled', 'relabel_words', 'class_tallies',
-           'missing_class', 'control_seed', 'target_slot', 'Permuted', 'with_target', 'Shuffled', 'control_fit',
-           'train_start', 'shape_groups', 'sound_control', 'targets_are_inputs', 'swing', 'judge', 'shared_rows',
-           'target_copies', 'shared_windows', 'target_in_inputs', 'reads_own_target', 'twin_inputs', 'cut',
-           'natural_copies', 'leak_explains', 'decisive', 'more_controls', 'permuted_like', 'blew_up', 'train_wrecked',
-           'train_se', 'controls_best', 'far_below', 'learned_then_lost', 'sparse_ids', 'rung4_on', 'validation_fit',
-           'control_ends', 'taught_as_much', 'batch_losses', 'init_gap', 'loss_fell', 'beats_permutations', 'rung4']
+           'INPUT_SAMPLES', 'INPUT_WIDTH', 'INPUT_MATCH', 'INPUT_CHANCE', 'INPUT_ALL_CHANCE', 'OWN_PROBES',
+           'TWIN_SAMPLES', 'LEAK_SURE', 'RECUR_SLACK', 'CONTROLS', 'MEMORISED', 'STRUCTURED', 'WRECKED', 'VAL_WORSE',
+           'FAR_BELOW', 'SPARSE_IDS', 'ID_COLUMNS', 'SPARSE_CLASSES', 'SWAP_MIN', 'GAP_BATCHES', 'digest',
+           'sample_inputs', 'leak_check', 'discrete', 'auroc', 'train_prior', 'own_prediction', 'std_error',
+           'relabelled', 'relabel_words', 'class_tallies', 'valid_groups', 'missing_class', 'control_seed',
+           'target_slot', 'Permuted', 'with_target', 'Shuffled', 'own_forward', 'control_fit', 'train_start',
+           'shape_groups', 'sound_control', 'targets_are_inputs', 'swing', 'judge', 'shared_rows', 'target_copies',
+           'shared_windows', 'target_in_inputs', 'reads_own_target', 'twin_inputs', 'cut', 'natural_copies',
+           'leak_explains', 'decisive', 'more_controls', 'permuted_like', 'blew_up', 'train_wrecked', 'train_se',
+           'controls_best', 'far_below', 'learned_then_lost', 'sparse_ids', 'class_support', 'sparse_classes',
+           'rung4_on', 'validation_fit', 'control_ends', 'taught_as_much', 'batch_losses', 'init_gap', 'loss_fell',
+           'beats_permutations', 'rung4']
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def digest(x)->str:
@@ -324,23 +326,36 @@ def class_tallies(b:Bench, targets:Optional[list], e0:dict)->tuple:
     return ({f'class {c}': k for c, k in enumerate(torch.bincount(t).tolist())}, len(t),
             {f'class {c}': k for c, k in enumerate(e0['class_counts'])}, e0['items'], 1)
 
+def valid_groups(task, within=None)->Optional[int]:
+    """How many declared groups (`Task.groups`) the validation samples at `within` (their indices; None: all) come in; None
+    when the task declares none, or its hook fails (rung 1 names the fault)."""
+    if task.groups is None: return None
+    try: ks = group_keys(task, 'valid')
+    except TaskError: return None
+    return len(set(ks if within is None else (ks[i] for i in within)))
+
 def _share_low(k:int, m:int, z:float=MISSING_Z)->float:
     "The Wilson score interval's lower end for `k` of `m`, `z` standard errors wide."
     p, z2 = k / m, z * z
     return max(0.0, (p + z2 / (2 * m) - z * math.sqrt(p * (1 - p) / m + z2 / (4 * m * m))) / (1 + z2 / m))
 
-def missing_class(train:dict, m:int, counts:dict, n:int, columns:int=1)->Optional[str]:
+def missing_class(train:dict, m:int, counts:dict, n:int, columns:int=1,
+                  groups:Optional[int]=None, # validation's samples come in this many declared groups (`Task.groups`), split as wholes
+                 )->Optional[str]:
     """Why validation's labels look read by another rule, in words, or None: validation's `n` samples hold one class only
     (`counts`: {class: count}; one value in each of its label `columns`), and lack a class that `k` of the fit's `m` training
     samples hold (`train`: {class: k}), whose share is at least `MISSING_SHARE` even at its lower bound (`_share_low`), where
-    a random split leaves it out with a chance `(1 - share)^n` (at that bound) below `MISSING_P`."""
+    a random split leaves it out with a chance `(1 - share)^n` (at that bound) below `MISSING_P`. With `groups`, a split by
+    group draws that many times, not `n`: 12 recordings, a fifth of them seizures, all go to validation seizure-free 7% of the time."""
     if sum(1 for k in counts.values() if k) > columns: return None  # validation tells classes apart: a clustered split may lose one
     gone = [(c, k, _share_low(k, m)) for c, k in train.items() if 0 < k < m and not counts.get(c, 0)] if m and n > 0 else []
     gone = [g for g in gone if g[2] >= MISSING_SHARE]
     if not gone: return None
     c, k, p = max(gone, key=lambda x: x[2])
-    if (odds := n * math.log10(1 - p)) > math.log10(MISSING_P): return None
-    return (f"validation's {n} samples hold no {c}, which are {k} of the fit's {m} training samples ({k / m:.0%}): a random split "
+    draws = n if groups is None else min(n, groups)
+    if (odds := draws * math.log10(1 - p)) > math.log10(MISSING_P): return None
+    where = f"validation's {n} samples" + ('' if draws == n else f" (in {draws} groups, Task.groups)")
+    return (f"{where} hold no {c}, which are {k} of the fit's {m} training samples ({k / m:.0%}): a random split "
             f"leaves them all out with a chance under 1e{math.ceil(odds)}. Validation's labels are read by another rule (a string "
             "that does not match, a class dropped or renamed): compare a few labels of each split")
 
@@ -410,6 +425,7 @@ def _permuted_seen(b:Bench, model, sub, perm:list, slot, first, n:int)->tuple:
     `(nodes, adjacency, label)`, collated block-diagonally, from the third too: permuting its adjacency breaks the
     forward, so that item is not the target), the first item last (OpenNRE's `(label, tokens, pos1, pos2, mask)`);
     (None, why not) when it sees none."""
+    if slot is None and isinstance(first, Mapping): return _key_seen(b, model, sub, perm, first, n)  # a dict of your own
     own = not b.batch_targets or b.task.collate_fn is not None
     alt = (*range(2, len(first)), 0) if isinstance(first, (tuple, list)) and slot == 1 and own else ()
     why = None
@@ -426,6 +442,26 @@ def _permuted_seen(b:Bench, model, sub, perm:list, slot, first, n:int)->tuple:
         why = why or w
     return None, why
 
+
+# %% ../../nbs/02_ladder/03e_small_data.ipynb
+def own_forward(task)->bool:
+    "Whether `task` brings a forward pass of its own, not ntrain's (`default_forward`, `hf_forward`)."
+    f = task.forward
+    return not (f is default_forward or isinstance(f, functools.partial) and f.func is hf_forward)
+
+def _key_seen(b:Bench, model, sub, perm:list, first:Mapping, n:int)->tuple:
+    """(the control's samples, None) for dict samples with no target key of ntrain's ('labels') and a forward of your own:
+    `sub` with one key permuted by `perm`, the first in the dict's order whose permutation changes the targets the forward
+    returns and leaves its outputs as they were (a dynamics model's `{'obs', 'act', 'delta'}` takes its targets from
+    'delta'; its 'obs' changes the outputs: an input); (None, why not) when no key does. `n`: the samples compared."""
+    for k in first:
+        ds = Permuted(sub, perm, k)
+        try: (tp, to), (op, oo) = (_forward_targets(b, model, ds, sub, n, item=i) for i in (1, 0))
+        except UserCodeError: continue  # the forward cannot take this key permuted: not where its targets come from
+        if not same_tree(tp, to) and same_tree(op, oo): return ds, None
+    return None, (f"a train sample is a {type(first).__name__} of keys {list(first)[:8]}, and permuting none of them changes the targets your "
+                  "forward returns without changing its outputs, so there is no target to permute (name it 'labels', or use "
+                  "functools.partial(hf_forward, target_key=...) as Task.forward)")
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def _sees_permutation(b:Bench, model, sub, ds:Permuted, n:int)->Optional[str]:
@@ -502,7 +538,7 @@ def control_fit(b:Bench, sub, init:dict, vl, within, value:Callable, bs:int, dro
             else:
                 with user_code('data'): first = sub[0]
                 slot = TOGETHER if scheme == 'together' else target_slot(b.task, first)
-                if slot is None and len(sub) > 1:
+                if slot is None and len(sub) > 1 and not (isinstance(first, Mapping) and own_forward(b.task)):
                     return None, (f"a train sample is a {type(first).__name__} with no target of its own to permute (the second item of a tuple, or "
                                   "the target key of a dict: 'labels', or functools.partial(hf_forward, target_key=...) as Task.forward)")
                 g = torch.Generator(); g.manual_seed(seed)
@@ -896,6 +932,7 @@ INPUT_WIDTH = 16384  # input values a sample contributes at most (its first ones
 INPUT_MATCH = 0.99  # the share of samples whose class target one input position holds, for `target_in_inputs` to call it a copy
 INPUT_CHANCE = 0.05  # ... when the values there and the targets' would agree by chance at most this often (a binary label beside a
 # persistent binary feature agrees 99% by nature: yesterday's rain and today's)
+INPUT_ALL_CHANCE = 0.25  # ... or at most this often, when the position holds the target in every sample read: no nature agrees 512 times in 512
 
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
@@ -941,13 +978,13 @@ def target_in_inputs(ds, max_n:int=INPUT_SAMPLES,
 def _class_in_inputs(X:torch.Tensor, T:torch.Tensor)->Optional[dict]:
     """`target_in_inputs` for class targets `T` (n,) against the inputs `X` (n, width): the input position that holds the target
     most often, when it does in `INPUT_MATCH` of the samples, the inputs have at least 3 positions, and a chance match there
-    is at most `INPUT_CHANCE` likely; else None."""
+    is at most `INPUT_CHANCE` likely (`INPUT_ALL_CHANCE` when it holds it in every sample); else None."""
     hit = (X == T[:, None]).double().mean(0)
     c = int(hit.argmax()); m = float(hit[c])
     if m < INPUT_MATCH or X.shape[1] < 3: return None
     vs, cv = T.unique(return_counts=True)
     chance = float(sum(float((X[:, c] == v).double().mean()) * k / len(T) for v, k in zip(vs.tolist(), cv.tolist())))
-    if chance > INPUT_CHANCE: return None  # few values, or one common: a persistent feature agrees with its label by nature
+    if chance > (INPUT_ALL_CHANCE if m == 1 else INPUT_CHANCE): return None  # few values, or one common: a persistent feature agrees with its label by nature
     return dict(targets=1, inputs=X.shape[1], columns=[c], residual=1 - m, samples=len(T), match=m, chance=chance)
 
 
@@ -1498,6 +1535,28 @@ def sparse_ids(b:Bench, model, sub, vl, k:int, N:int)->Optional[str]:
             f"shows): a parameter row per id cannot generalise from so few samples, with true targets or permuted ones, so the "
             f"control says nothing about the labels; settle it with more samples (small_min={need}) or judge the full run's validation")
 
+SPARSE_CLASSES = 10  # a validation sample's class held by fewer of rung 4's training samples than this (median): too few to fit its output row
+# (the one-in-ten rule of regression: ten events for each parameter estimated)
+
+def class_support(train:dict, valid:dict)->Optional[int]:
+    """The median, over validation's samples, of their class's count among the fit's training targets (`class_tallies`'s
+    {class: count} of each split); None when validation counts none."""
+    pairs, acc = sorted((train.get(c, 0), n) for c, n in valid.items() if n), 0
+    for s, n in pairs:
+        if 2 * (acc := acc + n) >= sum(n for _, n in pairs): return s
+    return None
+
+def sparse_classes(numbers:dict, k:int)->Optional[str]:
+    """`sparse_ids` for the outputs: why rung 4's `k` samples cannot tell the labels from chance for a classifier over many
+    classes, in words, or None. With a validation sample's class held by fewer than `SPARSE_CLASSES` of them (the median,
+    `class_support`), the output layer's row per class is fitted from too few samples (a next-item recommender's hundreds of
+    items), with true targets or permuted ones alike, so the control cannot speak for the labels."""
+    if (cs := numbers.get('class_support')) is None or cs >= SPARSE_CLASSES: return None
+    need = min(numbers['of'], int(math.ceil(k * SPARSE_CLASSES / max(cs, 0.5))))
+    return (f"a validation sample's class is held by {cs} of rung 4's {k} training samples (the median): an output row per class "
+            "cannot generalise from so few, with true targets or permuted ones, so the control says nothing about the labels; settle "
+            f"it with more samples (small_min={need}) or judge the full run's validation")
+
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def _rung4_words(b:Bench, r:RungResult, verdict:str, t:dict, moved:str, model, vl, ctrl, why, rerun, hist:list, train_losses:list, k:int, E:int, final, fl, sub=None):
     """Rung 4's verdict into `r`, in words: a pass; the target's scale (rung 2's `target_scale`) named before the labels; a fail
@@ -1543,7 +1602,7 @@ def _rung4_words(b:Bench, r:RungResult, verdict:str, t:dict, moved:str, model, v
             return r.warn('inconclusive', f"{moved}: no better than with the targets permuted ({rule}); inconclusive: the targets are "
                           f"the samples' {same!r} (an autoencoder? a language model's labels?), so they follow from the inputs by construction "
                           f"and are not at fault: the model learns slowly; settle it with more: small_epochs={2 * Et}, or judge the full run")
-        if sub is not None and (ids := sparse_ids(b, model, sub, vl, k, r.numbers['of'])):  # a recommender on 1% of its ratings
+        if sub is not None and (ids := sparse_ids(b, model, sub, vl, k, r.numbers['of']) or sparse_classes(r.numbers, k)):  # a recommender on 1% of its ratings
             return r.warn('sparse_ids', f"{moved}: {'no better than with the targets permuted' if ctrl is not None else 'not beyond noise'} ({rule}); inconclusive: {ids}")
         if ctrl is None: r.fail(None, f'{metric} did not move beyond noise: {moved}; {rule}:')
         else: r.fail(None, f"{moved}: no better than with the targets permuted ({rule}); the fit trained enough to tell ({evidence}):")
@@ -1602,7 +1661,7 @@ def rung4_on(b:Bench, k:Optional[int]=None)->RungResult:
     leak = _leak(b, n, task, model)
     fit_ids, seen_v = set(sub.indices), None if within is None else set(within)
     leak['fit'] = sum(1 for i, j in leak['pairs'] if j in fit_ids and (seen_v is None or i in seen_v))  # copies of what the fits trained on
-    _fit_constants(b, n, model, sub, targets, prior, e0)
+    _fit_constants(b, n, model, sub, targets, prior, e0, within)
     if st.lr_find:
         lf = lr_find(b, sub); r.series.update(lr_find_lr=lf['lrs'], lr_find_loss=lf['losses']); n['suggested_lr'] = lf['suggested_lr']
     moved = f'{metric} {start:.4g} -> {final:.4g}' + (f', val_loss {l0:.4g} -> {fl:.4g}' if up else '') + f' on {k} of {N} samples in {Et} epochs'
@@ -1616,18 +1675,21 @@ def rung4_on(b:Bench, k:Optional[int]=None)->RungResult:
     return r
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
-def _fit_constants(b:Bench, n:dict, model, sub, targets:Optional[list], prior, e0:dict):
+def _fit_constants(b:Bench, n:dict, model, sub, targets:Optional[list], prior, e0:dict, within=None):
     """Into rung 4's `numbers` `n`: the constant predictor's loss on the fit's training samples `sub` (`constant_train`, for
     `permuted_like`; under cross-entropy with the classes' prior on validation, `constant_valid_classes`), and a class that
-    validation lacks against the odds (`missing_class`). `targets` and `prior`: the training targets and their mean under
-    BCE or MSE, else None; `e0`: the evaluation before training."""
+    validation lacks against the odds (`missing_class`, by group where the task declares them). `targets` and `prior`: the
+    training targets and their mean under BCE or MSE, else None; `e0`: the evaluation before training; `within`: the
+    validation samples judged (their indices; None: all)."""
     tt = targets
     if prior is not None and (tc := _train_constant(b, targets, prior)) is not None: n['constant_train'] = tc
     elif b.class_targets:  # the classes' entropy on the fit's samples, and their prior's loss on validation (NLLLoss too)
         tc, vc = class_constants(b, tt := _train_targets(b, model, sub), e0.get('class_counts'))
         n.update({k: v for k, v in dict(constant_train=tc, constant_valid_classes=vc).items() if v is not None})
     if b.is_bce or b.class_targets:
-        if (mc := missing_class(*class_tallies(b, tt, e0))): n['missing_class'] = mc  # for `_by_validation`
+        tr, m, va, nv, cols = class_tallies(b, tt, e0)
+        if (mc := missing_class(tr, m, va, nv, cols, groups=valid_groups(b.task, within))): n['missing_class'] = mc  # for `_by_validation`
+        if b.class_targets and 'class_counts' in e0 and (cs := class_support(tr, va)) is not None: n['class_support'] = cs  # for `_rung4_words`
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 SWAP_MIN = 128  # validation samples each half must have for `validation_fit` (a whole graph in one item has none)
