@@ -1535,6 +1535,7 @@ def sparse_ids(b:Bench, model, sub, vl, k:int, N:int)->Optional[str]:
             f"shows): a parameter row per id cannot generalise from so few samples, with true targets or permuted ones, so the "
             f"control says nothing about the labels; settle it with more samples (small_min={need}) or judge the full run's validation")
 
+# %% ../../nbs/02_ladder/03e_small_data.ipynb
 SPARSE_CLASSES = 10  # a validation sample's class held by fewer of rung 4's training samples than this (median): too few to fit its output row
 # (the one-in-ten rule of regression: ten events for each parameter estimated)
 
