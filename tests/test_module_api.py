@@ -126,3 +126,21 @@ def test_readme_python_lines_run_as_written_with_a_module(tmp_path):
     env = dict(os.environ, OMP_NUM_THREADS='1', NTRAIN_PLOTTER='0')
     r = subprocess.run([sys.executable, str(script)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=400)
     assert r.returncode == 0 and 'README OK' in r.stdout, f'exit {r.returncode}\n{r.stdout[-3000:]}\n{r.stderr[-3000:]}'
+
+
+def test_a_task_field_given_with_the_model_goes_to_the_task(tmp_path, data, one_thread):
+    """`collate_fn=` (and a Task's other fields: `groups=`, `count_items=`, ...) beside `model=` builds the task with it in
+    `fit` and `ladder`, as `Task(collate_fn=...)` would; it was refused as an unknown config key (half AO's DiffPool)."""
+    tr, va = data
+    calls = []
+    def collate(samples):
+        calls.append(len(samples)); return torch.stack([s[0] for s in samples]), torch.stack([s[1] for s in samples])
+    r = ntrain.fit(model=made(), train=tr, valid=va, num_classes=10, collate_fn=collate, run_dir=tmp_path/'f', **OPTS)
+    assert r.status == 'finished' and 64 in calls, calls[:5]  # the training batches (validation's are larger)
+    calls.clear()
+    lad = ntrain.ladder(model=made, train=tr, valid=va, num_classes=10, collate_fn=collate, rungs='1', run_dir=tmp_path/'l', write=False)
+    assert lad.rung(1).verdict == 'pass' and calls
+    with pytest.raises(TaskError, match='collate_fn= needs model='):
+        ntrain.fit(collate_fn=collate, run_dir=tmp_path/'n', **OPTS)
+    with pytest.raises(TaskError, match=r'pass task=, or a model and its data \(collate_fn=\), not both'):
+        ntrain.fit(task=ntrain.Task(model=made, train=tr, valid=va, num_classes=10), collate_fn=collate, run_dir=tmp_path/'t', **OPTS)

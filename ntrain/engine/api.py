@@ -4,6 +4,7 @@
 
 # %% ../../nbs/01_engine/10_api.ipynb 2
 from __future__ import annotations
+import dataclasses
 from pathlib import Path
 from typing import Callable, Iterable, Optional, Union
 from ..core import CheckpointError, first_line, need_run_dir
@@ -15,7 +16,7 @@ from .trainer import Trainer, RunResult
 from . import checkpoint as ckpt
 
 # %% auto 0
-__all__ = ['given_task', 'with_keys', 'fit', 'resume', 'load']
+__all__ = ['PLAIN_PARTS', 'given_task', 'task_parts', 'with_keys', 'fit', 'resume', 'load']
 
 # %% ../../nbs/01_engine/10_api.ipynb
 def _kw_overrides(kw:dict)->dict: return {k.replace('__', '.'): v for k, v in kw.items()}
@@ -27,6 +28,13 @@ def given_task(task=None, name:str='task', where:str='fit', **parts)->Optional[T
     if not have: return None if task is None else get_task(task)
     if parts.get('model') is None: raise TaskError(f"{where}: {have[0]}= needs model= (an nn.Module, its class or a function that returns one)")
     return plain_task(name=name, **parts)
+
+PLAIN_PARTS = ('model', 'train', 'valid', 'loss', 'metrics', 'num_classes', 'name')  # a Task's fields that the calls name themselves
+
+def task_parts(keys:dict)->dict:
+    """The keyword arguments of a call that are a Task's other fields (`collate_fn`, `groups`, `count_items`, `raw`, ...),
+    popped from `keys`: they go to the task that `model=` makes (`given_task`), not to the config."""
+    return {k: keys.pop(k) for k in [f.name for f in dataclasses.fields(Task) if f.name not in PLAIN_PARTS] if k in keys}
 
 def with_keys(cfg:Config, keys:dict, overrides=(), train=None)->Config:
     "`cfg` with the call's config keys (dotted already), then a DataLoader's `batch_size` unless a key or override set it."
@@ -42,8 +50,9 @@ def fit(config:Union[str, Path, dict, Config, None]=None, overrides=(), *, task:
         loss:Optional[Callable]=None, metrics=None, num_classes:Optional[int]=None, # as in a Task
         run_dir=None, callbacks:Iterable[Callable]=(), stop=None, quiet:bool=False, init_from=None, **keys)->RunResult:
     "Train a config (a built-in example's name, a YAML path, a dict or a Config; none: digits, or `Config()` for your own model or task); returns a RunResult."
+    parts = task_parts(keys)  # collate_fn=, groups=, ...: the task's, not the config's
     cfg = with_keys(run_config(config, overrides, task_given=task is not None or model is not None), _kw_overrides(keys), overrides, train)
-    task = given_task(task, cfg.name, 'fit', model=model, train=train, valid=valid, loss=loss, metrics=metrics, num_classes=num_classes)
+    task = given_task(task, cfg.name, 'fit', model=model, train=train, valid=valid, loss=loss, metrics=metrics, num_classes=num_classes, **parts)
     return Trainer(cfg, task=task, run_dir=run_dir, callbacks=callbacks, stop=stop, quiet=quiet, init_from=init_from).fit()
 
 def resume(run_dir, overrides=(), *, task:Optional[Task]=None, model=None, train=None, valid=None, loss:Optional[Callable]=None,
@@ -54,8 +63,9 @@ def resume(run_dir, overrides=(), *, task:Optional[Task]=None, model=None, train
     `reset_optimizer`: start the optimizer (another one, `optim.name=...`) fresh from the checkpoint's weights and position."""
     run_dir = Path(run_dir)
     need_run_dir(run_dir, error=CheckpointError)
+    parts = task_parts(keys)
     cfg = with_keys(load_config(run_dir/'config.yaml', overrides), _kw_overrides(keys))
-    task = given_task(task, cfg.name, 'resume', model=model, train=train, valid=valid, loss=loss, metrics=metrics, num_classes=num_classes)
+    task = given_task(task, cfg.name, 'resume', model=model, train=train, valid=valid, loss=loss, metrics=metrics, num_classes=num_classes, **parts)
     return Trainer(cfg, task=task, run_dir=run_dir, callbacks=callbacks, stop=stop, resume=True, force=force, quiet=quiet,
                    reset_optimizer=reset_optimizer).fit()
 

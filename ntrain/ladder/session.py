@@ -14,7 +14,7 @@ from torch.utils.data import Subset, DataLoader
 from ..core import NtrainError, ConfigError, TaskError, atomic_write_text, nearest, patch
 from ..config import Config, apply_overrides, run_config, all_keys, run_name
 from ..data import Task, get_task
-from ..engine.api import given_task, with_keys, RunResult, fit as fit_run  # (`fit` is also the session's method)
+from ..engine.api import given_task, with_keys, task_parts, RunResult, fit as fit_run  # (`fit` is also the session's method)
 from ..events import signals_stop, record
 from ..rundir import default_run_dir
 from ..notebook.viewmodel import EDITABLE, same_settings
@@ -130,10 +130,11 @@ def __init__(self:LadderSession, config:Union[str, Path, dict, Config, None]=Non
              run_dir=None, # where ladder.json goes; default: the config's run_dir or runs/<run_name>-<time>
              settings=None, # thresholds: a dict or a LadderSettings
              **keys): # config keys, as for fit (`__` for the dots)
+    parts = task_parts(keys)  # collate_fn=, groups=, count_items=, ...: the task's, not the config's
     self.plain, keys = model is not None, _config_keys(keys)
     cfg = with_keys(run_config(config, overrides, task_given=self.plain or task is not None), keys, overrides, train)  # a task of one's own: the documented defaults
     task = given_task(task, cfg.name, 'ladder', model=model, train=train, valid=valid, loss=loss, metrics=metrics, num_classes=num_classes,
-                      raw=raw, expected_init_loss=expected_init_loss, forward=forward)
+                      raw=raw, expected_init_loss=expected_init_loss, forward=forward, **parts)
     if task is not None and not self.plain: task = get_task(task)
     self.base, self.task, self.optimizer, self.step, self.thresholds = cfg, task, optimizer, step, ladder_settings(settings)
     self.settings = {k: _value(cfg, key) for k, key in EDITABLE.items()}  # what the next rung runs with (see `edit`)

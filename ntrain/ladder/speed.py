@@ -13,7 +13,7 @@ from ..core import NtrainError, ConfigError, atomic_write_text, cpu_count, defau
 from ..config import Config, apply_overrides, run_config, run_name
 from ..events import Stopper, STOP_FILE, request_stop_file, signals_stop, message
 from ..rundir import default_run_dir
-from ..engine.api import given_task, with_keys
+from ..engine.api import given_task, with_keys, task_parts
 
 # %% auto 0
 __all__ = ['BOTTLENECKS', 'ROWS', 'DATA_SHARE', 'COMPUTE_PEAK', 'BUSY_LOW', 'BUSY_HIGH', 'SMALL_KERNEL_US', 'LOSS_TOL',
@@ -472,8 +472,9 @@ def speed(config:Union[str, Path, dict, Config, None]=None, overrides=(), *, tas
           init_from=None, budget:float=60.0, repeats:int=3, **keys)->SpeedResult:
     """The speed check of a config (as `fit` takes it, your model and data too) in a child process: the Speed table's row, each
     fix measured, speed.json. Returns a SpeedResult. An in-memory task runs here, its trials on copies of your module."""
+    parts = task_parts(keys)  # collate_fn=, groups=, ...: the task's, not the config's
     cfg = with_keys(run_config(config, overrides, task_given=task is not None or model is not None), {k.replace('__', '.'): v for k, v in keys.items()}, overrides, train)
-    task = given_task(task, cfg.name, 'speed', model=model, train=train, valid=valid, loss=loss, metrics=metrics, num_classes=num_classes)
+    task = given_task(task, cfg.name, 'speed', model=model, train=train, valid=valid, loss=loss, metrics=metrics, num_classes=num_classes, **parts)
     cbs = list(callbacks)
     def say(line:str):
         if not quiet: print(line, flush=True)
