@@ -140,6 +140,8 @@ def test_a_task_field_given_with_the_model_goes_to_the_task(tmp_path, data, one_
     calls.clear()
     lad = ntrain.ladder(model=made, train=tr, valid=va, num_classes=10, collate_fn=collate, rungs='1', run_dir=tmp_path/'l', write=False)
     assert lad.rung(1).verdict == 'pass' and calls
+    with pytest.raises(ConfigError, match="'colate_fn' is not a config key; the Task field is 'collate_fn'"):
+        ntrain.ladder(model=made, train=tr, valid=va, num_classes=10, colate_fn=collate, rungs='1', run_dir=tmp_path/'m', write=False)
     with pytest.raises(TaskError, match='collate_fn= needs model='):
         ntrain.fit(collate_fn=collate, run_dir=tmp_path/'n', **OPTS)
     with pytest.raises(TaskError, match=r'pass task=, or a model and its data \(collate_fn=\), not both'):

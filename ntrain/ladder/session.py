@@ -28,10 +28,13 @@ __all__ = ['parse_rungs', 'LadderBusy', 'LadderSession', 'ladder']
 
 # %% ../../nbs/02_ladder/05_session.ipynb
 def _config_keys(keys:dict)->dict:
-    "Keyword arguments as dotted config keys (`__` for the dots); a ladder setting among them is named, with where it goes."
+    """Keyword arguments as dotted config keys (`__` for the dots); a ladder setting among them is named, with where it goes,
+    and a misspelt Task field (`colate_fn`) likewise."""
     out, names, known = {}, [f.name for f in fields(LadderSettings)], set(all_keys())
     for k, v in keys.items():
         key = k.replace('__', '.')
+        if key not in known and (tf := difflib.get_close_matches(k, [f.name for f in fields(Task)], n=1, cutoff=0.8)):
+            raise ConfigError(f"'{k}' is not a config key; the Task field is {tf[0]!r}: pass {tf[0]}= beside model=, or in Task(...)")
         close = [k] if k in names else difflib.get_close_matches(k, names, n=1, cutoff=0.5)
         if key not in known and close:
             s = close[0]
