@@ -466,8 +466,7 @@ def _key_seen(b:Bench, model, sub, perm:list, first:Mapping, n:int)->tuple:
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def _sees_permutation(b:Bench, model, sub, ds:Permuted, n:int)->Optional[str]:
     "None when the forward pass takes its targets where `ds` permutes them; else why not, in words."
-    f = b.task.forward
-    if b.task.collate_fn is None and (f is default_forward or isinstance(f, functools.partial) and f.func is hf_forward): return None  # ntrain's own
+    if b.task.collate_fn is None and not own_forward(b.task): return None  # ntrain's own
     tp, to = _forward_targets(b, model, ds, sub, n)
     if not same_tree(tp, to): return None
     if all(same_tree(sub[i][ds.slot], sub[ds.perm[i]][ds.slot]) for i in range(n)): return None  # targets all alike here: nothing to see
@@ -1543,8 +1542,9 @@ def class_support(train:dict, valid:dict)->Optional[int]:
     """The median, over validation's samples, of their class's count among the fit's training targets (`class_tallies`'s
     {class: count} of each split); None when validation counts none."""
     pairs, acc = sorted((train.get(c, 0), n) for c, n in valid.items() if n), 0
+    total = sum(n for _, n in pairs)
     for s, n in pairs:
-        if 2 * (acc := acc + n) >= sum(n for _, n in pairs): return s
+        if 2 * (acc := acc + n) >= total: return s
     return None
 
 def sparse_classes(numbers:dict, k:int)->Optional[str]:
