@@ -1244,3 +1244,20 @@ def test_round_53_what_half_am_found():
     assert target_in_inputs(G.HEALTHY['cbow_topic_corpus'](0)['train']) is None
     cb = gallery('cbow_window_keeps_centre', 0, rungs='4').rung(4)
     assert cb.verdict == 'fail' and 'leakage' in cb.causes, (cb.causes, cb.diagnosis)
+
+
+def test_round_54_what_halves_an_and_ao_found():
+    """Issue 32 round 54, from held-out halves AN and AO (run on round 53's rules). A softmax over six independent toxicity
+    labels into BCELoss only warned at rung 2 (its start looks low, like label smoothing): every output row sums to 1 while
+    most target rows hold no label or several (`shared_labels`), so rung 2 fails `softmax`. A ReLU after the output of a
+    regression on standardised energies let rung 3 pass at its floor: the targets below 0 are out of the model's reach
+    (`output_floor`), a sure cause of a batch not memorised (`out_of_range`); the curve's own word stays beside it."""
+    tox = gallery('toxic_softmax_over_labels', 0, rungs='1-2').rung(2)
+    assert tox.verdict == 'fail' and 'softmax' in tox.causes and 'treats the labels as independent' in tox.diagnosis, (tox.causes, tox.diagnosis)
+    healthy = gallery('toxic_comment_bigru', 0, rungs='1-2').rung(2)
+    assert healthy.verdict != 'fail' and 'softmax' not in healthy.causes, (healthy.causes, healthy.diagnosis)
+    qm7 = gallery('qm7_relu_after_output', 1).rung(3)
+    assert qm7.verdict == 'fail' and qm7.causes == ['out_of_range'] and 'the ReLU that ends the model' in qm7.diagnosis, (qm7.causes, qm7.diagnosis)
+    assert gallery('qm7_coulomb_mlp', 1).rung(3).verdict != 'fail'
+    ab = gallery('colorize_ab_not_scaled', 0).rung(3)
+    assert ab.verdict == 'fail' and set(ab.causes) == {'out_of_range', 'stuck'} and 'the tanh that ends the model' in ab.diagnosis, (ab.causes, ab.diagnosis)

@@ -17,9 +17,9 @@ from ..metrics import class_dim
 
 # %% auto 0
 __all__ = ['RESHAPES', 'TARGET_SCALE', 'REGRESSION_SURE', 'REINITS', 'HEAD_GAIN', 'MARGIN_SHARE', 'INIT_SURE', 'HEAD_SURE',
-           'INIT_ADVICE', 'NO_LAST_LAYER', 'last_op', 'squashed_by', 'reads_logits', 'eval_state', 'target_scale',
-           'output_spread', 'rng_kept', 'init_spread', 'lucky_init', 'last_layer', 'head_inputs', 'forward_target_slot',
-           'margin_head', 'constant_loss', 'class_constants', 'batch_constant', 'rung2']
+           'INIT_ADVICE', 'NO_LAST_LAYER', 'last_op', 'squashed_by', 'shared_labels', 'reads_logits', 'eval_state',
+           'target_scale', 'output_spread', 'rng_kept', 'init_spread', 'lucky_init', 'last_layer', 'head_inputs',
+           'forward_target_slot', 'margin_head', 'constant_loss', 'class_constants', 'batch_constant', 'rung2']
 
 # %% ../../nbs/02_ladder/03b_init_loss.ipynb
 RESHAPES = {'View', 'UnsafeView', 'Reshape', 'Squeeze', 'Unsqueeze', 'Permute', 'Transpose', 'T', 'Select', 'Slice', 'Clone',
@@ -46,11 +46,23 @@ def _rows_sum_to_one(p, d:int)->bool:
     probs = p.movedim(d, -1).reshape(-1, p.shape[d])
     return bool((probs >= 0).all()) and bool(((probs.sum(-1) - 1).abs() < 1e-3).all())
 
+# %% ../../nbs/02_ladder/03b_init_loss.ipynb
+def shared_labels(p0, t0)->Optional[tuple]:
+    """Under a binary cross-entropy: (the share of target rows that do not sum to 1, holding no label or several; the number of
+    labels) when every row of the prediction `p0` sums to 1 along the labels, dim 1 or the last (a softmax over labels the
+    targets treat as independent); else None. A row of probabilities that share one unit can fit neither."""
+    if not (torch.is_tensor(p0) and torch.is_tensor(t0) and p0.shape == t0.shape and p0.ndim > 1 and t0.dtype.is_floating_point): return None
+    d = next((d for d in dict.fromkeys((1, p0.ndim - 1)) if p0.shape[d] > 1 and _rows_sum_to_one(p0.float(), d)), None)
+    if d is None: return None
+    off = float(((t0.float().sum(d) - 1).abs() > 0.5).float().mean())
+    return (off, p0.shape[d]) if off > 0 else None
+
 def _output_checks(b:Bench, r:RungResult, p0, t0, b0=None):
     """Rung 2's checks of the fresh model's outputs `p0` on the first batch `b0` (targets `t0`): under cross-entropy, probabilities
     (softmax applied twice) and a number of logits other than the task's classes; under a binary cross-entropy that takes
     logits, probabilities from a sigmoid or softmax (`squashed_by`); under a loss of one's own and class targets,
-    probabilities that the loss reads as logits (`reads_logits`). Each fails the rung, whatever the loss's value."""
+    probabilities that the loss reads as logits (`reads_logits`); under any binary cross-entropy, rows that sum to 1 over
+    labels the targets treat as independent (`shared_labels`). Each fails the rung, whatever the loss's value."""
     if p0 is None: return  # a loss-only model: no prediction to check
     loss = getattr(b.task.loss, '__name__', type(b.task.loss).__name__)
     if (b.is_bce and not takes_probs(b.task.loss) and b0 is not None and p0.numel() and bool(((p0 > 0) & (p0 < 1)).all())
@@ -58,6 +70,10 @@ def _output_checks(b:Bench, r:RungResult, p0, t0, b0=None):
         r.fail('softmax', f"the model's outputs are probabilities (a {op} ends the model; every output is between 0 and 1): {loss} "
                "applies the sigmoid itself, so it reads them as logits, and no output can stand for a negative one; return raw "
                f"logits from the model (the {op} applied twice)")
+    elif b.is_bce and (sh := shared_labels(p0, t0)):
+        r.fail('softmax', f"every row of the model's outputs sums to 1 over the {sh[1]} labels (a softmax), yet {loss} treats "
+               f"the labels as independent and {sh[0]:.0%} of the target rows hold no label or several: probabilities that share one unit can "
+               "fit no such row; give each label its own sigmoid (raw logits into BCEWithLogitsLoss), or use cross-entropy if each sample has one label")
     d = class_dim(p0, t0) if torch.is_tensor(t0) else (1 if p0.ndim > 1 else None)
     if b.is_ce and p0.ndim > 1 and d is not None:
         C, task_C = p0.shape[d], b.task.num_classes

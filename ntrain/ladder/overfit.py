@@ -13,13 +13,15 @@ from ..engine import checkpoint as ckpt
 from .kernel import RungResult, UserCodeError, user_code, Bench, same_tree
 from .diagnose import describe, batch_targets, names_list, nan_diagnosis, grad_report
 from .range_test import lr_find
-from .init_loss import target_scale, batch_constant, rng_kept
+from .init_loss import target_scale, batch_constant, rng_kept, last_op
 from ..metrics import class_dim
+from ..data import tensors_of, map_output
 
 # %% auto 0
-__all__ = ['KEEPS', 'ZERO_GRAD', 'DEAD_BATCHES', 'NONDETERMINISTIC', 'HIGHER_LR', 'LOWER_LR', 'LOST_BELOW', 'RANGE_DOUBT', 'SURE',
-           'loss_rose', 'memorised', 'curve_verdict', 'keeps_gradients', 'dead_here', 'still_zero',
-           'deterministic_steps', 'repeat_check', 'higher_lr', 'learned_first', 'lower_lr', 'rung3']
+__all__ = ['KEEPS', 'ZERO_GRAD', 'DEAD_BATCHES', 'NONDETERMINISTIC', 'OUT_RANGES', 'CLAMP_EXPLAINS', 'HIGHER_LR', 'LOWER_LR',
+           'LOST_BELOW', 'RANGE_DOUBT', 'SURE', 'loss_rose', 'memorised', 'curve_verdict', 'keeps_gradients',
+           'dead_here', 'still_zero', 'deterministic_steps', 'repeat_check', 'output_floor', 'higher_lr',
+           'learned_first', 'lower_lr', 'rung3']
 
 # %% ../../nbs/02_ladder/03d_overfit.ipynb
 def loss_rose(losses:list)->Optional[str]:
@@ -263,6 +265,33 @@ def _nan_replay(b:Bench, r:RungResult, snap:tuple, batch, idx, losses:list):
     for c, w in zip(cs + [None] * len(ws), ws): r.note(c, '    ' + w)
 
 # %% ../../nbs/02_ladder/03d_overfit.ipynb
+OUT_RANGES = {'Relu': (0.0, math.inf), 'Sigmoid': (0.0, 1.0), 'Tanh': (-1.0, 1.0), 'Softplus': (0.0, math.inf), 'Exp': (0.0, math.inf),
+              'Hardsigmoid': (0.0, 1.0), 'Abs': (0.0, math.inf), 'Relu6': (0.0, 6.0)}  # the ops whose values a prediction cannot leave
+CLAMP_EXPLAINS = 0.5  # rung 3 blames the range when what it puts out of reach is at least this share of where the curve ended
+
+def output_floor(b:Bench, batch)->Optional[dict]:
+    """What a fresh model's bounded prediction puts out of reach on `batch`: the op (`last_op`, one of `OUT_RANGES`), its
+    range, the share of target values outside it, and the loss at the targets clamped into it (`floor`) beside the loss at
+    the targets themselves (`exact`) and at the model's own prediction (`start`). None when the prediction does not come
+    straight from such an op, the targets are not floats of its shape, setting the prediction to the targets does not
+    memorise the batch (the loss compares the prediction with something else), or the clamp costs nothing."""
+    try:
+        model = b.model().eval()
+        with torch.enable_grad(): out, t = b.forward(model, to_device(batch, b.device))
+        p = b.prediction(out)
+        op = last_op(p) if torch.is_tensor(p) else None
+        if op == 'Hardtanh': op = 'Relu6' if (getattr(p.grad_fn, '_saved_min_val', None), getattr(p.grad_fn, '_saved_max_val', None)) == (0, 6) else None
+        if op not in OUT_RANGES or not (torch.is_tensor(t) and t.dtype.is_floating_point and t.shape == p.shape) or not any(x is p for x in tensors_of(out)): return None
+        lo, hi = OUT_RANGES[op]
+        with torch.no_grad():
+            tt = t.detach().to(p.dtype)
+            at = lambda v: float(b.compute_loss(map_output(lambda x: v if x is p else x.detach(), out), t))
+            start, exact, floor = float(b.compute_loss(map_output(lambda x: x.detach(), out), t)), at(tt), at(tt.clamp(lo, hi))
+    except (UserCodeError, RuntimeError): return None
+    if not all(map(math.isfinite, (start, exact, floor))) or start <= 0 or exact > b.st.overfit_ratio * start or floor <= exact: return None
+    return dict(op=op, range=(lo, hi), outside=float(((tt < lo) | (tt > hi)).float().mean()), start=start, exact=exact, floor=floor)
+
+# %% ../../nbs/02_ladder/03d_overfit.ipynb
 def _overfit_causes(b:Bench, r:RungResult, model, batch, idx, init:dict, grads:dict, words:Optional[str], kept:Optional[float], lr:float, moved:float):
     """Rung 3's causes of a batch not memorised, as notes on `r`: parameters frozen (`words` names them), detached or dead, a step
     that keeps old gradients (`kept`), a loss that rose (with the LR range test), a flat one, targets of the wrong dtype, softmax
@@ -299,6 +328,11 @@ def _overfit_causes(b:Bench, r:RungResult, model, batch, idx, init:dict, grads:d
     d = class_dim(preds, tgt) if torch.is_tensor(tgt) and torch.is_tensor(preds) else 1
     if b.is_ce and torch.is_tensor(preds) and bool((preds >= 0).all()) and preds.ndim > 1 and d is not None and bool(((preds.sum(d) - 1).abs() < 1e-3).all()):
         r.note('softmax', '  the outputs are probabilities: softmax applied before cross-entropy keeps the loss from reaching zero')
+    if (o := output_floor(b, batch)) and (share := (o['floor'] - o['exact']) / o['start']) > st.overfit_ratio and share >= CLAMP_EXPLAINS * last / first:
+        (lo, hi), op = o['range'], o['op'].lower().replace('relu', 'ReLU')
+        r.note('out_of_range', f"  {o['outside']:.0%} of the target values lie outside [{lo:g}, {hi:g}], the range of the {op} that ends the model: "
+               f"no step reaches them, and they hold {share:.0%} of the starting loss out of reach (memorising asks for under {st.overfit_ratio:.0%}); "
+               f"drop the {op} after the output layer, or bring the targets into its range")
     if len(r.causes) == 0 and last >= first:  # it rose, but less than lr_high's rules ask: never blame a low learning rate
         r.note('not_falling', f'  the loss ended above where it started ({first:.4g} -> {last:.4g}, lowest {min(losses):.4g}): not a learning '
                f'rate too low; a learning rate too high for this model (lr {lr:.2g}: try the LR range test, lr_find=True), or a step that does not descend')
@@ -400,7 +434,7 @@ def _lost(b:Bench, r:RungResult, batch, idx, init:dict, lr:float, how:Optional[s
 # %% ../../nbs/02_ladder/03d_overfit.ipynb
 RANGE_DOUBT = 2  # a suggested max LR this many times the lr in use contradicts a rise: `lr_high` is then a warning
 
-SURE = ('zero_grad', 'lr_high', 'flat', 'lr_zero', 'lr_low', 'no_update', 'step_fn', 'not_falling', 'softmax', 'target_dtype')  # fail whatever the curve
+SURE = ('zero_grad', 'lr_high', 'flat', 'lr_zero', 'lr_low', 'no_update', 'step_fn', 'not_falling', 'softmax', 'target_dtype', 'out_of_range')  # fail whatever the curve
 
 def _spiked(losses:list, cv:dict, st)->Optional[str]:
     """A rise that is a spike in a curve that learned, in words; None otherwise: then a rise is sure. Learned: its lowest loss
@@ -467,6 +501,7 @@ def _judge(b:Bench, r:RungResult, model, batch, idx, init:dict, grads:dict, word
         r.fail(None, f"could not overfit one batch of {len(idx)} samples: {cv['words']} (target {n['threshold']:.3g}). "
                "The bug is in the model, loss, labels or optimizer, not the data size:")
         add()
+        if 'out_of_range' in r.causes and cv['state'] == 'stuck': r.causes.append('stuck')  # the curve's own word, beside its reason
         if scale: r.note('target_scale', '  ' + scale)
         if hl and grads['frozen']: r.note(None, f"  the trainable part cannot reduce the loss: at lr up to {lr * HIGHER_LR[-1]:.3g} the best {hl['words']}")
         if not r.causes: r.note('stuck', f'  none of the parameters is frozen, detached or dead, and the learning rate {lr:.2g} is not 0: '
