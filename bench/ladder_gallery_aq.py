@@ -1,4 +1,4 @@
-"""Half AQ of the ladder's gallery: held out from the rules frozen at FREEZE (round 54), and run once on them.
+"""Half AQ of the ladder's gallery: held out from the rules frozen at 24b9737 (round 54), and run once on them.
 Families not in halves A-AO, taken only from tabular data and business/finance, science and engineering, graphs, recommender
 systems and ranking, time series and forecasting, and RL-style supervised models (a half written alongside took other
 domains): decentral smart grid stability (Arzamasov, Boehm and Jochem 2018, UCI's Electrical Grid Stability Simulated Data:
@@ -35,7 +35,7 @@ windows) and 64k trainable parameters (TiDE; 13k or fewer elsewhere); an epoch o
 core (CHECKS).
 Registered into ladder_gallery's HEALTHY/BROKEN/HALF through its decorators; ladder_gallery imports this module after half AO.
 
-Protocol: written by a helper in a worktree at b0f162a (branch halfAQ), held out from the rules frozen at FREEZE (round 54;
+Protocol: written by a helper in a worktree at b0f162a (branch halfAQ), held out from the rules frozen at 24b9737 (round 54;
 the maintainer records the freeze hash). The helper read none of the ladder's rules (ntrain/ladder/*, nbs/02_ladder*,
 nbs/03*), bench/RESULTS.md, CHANGELOG.md, AGENTS.md, the rule tests or any sweep's results, and never ran the ladder on
 these programs (no ntrain.ladder call, no bench/ladder_sweep.py, no CLI); it ran no git log. It read bench/ladder_gallery.py's
