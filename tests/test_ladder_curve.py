@@ -1261,3 +1261,24 @@ def test_round_54_what_halves_an_and_ao_found():
     assert gallery('qm7_coulomb_mlp', 1).rung(3).verdict != 'fail'
     ab = gallery('colorize_ab_not_scaled', 0).rung(3)
     assert ab.verdict == 'fail' and set(ab.causes) == {'out_of_range', 'stuck'} and 'the tanh that ends the model' in ab.diagnosis, (ab.causes, ab.diagnosis)
+
+
+def test_round_55_what_halves_ap_and_aq_found():
+    """Issue 32 round 55, from held-out half AQ (run on round 54's rules). ESMM's loss, ported from a model that returned
+    logits, calls F.binary_cross_entropy_with_logits on pCTR and pCTR x pCVR: a loss of its own, so rung 2's BCE checks never
+    saw it. Rung 2 now watches the calls the loss makes (`logits_given_probs`) and fails `softmax`; the healthy twin's
+    F.binary_cross_entropy on the same probabilities is left alone. Rung 4's control of dict samples permutes every target
+    key together ('click' and 'buy'), not the first alone."""
+    bad = gallery('esmm_probabilities_into_bce_with_logits', 0, rungs='1-2').rung(2)
+    assert bad.verdict == 'fail' and 'softmax' in bad.causes and 'calls F.binary_cross_entropy_with_logits' in bad.diagnosis, (bad.causes, bad.diagnosis)
+    ok = gallery('esmm_ctr_cvr', 0, rungs='1-2').rung(2)
+    assert ok.verdict != 'fail' and 'softmax' not in ok.causes, (ok.causes, ok.diagnosis)
+    from ntrain.ladder.small_data import _key_seen
+    from ntrain.ladder.kernel import bench
+    import tempfile
+    kw = G.HEALTHY['esmm_ctr_cvr'](0)
+    from ntrain.data import Task
+    b = bench(task=Task(**{k: kw[k] for k in ('model', 'train', 'valid', 'forward', 'loss')}), run_dir=tempfile.mkdtemp())
+    sub = [kw['train'][i] for i in range(64)]
+    ds, why = _key_seen(b, b.model(), sub, list(reversed(range(64))), sub[0], 32)
+    assert ds is not None and ds.slot == ('click', 'buy'), why

@@ -14,12 +14,14 @@ from ..data import mix_seed, tensors_of, map_output
 from .kernel import RungResult, user_code, Bench, batch_rows, UserCodeError, takes_probs
 from .diagnose import init_loss_theory, regression_parts
 from ..metrics import class_dim
+from torch.overrides import TorchFunctionMode
 
 # %% auto 0
 __all__ = ['RESHAPES', 'TARGET_SCALE', 'REGRESSION_SURE', 'REINITS', 'HEAD_GAIN', 'MARGIN_SHARE', 'INIT_SURE', 'HEAD_SURE',
-           'INIT_ADVICE', 'NO_LAST_LAYER', 'last_op', 'squashed_by', 'shared_labels', 'reads_logits', 'eval_state',
-           'target_scale', 'output_spread', 'rng_kept', 'init_spread', 'lucky_init', 'last_layer', 'head_inputs',
-           'forward_target_slot', 'margin_head', 'constant_loss', 'class_constants', 'batch_constant', 'rung2']
+           'INIT_ADVICE', 'NO_LAST_LAYER', 'last_op', 'squashed_by', 'squash_op', 'logits_given_probs', 'shared_labels',
+           'reads_logits', 'eval_state', 'target_scale', 'output_spread', 'rng_kept', 'init_spread', 'lucky_init',
+           'last_layer', 'head_inputs', 'forward_target_slot', 'margin_head', 'constant_loss', 'class_constants',
+           'batch_constant', 'rung2']
 
 # %% ../../nbs/02_ladder/03b_init_loss.ipynb
 RESHAPES = {'View', 'UnsafeView', 'Reshape', 'Squeeze', 'Unsqueeze', 'Permute', 'Transpose', 'T', 'Select', 'Slice', 'Clone',
@@ -45,6 +47,48 @@ def squashed_by(b:Bench, batch)->Optional[str]:
 def _rows_sum_to_one(p, d:int)->bool:
     probs = p.movedim(d, -1).reshape(-1, p.shape[d])
     return bool((probs >= 0).all()) and bool(((probs.sum(-1) - 1).abs() < 1e-3).all())
+
+# %% ../../nbs/02_ladder/03b_init_loss.ipynb
+class _CallsOn(TorchFunctionMode):
+    "Records (name, first argument) of every call to one of `names` made while active."
+    def __init__(self, names:tuple): super().__init__(); self.names, self.seen = names, []
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        if getattr(func, '__name__', '') in self.names and args and torch.is_tensor(args[0]): self.seen.append((func.__name__, args[0]))
+        return func(*args, **(kwargs or {}))
+
+def squash_op(fn, depth:int=0)->Optional[str]:
+    """'sigmoid' or 'softmax' when autograd node `fn` made a probability: a sigmoid or softmax, seen through reshapes
+    (`RESHAPES`), or a product of two such (ESMM's pCTR x pCVR); else None."""
+    while fn is not None:
+        name = type(fn).__name__.split('Backward')[0]
+        ins = [f for f, _ in fn.next_functions if f is not None]
+        if name in ('Sigmoid', 'Softmax'): return name.lower()
+        if name == 'Mul' and len(ins) == 2 and depth < 4: return 'sigmoid' if all(squash_op(f, depth + 1) for f in ins) else None
+        if name not in RESHAPES or len(ins) != 1: return None
+        fn = ins[0]
+    return None
+
+def logits_given_probs(b:Bench, batch)->Optional[tuple]:
+    """(the function, the op) when the loss of a fresh model's output on `batch` calls `F.binary_cross_entropy_with_logits`
+    or `F.cross_entropy` on values in [0, 1] that a sigmoid or softmax made (`squash_op`); else None."""
+    try:
+        with torch.enable_grad(), _CallsOn(('binary_cross_entropy_with_logits', 'cross_entropy')) as calls:
+            out, t = b.forward(b.model().eval(), to_device(batch, b.device))
+            calls.seen.clear()  # the loss's calls only: a model may compute a loss of its own
+            b.compute_loss(out, t)
+    except (UserCodeError, RuntimeError): return None
+    for name, x in calls.seen:
+        if x.is_floating_point() and x.numel() and 0 <= float(x.min()) and float(x.max()) <= 1 and (op := squash_op(x.grad_fn)): return name, op
+    return None
+
+def _loss_calls_check(b:Bench, r:RungResult, b0):
+    "Rung 2 fails `softmax` when the loss gives probabilities to a function that reads logits (`logits_given_probs`), unless a check before it did."
+    if 'softmax' in r.causes or b0 is None or not (lg := logits_given_probs(b, b0)): return
+    (f, op), binary = lg, lg[0].startswith('binary')
+    loss = getattr(b.task.loss, '__name__', type(b.task.loss).__name__)
+    r.fail('softmax', f"{loss} calls F.{f} on the model's probabilities (a {op} made them; every value is between 0 and 1): F.{f} applies "
+           f"the {'sigmoid' if binary else 'softmax'} itself and reads them as logits; return raw logits from the model, or give the "
+           f"probabilities to {'F.binary_cross_entropy' if binary else 'F.nll_loss of their log'} (the {op} applied twice)")
 
 # %% ../../nbs/02_ladder/03b_init_loss.ipynb
 def shared_labels(p0, t0)->Optional[tuple]:
@@ -461,7 +505,7 @@ def rung2(b:Bench)->RungResult:
     if b.is_bce and takes_probs(b.task.loss) and torch.is_tensor(p0) and p0.is_floating_point() and p0.numel() > 1 and 0 <= p0.min() and p0.max() <= 1:
         n['logit_std'] = float(torch.logit(p0.double().clamp(1e-6, 1 - 1e-6)).std())  # probabilities into BCELoss: their spread before the sigmoid
     r.series['batch_losses'] = losses
-    _output_checks(b, r, p0, t0, b0)
+    _output_checks(b, r, p0, t0, b0); _loss_calls_check(b, r, b0)
     if (adv := target_scale(b, t0)) is not None:
         n['target_scale'] = dict(mean=float(t0.float().mean()), std=float(t0.float().std()))
         r.warn('target_scale', '  ' + adv)

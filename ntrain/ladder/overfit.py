@@ -560,7 +560,8 @@ def rung3(b:Bench)->RungResult:
         _nan_replay(b, found, snap, batch, idx, losses)
         if kept and kept > KEEPS: found.note('zero_grad', '  ' + ZERO_GRAD)
         k = next(i for i, l in enumerate(losses) if not math.isfinite(l))
-        blew_up = bool({'nan_forward', 'nan_params'} & set(found.causes)) and not {'nan_loss', 'nan_backward', 'zero_grad'} & set(found.causes)  # weights that grew, not a log of 0
+        cs = set(found.causes)  # weights that grew, not a log of 0; or a loss that rose before a backward gave NaN (logits grown past a log-softmax)
+        blew_up = 'zero_grad' not in cs and (bool({'nan_forward', 'nan_params'} & cs) and not {'nan_loss', 'nan_backward'} & cs or 'lr_high' in cs)
         if not blew_up or not _lost(b, r, batch, idx, init, lr, f'non-finite at step {k}'):
             r.fail(None, f"could not overfit one batch of {len(idx)} samples: loss {first:.4g} -> {last:.4g} in {len(losses)} steps (target {target:.3g}). "
                    "The bug is in the model, loss, labels or optimizer, not the data size:")

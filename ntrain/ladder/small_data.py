@@ -29,7 +29,7 @@ __all__ = ['LEAK_CHUNK', 'DISCRETE_PROBE', 'QUANTISED', 'AUROC_MAX', 'CONFUSION_
            'FAR_BELOW', 'SPARSE_IDS', 'ID_COLUMNS', 'SPARSE_CLASSES', 'SWAP_MIN', 'GAP_BATCHES', 'digest',
            'sample_inputs', 'leak_check', 'discrete', 'auroc', 'train_prior', 'own_prediction', 'std_error',
            'relabelled', 'relabel_words', 'class_tallies', 'valid_groups', 'missing_class', 'control_seed',
-           'target_slot', 'Permuted', 'with_target', 'Shuffled', 'own_forward', 'control_fit', 'train_start',
+           'target_slot', 'Permuted', 'item_at', 'with_target', 'Shuffled', 'own_forward', 'control_fit', 'train_start',
            'shape_groups', 'sound_control', 'targets_are_inputs', 'swing', 'judge', 'shared_rows', 'target_copies',
            'shared_windows', 'target_in_inputs', 'reads_own_target', 'twin_inputs', 'cut', 'natural_copies',
            'leak_explains', 'decisive', 'more_controls', 'permuted_like', 'blew_up', 'train_wrecked', 'train_se',
@@ -382,14 +382,21 @@ class Permuted(Dataset):
     def target(self, j):
         "The target of sample j: loaded with it the first time, then kept (up to PERMUTED_CACHE bytes)."
         if j in self.kept: return self.kept[j]
-        t = self.ds[j][self.slot]
+        t = item_at(self.ds[j], self.slot)
         n = sum(x.numel() * x.element_size() for x in tree_flatten(t)[0] if torch.is_tensor(x))
         if self.bytes + n <= PERMUTED_CACHE: self.kept[j] = t; self.bytes += n
         return t
     def __getitem__(self, i): return with_target(self.ds[i], self.slot, self.target(self.perm[i]))
 
+def item_at(s, slot):
+    "Sample `s`'s item at `slot`: an index or key, or a tuple of a dict's keys (the values, in order: targets kept under several keys)."
+    return tuple(s[k] for k in slot) if isinstance(slot, tuple) and isinstance(s, Mapping) else s[slot]
+
 def with_target(s, slot, t):
-    "The sample `s` (a tuple, list, namedtuple or dict) with `t` at `slot`."
+    "The sample `s` (a tuple, list, namedtuple or dict) with `t` at `slot` (a tuple of a dict's keys: each value of `t` at its key)."
+    if isinstance(slot, tuple) and isinstance(s, Mapping):
+        for k, v in zip(slot, t): s = with_target(s, k, v)
+        return s
     if isinstance(s, Mapping):
         d = {**s, slot: t}
         try: return d if type(s) is dict else type(s)(d)
@@ -451,14 +458,16 @@ def own_forward(task)->bool:
 
 def _key_seen(b:Bench, model, sub, perm:list, first:Mapping, n:int)->tuple:
     """(the control's samples, None) for dict samples with no target key of ntrain's ('labels') and a forward of your own:
-    `sub` with one key permuted by `perm`, the first in the dict's order whose permutation changes the targets the forward
+    `sub` with its target keys permuted by `perm`, together: every key whose permutation changes the targets the forward
     returns and leaves its outputs as they were (a dynamics model's `{'obs', 'act', 'delta'}` takes its targets from
-    'delta'; its 'obs' changes the outputs: an input); (None, why not) when no key does. `n`: the samples compared."""
-    for k in first:
+    'delta'; its 'obs' changes the outputs: an input; ESMM's 'click' and 'buy' are both targets, and permuting one alone
+    leaves the other to learn); (None, why not) when no key does. `n`: the samples compared."""
+    def target_key(k)->bool:
         ds = Permuted(sub, perm, k)
         try: (tp, to), (op, oo) = (_forward_targets(b, model, ds, sub, n, item=i) for i in (1, 0))
-        except UserCodeError: continue  # the forward cannot take this key permuted: not where its targets come from
-        if not same_tree(tp, to) and same_tree(op, oo): return ds, None
+        except UserCodeError: return False  # the forward cannot take this key permuted: not where its targets come from
+        return not same_tree(tp, to) and same_tree(op, oo)
+    if (keys := [k for k in first if target_key(k)]): return Permuted(sub, perm, keys[0] if len(keys) == 1 else tuple(keys)), None
     return None, (f"a train sample is a {type(first).__name__} of keys {list(first)[:8]}, and permuting none of them changes the targets your "
                   "forward returns without changing its outputs, so there is no target to permute (name it 'labels', or use "
                   "functools.partial(hf_forward, target_key=...) as Task.forward)")
@@ -469,7 +478,7 @@ def _sees_permutation(b:Bench, model, sub, ds:Permuted, n:int)->Optional[str]:
     if b.task.collate_fn is None and not own_forward(b.task): return None  # ntrain's own
     tp, to = _forward_targets(b, model, ds, sub, n)
     if not same_tree(tp, to): return None
-    if all(same_tree(sub[i][ds.slot], sub[ds.perm[i]][ds.slot]) for i in range(n)): return None  # targets all alike here: nothing to see
+    if all(same_tree(ds.target(i), ds.target(ds.perm[i])) for i in range(n)): return None  # targets all alike here: nothing to see
     if tp is None: return ("the forward pass returns no targets (None: a loss that pairs the batch's own items, as a contrastive one "
                            "does), so there are none to permute")
     item = f'item {ds.slot}' if isinstance(ds.slot, int) else repr(ds.slot)
