@@ -1282,3 +1282,12 @@ def test_round_55_what_halves_ap_and_aq_found():
     sub = [kw['train'][i] for i in range(64)]
     ds, why = _key_seen(b, b.model(), sub, list(reversed(range(64))), sub[0], 32)
     assert ds is not None and ds.slot == ('click', 'buy'), why
+
+
+def test_round_56_copies_too_few_to_explain_do_not_shield_a_labels_blame():
+    """Issue 32 round 56 (seen programs only): half AQ's ESMM (healthy, a weak learner) failed `labels` in seed 0, its fit
+    0.005 above the best of three controls, with a `leakage` warning beside it for duplicated id tuples too few to explain
+    the result; that warning kept the blame from the validation-side check. Now it goes there and is `inconclusive`."""
+    r = gallery('esmm_ctr_cvr', 0, rungs='4').rung(4)
+    assert r.verdict == 'warn' and 'inconclusive' in r.causes and r.numbers.get('leak_too_few'), (r.causes, r.diagnosis)
+    assert 'trained on half of the validation split' in r.diagnosis, r.diagnosis

@@ -1193,7 +1193,9 @@ def _small_notes(r:RungResult, key:str, fl:float, leak:dict, e:Optional[dict]=No
         words = (f"  {leak['overlap']} of {leak['checked_valid']} validation samples also appear in the train set ({leak['how']}; "
                  f"(valid, train) index pairs {leak['examples']}): leakage; the validation metric measures memory, and "
                  "augmentation only hides the copies")
-        if not (ex := leak_explains(leak['overlap'], leak['checked_valid'], e or {}, key, span, margin, leak.get('fit')))[0]: r.warn('leakage', f"{words.strip()}; too few to explain the result ({ex[1]})")
+        if not (ex := leak_explains(leak['overlap'], leak['checked_valid'], e or {}, key, span, margin, leak.get('fit')))[0]:
+            n['leak_too_few'] = 'leakage' not in r.causes  # the only leakage note: copies too few to explain the result, which blame nothing
+            r.warn('leakage', f"{words.strip()}; too few to explain the result ({ex[1]})")
         elif leak['overlap'] >= LEAK_SURE * leak['checked_valid'] and 'inconclusive' in r.causes:  # no pass for them to have made
             r.warn('leakage', f"{words.strip()} ({ex[1]}): the result is inconclusive, so they made no pass, but at "
                    f"{leak['overlap'] / leak['checked_valid']:.0%} of validation they would inflate any: deduplicate validation against train")
@@ -1900,9 +1902,10 @@ def _by_validation(b:Bench, r:RungResult)->RungResult:
     if (rl := n.get('relabelled')) and (r.verdict == 'fail' and 'labels' in r.causes or r.verdict == 'warn' and 'inconclusive' in r.causes):
         if r.verdict == 'fail': return r.note(None, '  ' + relabel_words(rl))  # the blame stands, and says how
         return _rejudged(r, 'fail', 'labels', relabel_words(rl), [c for c in r.causes if c != 'inconclusive'])
-    if r.verdict == 'fail' and (r.causes == ['labels'] and n.get('fits_own') or 'labels' in r.causes and 'no_control' in r.causes and 'leakage' not in r.causes):
+    leak = 'leakage' in r.causes and not n.get('leak_too_few')  # a leakage blame, not copies too few to explain the result (round 56)
+    if r.verdict == 'fail' and (r.causes == ['labels'] and n.get('fits_own') or 'labels' in r.causes and 'no_control' in r.causes and not leak):
         return _blame_by_splits(b, r)
-    if r.verdict == 'fail' and 'labels' in r.causes and 'leakage' not in r.causes and control_ends(n) and n['metric'] == 'val_loss': return _permuted_blame(b, r)
+    if r.verdict == 'fail' and 'labels' in r.causes and not leak and control_ends(n) and n['metric'] == 'val_loss': return _permuted_blame(b, r)
     if not (r.verdict == 'warn' and 'inconclusive' in r.causes and _permuted_side(n)): return r
     w = _witness(b, n, 'inconclusive')
     if w is None: return r.note(None, _too_small(b))
