@@ -1291,3 +1291,18 @@ def test_round_56_copies_too_few_to_explain_do_not_shield_a_labels_blame():
     r = gallery('esmm_ctr_cvr', 0, rungs='4').rung(4)
     assert r.verdict == 'warn' and 'inconclusive' in r.causes and r.numbers.get('leak_too_few'), (r.causes, r.diagnosis)
     assert 'trained on half of the validation split' in r.diagnosis, r.diagnosis
+
+
+def test_round_57_unscaled_inputs_fail_rung_2():
+    """Issue 32 round 57 (seen programs only): raw measurements fed to an MLP (half AM's covertype in metres, half AS's steel
+    plates with sums in the millions) start the loss 30 to 30000 times its theory through the last layer's inputs; rung 2
+    only warned `init_scale` there, since a sum over a graph's nodes does the same in healthy programs. With the model's
+    own float inputs beyond an rms of 100 (`input_scale`), the cause is in the data and sure: a fail. The standardised
+    twins pass, and a graph net's sum-pooled head (inputs under 1) still only warns."""
+    for name in ('covertype_unscaled_numbers', 'steel_raw_columns'):
+        r = gallery(name, 0, rungs='1-2').rung(2)
+        assert r.verdict == 'fail' and 'init_scale' in r.causes and 'not standardised' in r.diagnosis, (name, r.causes, r.diagnosis)
+        assert r.numbers['input_scale']['rms'] > 100, r.numbers
+    assert gallery('covertype_mlp', 0, rungs='1-2').rung(2).verdict == 'pass'
+    g = gallery('gin_graphs', 1, rungs='1-2').rung(2)
+    assert g.verdict == 'warn' and 'input_scale' not in g.numbers, (g.causes, g.diagnosis)

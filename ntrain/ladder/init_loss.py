@@ -12,16 +12,16 @@ from ..core import to_device, seed_all, tree_map
 from ..engine import checkpoint as ckpt
 from ..data import mix_seed, tensors_of, map_output
 from .kernel import RungResult, user_code, Bench, batch_rows, UserCodeError, takes_probs
-from .diagnose import init_loss_theory, regression_parts
+from .diagnose import init_loss_theory, regression_parts, batch_inputs
 from ..metrics import class_dim
 from torch.overrides import TorchFunctionMode
 
 # %% auto 0
-__all__ = ['RESHAPES', 'TARGET_SCALE', 'REGRESSION_SURE', 'REINITS', 'HEAD_GAIN', 'MARGIN_SHARE', 'INIT_SURE', 'HEAD_SURE',
-           'INIT_ADVICE', 'NO_LAST_LAYER', 'last_op', 'squashed_by', 'squash_op', 'logits_given_probs', 'shared_labels',
-           'reads_logits', 'eval_state', 'target_scale', 'output_spread', 'rng_kept', 'init_spread', 'lucky_init',
-           'last_layer', 'head_inputs', 'forward_target_slot', 'margin_head', 'constant_loss', 'class_constants',
-           'batch_constant', 'rung2']
+__all__ = ['RESHAPES', 'TARGET_SCALE', 'REGRESSION_SURE', 'REINITS', 'HEAD_GAIN', 'INPUT_SCALE', 'MARGIN_SHARE', 'INIT_SURE',
+           'HEAD_SURE', 'INIT_ADVICE', 'NO_LAST_LAYER', 'last_op', 'squashed_by', 'squash_op', 'logits_given_probs',
+           'shared_labels', 'reads_logits', 'eval_state', 'target_scale', 'output_spread', 'rng_kept', 'init_spread',
+           'lucky_init', 'last_layer', 'head_inputs', 'input_scale', 'forward_target_slot', 'margin_head',
+           'constant_loss', 'class_constants', 'batch_constant', 'rung2']
 
 # %% ../../nbs/02_ladder/03b_init_loss.ipynb
 RESHAPES = {'View', 'UnsafeView', 'Reshape', 'Squeeze', 'Unsqueeze', 'Permute', 'Transpose', 'T', 'Select', 'Slice', 'Clone',
@@ -343,6 +343,22 @@ def head_inputs(b:Bench)->Optional[dict]:
     h = last_layer(b)
     return None if h is None or h['gain'] > HEAD_GAIN or h['outputs'] < h['prediction'] / 2 else h
 
+INPUT_SCALE = 100.0  # float inputs whose rms is beyond this are not standardised (raw measurements: elevations in metres, sums in the millions)
+
+def input_scale(batch)->Optional[dict]:
+    "{'rms', 'max'} of the float inputs of `batch` (`batch_inputs`; the largest rms among its tensors) when that rms is beyond `INPUT_SCALE`; else None."
+    xs = [x for x in tensors_of(batch_inputs(batch)) if x.is_floating_point() and x.numel()]
+    if not xs or not (rms := max(float(x.double().pow(2).mean().sqrt()) for x in xs)) > INPUT_SCALE: return None  # NaN inputs are rung 1's
+    return dict(rms=rms, max=max(float(x.abs().max()) for x in xs))
+
+def _unscaled_inputs(r:RungResult, head:str, h:dict, batch)->Optional[RungResult]:
+    "Rung 2 failed `init_scale` when large inputs to the last layer `h` come from raw float inputs (`input_scale` of `batch`): the cause is in the data, and sure (round 57); else None."
+    if not (xs := input_scale(batch)): return None
+    r.numbers['input_scale'] = xs
+    return r.fail('init_scale', f"{head}: the inputs are not standardised: their rms is {xs['rms']:.3g} (largest {xs['max']:.3g}), and the last "
+                  f"layer ({h['layer']}) gets inputs of rms {h['inputs']:.3g} from them; standardise each input feature with the training "
+                  "split's mean and std ((x - mean) / std, a StandardScaler fitted on train) before the model")
+
 def _head_words(h:dict)->str:
     return (f"the outputs are large because the inputs of the last layer ({h['layer']}) are, not its weights: its outputs' rms is "
             f"{h['outputs']:.3g} for inputs of rms {h['inputs']:.3g} (gain {h['gain']:.2g}; PyTorch's default init gives about 0.58). "
@@ -536,7 +552,7 @@ def rung2(b:Bench)->RungResult:
         r.warn(None, head + f"; outputs this spread (std up to {INIT_SURE:g}, the loss under twice the theory) train, if worse "
                "than they should at first (a warning: the ladder goes on):")
     elif was_ok and c.causes == ['init_scale'] and (h := head_inputs(b)):  # large inputs to a last layer of default scale
-        n['head'] = h; return r.warn('init_scale', f'{head}; {_head_words(h)}')
+        n['head'] = h; return _unscaled_inputs(r, head, h, b0) or r.warn('init_scale', f'{head}; {_head_words(h)}')
     elif was_ok and measured > expected and (m := margin_head(b)):  # ArcFace, CosFace: above ln C by design
         n['margin'] = m; return r.warn(None, head + f"; the model reads the labels its forward hands it, and each sample's own class scores lower "
                       f"with its own label in ({m['share']:.0%} of the first batch, by {m['drop']:.3g} on average): a margin in the "
