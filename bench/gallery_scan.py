@@ -43,3 +43,14 @@ def run_scan(G, names:list, seeds:list, out:str, fill, show):
         d['s'] = round(time.time() - t0, 2); res.append(d); json.dump(res, open(out, 'w'))
         if show(d): print(d, flush=True)
     print('done', flush=True)
+
+def scan_main(fill, show, table):
+    """A scan's command line: `--table FILES` prints `table(records)` (the records of every JSON file, then their errors);
+    else `TREE SEEDS OUT PART` runs `fill(factory, record)` over that part's programs (`run_scan`), printing the records
+    `show` picks. `fill` imports ntrain inside: the tree's checkout is on the path only once `scan_setup` has run."""
+    import json
+    if sys.argv[1] == '--table':
+        rs = [d for f in sys.argv[2:] for d in json.load(open(f))]
+        table(rs); print_errors(rs); return
+    seeds, out, G, S, names = scan_setup(())
+    run_scan(G, names, seeds, out, fill, show)

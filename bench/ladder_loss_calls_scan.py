@@ -6,39 +6,33 @@ on pCTR and pCTR x pCVR). For every program, the fresh model on its first traini
     for p in 0 1; do OMP_NUM_THREADS=1 python bench/ladder_loss_calls_scan.py . 0,1 /tmp/lc_$p.json $p & done; wait
     python bench/ladder_loss_calls_scan.py --table /tmp/lc_0.json /tmp/lc_1.json
 Figures: bench/results/r55_loss_calls_scan.txt (seeds 0 and 1; halves A-AQ, all seen after round 54)."""
-import sys, os, json, tempfile
+import sys, os, tempfile
 
 
-def table(files:list):
-    rs = [d for f in files for d in json.load(open(f))]
+def table(rs:list):
     calls, hit = [d for d in rs if d.get('calls')], [d for d in rs if 'op' in d]
     print(f"{len(rs)} runs read (program x seed); the loss calls F.binary_cross_entropy_with_logits or F.cross_entropy in "
           f"{len(calls)} ({sum(d['kind'] == 'healthy' for d in calls)} healthy); on probabilities in {len(hit)}; {sum('error' in d for d in rs)} errors")
     for d in sorted(hit, key=lambda d: (d['kind'], d['name'], d['seed'])):
         print(f"  {d['kind']:7} {d['half']:3} {d['name']:45} seed {d['seed']}  F.{d['fn']} on a {d['op']}'s output")
-    for d in rs:
-        if 'error' in d: print(f"  error {d['name']} seed {d['seed']}: {d['error']}")
 
 
-def scan():
+def fill(f, d):
     import torch
-    from gallery_scan import scan_setup, run_scan, ladder_bench
+    from gallery_scan import ladder_bench
     from ntrain.ladder import init_loss as I
     from ntrain.core import to_device
-    seeds, out, G, S, names = scan_setup(())
-    def fill(f, d):
-        b = ladder_bench(f(d['seed']), tempfile.mkdtemp())
-        batch = b.first_batch()[0]
-        try:
-            with torch.enable_grad(), I._CallsOn(('binary_cross_entropy_with_logits', 'cross_entropy')) as calls:
-                out, t = b.forward(b.model().eval(), to_device(batch, b.device)); calls.seen.clear(); b.compute_loss(out, t)
-            d['calls'] = sorted({n for n, _ in calls.seen})
-        except Exception: d['calls'] = []
-        if (lg := I.logits_given_probs(b, batch)): d.update(fn=lg[0], op=lg[1])
-    run_scan(G, names, seeds, out, fill, lambda d: 'op' in d or 'error' in d)
+    b = ladder_bench(f(d['seed']), tempfile.mkdtemp())
+    batch = b.first_batch()[0]
+    try:
+        with torch.enable_grad(), I._CallsOn(('binary_cross_entropy_with_logits', 'cross_entropy')) as calls:
+            out, t = b.forward(b.model().eval(), to_device(batch, b.device)); calls.seen.clear(); b.compute_loss(out, t)
+        d['calls'] = sorted({n for n, _ in calls.seen})
+    except Exception: d['calls'] = []
+    if (lg := I.logits_given_probs(b, batch)): d.update(fn=lg[0], op=lg[1])
 
 
 if __name__ == '__main__':
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    if sys.argv[1] == '--table': table(sys.argv[2:])
-    else: scan()
+    from gallery_scan import scan_main
+    scan_main(fill, lambda d: 'op' in d or 'error' in d, table)

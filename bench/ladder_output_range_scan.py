@@ -7,33 +7,27 @@ range, and the share of the start loss the range puts out of reach ((floor - exa
     for p in 0 1; do OMP_NUM_THREADS=1 python bench/ladder_output_range_scan.py . 0,1 /tmp/or_$p.json $p & done; wait
     python bench/ladder_output_range_scan.py --table /tmp/or_0.json /tmp/or_1.json
 Figures: bench/results/r54_output_range_scan.txt (seeds 0 and 1; halves A-AO, all seen after round 53)."""
-import sys, os, json, tempfile
+import sys, os, tempfile
 
 
-def table(files:list):
-    rs = [d for f in files for d in json.load(open(f))]
+def table(rs:list):
     hit = [d for d in rs if 'op' in d]
     print(f"{len(rs)} runs read (program x seed), {len(hit)} with a bounded prediction that puts some loss out of reach, "
           f"{sum('error' in d for d in rs)} errors")
     for d in sorted(hit, key=lambda d: (-d['unreachable'], d['name'], d['seed'])):
         print(f"  {d['kind']:7} {d['half']:3} {d['name']:45} seed {d['seed']}  {d['op']:8} targets outside {d['outside']:.3f}  "
               f"out of reach {d['unreachable']:.4f} of the start{'  > overfit_ratio' if d['unreachable'] > 0.02 else ''}")
-    for d in rs:
-        if 'error' in d: print(f"  error {d['name']} seed {d['seed']}: {d['error']}")
 
 
-def scan():
-    from gallery_scan import scan_setup, run_scan, ladder_bench
+def fill(f, d):
+    from gallery_scan import ladder_bench
     from ntrain.ladder.overfit import output_floor
-    seeds, out, G, S, names = scan_setup(())
-    def fill(f, d):
-        b = ladder_bench(f(d['seed']), tempfile.mkdtemp())
-        o = output_floor(b, b.first_batch()[0])
-        if o: d.update(op=o['op'], outside=o['outside'], unreachable=(o['floor'] - o['exact']) / o['start'])
-    run_scan(G, names, seeds, out, fill, lambda d: 'op' in d or 'error' in d)
+    b = ladder_bench(f(d['seed']), tempfile.mkdtemp())
+    o = output_floor(b, b.first_batch()[0])
+    if o: d.update(op=o['op'], outside=o['outside'], unreachable=(o['floor'] - o['exact']) / o['start'])
 
 
 if __name__ == '__main__':
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    if sys.argv[1] == '--table': table(sys.argv[2:])
-    else: scan()
+    from gallery_scan import scan_main
+    scan_main(fill, lambda d: 'op' in d or 'error' in d, table)

@@ -6,39 +6,34 @@ from the fresh model on the first 64 training samples (no training).
     for p in 0 1; do OMP_NUM_THREADS=1 python bench/ladder_target_keys_scan.py . 0 /tmp/tk_$p.json $p & done; wait
     python bench/ladder_target_keys_scan.py --table /tmp/tk_0.json /tmp/tk_1.json
 Figures: bench/results/r55_target_keys_scan.txt (seed 0; halves A-AQ, all seen after round 54)."""
-import sys, os, json, tempfile
+import sys, os, tempfile
 
 
-def table(files:list):
-    rs = [d for f in files for d in json.load(open(f))]
+def table(rs:list):
     hit = [d for d in rs if 'keys' in d]
     print(f"{len(rs)} programs read, {len(hit)} reach the control of dict samples with a forward of their own, "
           f"{sum(len(d['keys']) > 1 for d in hit)} with more than one target key, {sum('error' in d for d in rs)} errors")
     for d in sorted(hit, key=lambda d: (-len(d['keys']), d['name'])):
         print(f"  {d['kind']:7} {d['half']:3} {d['name']:45} keys permuted: {d['keys']}")
-    for d in rs:
-        if 'error' in d: print(f"  error {d['name']} seed {d['seed']}: {d['error']}")
 
 
-def scan():
+def fill(f, d):
     import random
     from collections.abc import Mapping
     from torch.utils.data import Subset
-    from gallery_scan import scan_setup, run_scan, ladder_bench
-    seeds, out, G, S, names = scan_setup(())
-    def fill(f, d):
-        b = ladder_bench(f(d['seed']), tempfile.mkdtemp())
-        train = b.task.train
-        if not hasattr(train, '__getitem__') or not hasattr(train, '__len__'): return
-        first = train[0]
-        if not isinstance(first, Mapping) or S.target_slot(b.task, first) is not None: return
-        n = min(64, len(train)); sub = Subset(train, range(n)); perm = list(range(n)); random.Random(0).shuffle(perm)
-        ds, why = S._key_seen(b, b.model(), sub, perm, first, min(16, n))
-        d['keys'] = [] if ds is None else list(ds.slot) if isinstance(ds.slot, tuple) else [ds.slot]
-    run_scan(G, names, seeds, out, fill, lambda d: 'keys' in d or 'error' in d)
+    from gallery_scan import ladder_bench
+    from ntrain.ladder import small_data as S
+    b = ladder_bench(f(d['seed']), tempfile.mkdtemp())
+    train = b.task.train
+    if not hasattr(train, '__getitem__') or not hasattr(train, '__len__'): return
+    first = train[0]
+    if not isinstance(first, Mapping) or S.target_slot(b.task, first) is not None: return
+    n = min(64, len(train)); sub = Subset(train, range(n)); perm = list(range(n)); random.Random(0).shuffle(perm)
+    ds, why = S._key_seen(b, b.model(), sub, perm, first, min(16, n))
+    d['keys'] = [] if ds is None else list(ds.slot) if isinstance(ds.slot, tuple) else [ds.slot]
 
 
 if __name__ == '__main__':
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    if sys.argv[1] == '--table': table(sys.argv[2:])
-    else: scan()
+    from gallery_scan import scan_main
+    scan_main(fill, lambda d: 'keys' in d or 'error' in d, table)
