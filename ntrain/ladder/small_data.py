@@ -924,7 +924,7 @@ def shared_windows(train, valid, k:int=WINDOW_STEPS, max_n:int=COPY_MAX,
             for a in axes(t):
                 rs = _runs(t, k, a); n = len(rs)
                 for o in sorted({n * q // WINDOW_PROBES for q in range(WINDOW_PROBES)}):
-                    if len(np.unique(rs[o])) < k: continue  # padding or silence: no evidence
+                    if len(np.unique(rs[o])) < k or (rs[o] == rs[o][..., :1]).all(): continue  # padding or silence (few values, or one step repeated: a padded clip's constant frames): no evidence
                     looked = True; vals.append(torch.from_numpy(rs[o].reshape(-1)[:64]))
                     hit |= {p > o for p in where.get(hash((j, a, rs[o].tobytes())), ()) if p != o}
         probed += looked; shared += bool(hit)
