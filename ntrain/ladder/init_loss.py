@@ -78,7 +78,8 @@ def logits_given_probs(b:Bench, batch)->Optional[tuple]:
             b.compute_loss(out, t)
     except (UserCodeError, RuntimeError): return None
     for name, x in calls.seen:
-        if x.is_floating_point() and x.numel() and 0 <= float(x.min()) and float(x.max()) <= 1 and (op := squash_op(x.grad_fn)): return name, op
+        v = x.detach()  # its values; its graph stays on `x`
+        if v.is_floating_point() and v.numel() and 0 <= float(v.min()) and float(v.max()) <= 1 and (op := squash_op(x.grad_fn)): return name, op
     return None
 
 def _loss_calls_check(b:Bench, r:RungResult, b0):
