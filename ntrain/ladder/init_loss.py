@@ -18,7 +18,7 @@ from torch.overrides import TorchFunctionMode
 
 # %% auto 0
 __all__ = ['RESHAPES', 'TARGET_SCALE', 'REGRESSION_SURE', 'REINITS', 'HEAD_GAIN', 'INPUT_SCALE', 'MARGIN_SHARE', 'INIT_SURE',
-           'HEAD_SURE', 'INIT_ADVICE', 'NO_LAST_LAYER', 'last_op', 'squashed_by', 'squash_op', 'logits_given_probs',
+           'HEAD_SURE', 'INIT_ADVICE', 'NO_LAST_LAYER', 'last_op', 'squash_op', 'squashed_by', 'logits_given_probs',
            'shared_labels', 'reads_logits', 'eval_state', 'target_scale', 'output_spread', 'rng_kept', 'init_spread',
            'lucky_init', 'last_layer', 'head_inputs', 'input_scale', 'forward_target_slot', 'margin_head',
            'constant_loss', 'class_constants', 'batch_constant', 'rung2']
@@ -27,22 +27,32 @@ __all__ = ['RESHAPES', 'TARGET_SCALE', 'REGRESSION_SURE', 'REINITS', 'HEAD_GAIN'
 RESHAPES = {'View', 'UnsafeView', 'Reshape', 'Squeeze', 'Unsqueeze', 'Permute', 'Transpose', 'T', 'Select', 'Slice', 'Clone',
             'ToCopy', 'Expand', 'AsStrided', 'Alias', 'Flatten', 'Contiguous'}  # autograd ops that move or copy values, no more
 
+def _op_name(fn)->str: return type(fn).__name__.split('Backward')[0]
+def _inputs_of(fn)->list: return [f for f, _ in fn.next_functions if f is not None]
+
+def _maker(fn):
+    "The autograd node that made the values of a tensor whose `grad_fn` is `fn`, looking through reshapes and copies (`RESHAPES`); None without a graph."
+    while fn is not None and _op_name(fn) in RESHAPES and len(ins := _inputs_of(fn)) == 1: fn = ins[0]
+    return fn
+
 def last_op(t)->Optional[str]:
     "The autograd op that made tensor `t`'s values, looking through reshapes and copies (`RESHAPES`): 'Sigmoid', 'Addmm', ...; None without a graph."
-    fn = getattr(t, 'grad_fn', None)
-    while fn is not None:
-        name = type(fn).__name__.split('Backward')[0]
-        ins = [f for f, _ in fn.next_functions if f is not None]
-        if name not in RESHAPES or len(ins) != 1: return name
-        fn = ins[0]
-    return None
+    return None if (fn := _maker(getattr(t, 'grad_fn', None))) is None else _op_name(fn)
+
+def squash_op(fn, depth:int=0)->Optional[str]:
+    """'sigmoid' or 'softmax' when autograd node `fn` made a probability: a sigmoid or softmax, seen through reshapes
+    (`_maker`), or a product of two such (ESMM's pCTR x pCVR); else None."""
+    if (fn := _maker(fn)) is None: return None
+    if (name := _op_name(fn)) in ('Sigmoid', 'Softmax'): return name.lower()
+    ins = _inputs_of(fn)
+    return 'sigmoid' if name == 'Mul' and len(ins) == 2 and depth < 4 and all(squash_op(f, depth + 1) for f in ins) else None
 
 def squashed_by(b:Bench, batch)->Optional[str]:
-    "'sigmoid' or 'softmax' when a fresh model's prediction on `batch` comes straight from one (`last_op`), with gradients on; else None."
+    "'sigmoid' or 'softmax' when a fresh model's prediction on `batch` comes straight from one, or a product of such (`squash_op`), with gradients on; else None."
     try:
-        with torch.enable_grad(): op = last_op(b.prediction(b.forward_loss(b.model().eval(), to_device(batch, b.device))[1]))
+        with torch.enable_grad(): p = b.prediction(b.forward_loss(b.model().eval(), to_device(batch, b.device))[1])
     except UserCodeError: return None
-    return {'Sigmoid': 'sigmoid', 'Softmax': 'softmax'}.get(op)
+    return squash_op(getattr(p, 'grad_fn', None))
 
 def _rows_sum_to_one(p, d:int)->bool:
     probs = p.movedim(d, -1).reshape(-1, p.shape[d])
@@ -55,18 +65,6 @@ class _CallsOn(TorchFunctionMode):
     def __torch_function__(self, func, types, args=(), kwargs=None):
         if getattr(func, '__name__', '') in self.names and args and torch.is_tensor(args[0]): self.seen.append((func.__name__, args[0]))
         return func(*args, **(kwargs or {}))
-
-def squash_op(fn, depth:int=0)->Optional[str]:
-    """'sigmoid' or 'softmax' when autograd node `fn` made a probability: a sigmoid or softmax, seen through reshapes
-    (`RESHAPES`), or a product of two such (ESMM's pCTR x pCVR); else None."""
-    while fn is not None:
-        name = type(fn).__name__.split('Backward')[0]
-        ins = [f for f, _ in fn.next_functions if f is not None]
-        if name in ('Sigmoid', 'Softmax'): return name.lower()
-        if name == 'Mul' and len(ins) == 2 and depth < 4: return 'sigmoid' if all(squash_op(f, depth + 1) for f in ins) else None
-        if name not in RESHAPES or len(ins) != 1: return None
-        fn = ins[0]
-    return None
 
 def logits_given_probs(b:Bench, batch)->Optional[tuple]:
     """(the function, the op) when the loss of a fresh model's output on `batch` calls `F.binary_cross_entropy_with_logits`
