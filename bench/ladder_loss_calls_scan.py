@@ -27,7 +27,7 @@ def fill(f, d):
     try:
         with torch.enable_grad(), I._CallsOn(('binary_cross_entropy_with_logits', 'cross_entropy')) as calls:
             out, t = b.forward(b.model().eval(), to_device(batch, b.device)); calls.seen.clear(); b.compute_loss(out, t)
-        d['calls'] = sorted({n for n, _ in calls.seen})
+        d["calls"] = sorted({n for n, *_ in calls.seen})
     except Exception: d['calls'] = []
     if (lg := I.logits_given_probs(b, batch)): d.update(fn=lg[0], op=lg[1])
 

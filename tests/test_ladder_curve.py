@@ -469,14 +469,14 @@ def test_rung_4_cross_entropy_controls_at_the_class_prior_do_not_blame_a_slow_le
     from types import SimpleNamespace
     from ntrain.ladder.small_data import permuted_like
     from ntrain.ladder.init_loss import class_constants
-    b = SimpleNamespace(task=SimpleNamespace(ignore_index=None))
+    b = SimpleNamespace(ignore_index=None)
     h, v = class_constants(b, [(torch.tensor([0, 1, 0, 1]), 4), (torch.tensor([1, 0, 1, 0]), 4)], [30, 10])
     assert h == pytest.approx(math.log(2)) and v == pytest.approx(math.log(2))
     h, v = class_constants(b, [(torch.tensor([0, 0, 0, 2]), 4)], [2, 0, 2])
     assert h == pytest.approx(-(0.75 * math.log(0.75) + 0.25 * math.log(0.25))) and v == pytest.approx(-(math.log(0.75) + math.log(0.25)) / 2)
     assert class_constants(b, [(torch.tensor([0, 0]), 2)], [1, 1])[1] > 10  # a validation class the fit never saw
     assert class_constants(b, [(torch.tensor([0, 1]), 2)])[1] is None
-    ig = SimpleNamespace(task=SimpleNamespace(ignore_index=-100))
+    ig = SimpleNamespace(ignore_index=-100)
     assert class_constants(ig, [(torch.tensor([0, 1, -100, -100]), 4)])[0] == pytest.approx(math.log(2))
     assert class_constants(b, [(torch.rand(4, 3).softmax(1), 4)]) == (None, None)  # class probabilities (mixup): no prior of this kind
     z = dict(val_loss='overlaps', metric='within')

@@ -71,6 +71,37 @@ def test_a_control_that_diverges_on_targets_impossible_for_other_shapes_is_permu
     perm, groups = S.shape_groups(sub, torch.Generator().manual_seed(0))
     assert groups == 3 and all(sub[i][0].shape == sub[j][0].shape for i, j in enumerate(perm)) and sorted(perm) == list(range(6))
 
+def test_a_control_that_fails_on_targets_of_other_shapes_is_permuted_within_target_shapes(monkeypatch):
+    """Issue 32 round 59 (found by held-out halves AP and AQ): a G2P model's words of several phoneme lengths, SummaRuNNer's
+    stories of several sentence counts (labels as lists), JK-Net's graphs of several sizes. A target moved to a sample of
+    another shape breaks the collate, the forward or the loss, so the control failed and a formula judged (`no_control` in
+    28 of 30 runs of the three healthy programs). `sound_control` then permutes targets along one cycle within each group of
+    samples whose targets have the same shapes (`shape_groups(targets=True)`: none keeps its own), or, when over `ALONE` of
+    the samples are alone in their group (ten graphs of six sizes), shuffles each sample's target rows (`Shuffled`)."""
+    from ntrain.ladder import small_data as S
+    calls = []
+    def fake(b, sub, init, vl, within, value, bs, drop_last, metric='', keep=None, epochs=None, lr_scale=1.0, scheme=''):
+        calls.append(scheme); keep['lr'] = 0.5
+        if scheme == '': return None, f"{S.CONTROL_FAILED}: the loss raised ValueError: Expected input batch_size (640) to match target batch_size (576)"
+        return [dict(loss=2.3, train_loss=2.3 * 0.9 ** k) for k in range(1, 4)], None
+    monkeypatch.setattr(S, 'control_fit', fake)
+    words = [(torch.zeros(5), torch.zeros(k)) for k in (2, 3, 2, 3, 2, 3, 4, 4, 2, 3)]
+    hist, why, note = S.sound_control(None, words, None, None, None, None, 8, False, 'val_acc', 2.3, {})
+    assert calls == ['', 'targets'] and hist is not None and 'targets of 3 shapes' in note and '640' in note, (calls, note)
+    perm, groups = S.shape_groups(words, torch.Generator().manual_seed(0), targets=True)
+    assert groups == 3 and sorted(perm) == list(range(10)) and all(j != i and words[j][1].shape == words[i][1].shape for i, j in enumerate(perm))
+    stories = [([[1, 2, 3]] * k, [0] * (k - 1) + [1]) for k in (3, 4, 3, 4, 4, 3)]  # sentence labels as a list: grouped by its length
+    perm, groups = S.shape_groups(stories, torch.Generator().manual_seed(0), targets=True)
+    assert groups == 2 and all(j != i and len(stories[j][1]) == len(stories[i][1]) for i, j in enumerate(perm))
+    calls.clear()
+    graphs = [(torch.zeros(k, 4), torch.zeros(k, 2)) for k in (5, 6, 7, 8, 5, 9)]  # four of six graphs alone in their size
+    hist, why, note = S.sound_control(None, graphs, None, None, None, None, 8, False, 'val_auroc', 2.3, {})
+    assert calls == ['', 'within'] and "target rows were shuffled" in note and '67%' in note, (calls, note)
+    calls.clear()
+    same = [(torch.zeros(5), torch.zeros(3)) for _ in range(6)]  # one shape: the failure is not about shapes, no second try
+    hist, why, note = S.sound_control(None, same, None, None, None, None, 8, False, 'val_acc', 2.3, {})
+    assert calls == [''] and hist is None and why.startswith(S.CONTROL_FAILED), (calls, why)
+
 def test_a_control_that_diverges_on_a_target_stored_in_parts_permutes_the_parts_as_one(monkeypatch):
     """Half V's class-factored language model: a sample is (context, class, index inside the class), and the forward scores
     only the class's words, so a class permuted alone leaves an index beyond its new class's words (scored -1e9): the control

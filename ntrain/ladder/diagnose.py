@@ -138,7 +138,7 @@ def nan_diagnosis(b, model, batch, idx, losses:list=(), rerun:Optional[Callable]
         causes.append('fp16'); words.append('the run uses fp16, whose range overflows easily: use precision=bf16 (or fp32)')
     t = batch_targets(batch) if b.batch_targets else _forward_targets(b, model, batch)
     C = b.task.num_classes
-    ign = b.task.ignore_index
+    ign = b.ignore_index
     if b.is_ce and C and torch.is_tensor(t) and not t.dtype.is_floating_point and (((t < 0) | (t >= C)) & (t != ign if ign is not None else True)).any():
         causes.append('bad_labels'); words.append(f'some targets are outside [0, {C}): bad labels')
     if not words: words.append('the loss is not finite, but neither the inputs, the forward pass nor detect_anomaly show where')

@@ -11,10 +11,9 @@ from torch import nn
 from ..core import to_device, seed_all, tree_map
 from ..engine import checkpoint as ckpt
 from ..data import mix_seed, tensors_of, map_output
-from .kernel import RungResult, user_code, Bench, batch_rows, UserCodeError, takes_probs
+from .kernel import RungResult, user_code, Bench, batch_rows, UserCodeError, takes_probs, _CallsOn
 from .diagnose import init_loss_theory, regression_parts, batch_inputs
 from ..metrics import class_dim
-from torch.overrides import TorchFunctionMode
 
 # %% auto 0
 __all__ = ['RESHAPES', 'TARGET_SCALE', 'REGRESSION_SURE', 'REINITS', 'HEAD_GAIN', 'INPUT_SCALE', 'MARGIN_SHARE', 'INIT_SURE',
@@ -59,13 +58,6 @@ def _rows_sum_to_one(p, d:int)->bool:
     return bool((probs >= 0).all()) and bool(((probs.sum(-1) - 1).abs() < 1e-3).all())
 
 # %% ../../nbs/02_ladder/03b_init_loss.ipynb
-class _CallsOn(TorchFunctionMode):
-    "Records (name, first argument) of every call to one of `names` made while active."
-    def __init__(self, names:tuple): super().__init__(); self.names, self.seen = names, []
-    def __torch_function__(self, func, types, args=(), kwargs=None):
-        if getattr(func, '__name__', '') in self.names and args and torch.is_tensor(args[0]): self.seen.append((func.__name__, args[0]))
-        return func(*args, **(kwargs or {}))
-
 def logits_given_probs(b:Bench, batch)->Optional[tuple]:
     """(the function, the op) when the loss of a fresh model's output on `batch` calls `F.binary_cross_entropy_with_logits`
     or `F.cross_entropy` on values in [0, 1] that a sigmoid or softmax made (`squash_op`); else None."""
@@ -75,7 +67,7 @@ def logits_given_probs(b:Bench, batch)->Optional[tuple]:
             calls.seen.clear()  # the loss's calls only: a model may compute a loss of its own
             b.compute_loss(out, t)
     except (UserCodeError, RuntimeError): return None
-    for name, x in calls.seen:
+    for name, (x, *_), _ in calls.seen:
         v = x.detach()  # its values; its graph stays on `x`
         if v.is_floating_point() and v.numel() and 0 <= float(v.min()) and float(v.max()) <= 1 and (op := squash_op(x.grad_fn)): return name, op
     return None
@@ -423,7 +415,7 @@ def class_constants(b:Bench, targets:Optional[list],
     ts = [t.reshape(-1) for t, _ in targets or []]
     if not ts or any(t.is_floating_point() or t.is_complex() for t in ts): return None, None
     t = torch.cat(ts).long()
-    if b.task.ignore_index is not None: t = t[t != b.task.ignore_index]
+    if b.ignore_index is not None: t = t[t != b.ignore_index]
     if not len(t) or int(t.min()) < 0: return None, None
     p = torch.bincount(t).double() / len(t)
     h = float(-(p[p > 0] * p[p > 0].log()).sum())

@@ -22,11 +22,12 @@ from ..engine.optim import build_optimizer, trainable_params
 from ..rundir import default_run_dir
 from ..loggers import JSONLLogger
 from ..metrics import class_dim, unreadable
+from torch.overrides import TorchFunctionMode
 
 # %% auto 0
 __all__ = ['RUNG_NAMES', 'USER_CODE', 'error_line', 'RungResult', 'LadderResult', 'fmt_short', 'LadderSettings',
            'ladder_settings', 'UserCodeError', 'BadTargets', 'LadderStopped', 'user_code', 'takes_probs', 'Bench',
-           'same_tree', 'batch_rows', 'bench']
+           'calls_ignore_index', 'same_tree', 'batch_rows', 'bench']
 
 # %% ../../nbs/02_ladder/00_kernel.ipynb
 RUNG_NAMES = {1: 'one step end to end', 2: 'initial loss vs theory', 3: 'overfit one batch', 4: 'small data moves val', 5: 'full run'}
@@ -277,6 +278,9 @@ class Bench:
         # returns them (`_pending`: the batch `check_batch` saw last, checked at the next forward)
         self.batch_targets, self._pending = batch_targets_are_the_loss(task), None
         self.seen = False  # set once a forward of your own returned the batch's own targets: the datasets' are the loss's
+        # the target value the loss skips (padding): the task's, else, for a loss of your own, the `ignore_index` its first call
+        # gives F.cross_entropy or F.nll_loss (`compute_loss`, `calls_ignore_index`)
+        self.ignore_index, self._ign_open = task.ignore_index, task.ignore_index is None
         self.unread = None  # why the prediction does not line up with the targets (`unreadable`), at the first forward: the rungs read none then
         self.stopper = stop if isinstance(stop, Stopper) else Stopper(stop)
         callbacks = [callbacks] if callable(callbacks) else list(callbacks or ())
@@ -298,6 +302,27 @@ class Bench:
         o = self.user_opt
         if isinstance(o, torch.optim.Optimizer): return o.defaults.get('lr', math.nan)
         return math.nan if callable(o) else self.cfg.optim.lr
+
+# %% ../../nbs/02_ladder/00_kernel.ipynb
+class _CallsOn(TorchFunctionMode):
+    "Records (name, positional arguments, keyword arguments) of every call to one of `names`, on a tensor, made while active."
+    def __init__(self, names:tuple): super().__init__(); self.names, self.seen = names, []
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        if getattr(func, '__name__', '') in self.names and args and torch.is_tensor(args[0]): self.seen.append((func.__name__, args, kwargs or {}))
+        return func(*args, **(kwargs or {}))
+
+def calls_ignore_index(seen:list, target)->Optional[int]:
+    """The `ignore_index` that every `F.cross_entropy` or `F.nll_loss` call in `seen` (`_CallsOn`) gives, on as many targets as
+    `target` holds (the batch's, flattened or not), when they agree; else None: a loss of your own that skips padding tells it
+    only in that call."""
+    if not torch.is_tensor(target) or not seen: return None
+    vals = set()
+    for _, args, kw in seen:
+        t = args[1] if len(args) > 1 else kw.get('target')
+        if not torch.is_tensor(t) or t.numel() != target.numel() or not isinstance(kw.get('ignore_index'), int): return None
+        vals.add(kw['ignore_index'])
+    return vals.pop() if len(vals) == 1 else None
+
 
 # %% ../../nbs/02_ladder/00_kernel.ipynb
 @patch
@@ -390,7 +415,7 @@ def forward(self:Bench, model, batch):
         t = target.cpu() if torch.is_tensor(target) else target
         C = self.classes  # classes read off rung 1's output (no num_classes): this batch's output says how many it scores
         if self.task.num_classes is None and torch.is_tensor(output) and torch.is_tensor(t) and (d := class_dim(output, t)) is not None: C = output.shape[d]
-        try: check_target_values(t, idx, C, self.task.ignore_index, split, source=' from Task.forward')
+        try: check_target_values(t, idx, C, self.ignore_index, split, source=' from Task.forward')
         except TaskError as e: raise BadTargets(e) from None
         self.checked_batches += 1
         if not self.seen and same_targets(target, batch): self.seen = True; self.scan_targets()  # the datasets' targets are the loss's
@@ -402,8 +427,13 @@ def forward(self:Bench, model, batch):
 
 @patch
 def compute_loss(self:Bench, output, target):
-    "The task's loss, on the model's whole output."
-    with user_code('loss'): return self.task.compute_loss(output, target)
+    """The task's loss, on the model's whole output. The first time, a loss of your own with no `ignore_index` is watched: the one
+    it gives `F.cross_entropy` or `F.nll_loss` on these targets becomes the bench's (`calls_ignore_index`)."""
+    if not self._ign_open:
+        with user_code('loss'): return self.task.compute_loss(output, target)
+    with user_code('loss'), _CallsOn(('cross_entropy', 'nll_loss')) as calls: loss = self.task.compute_loss(output, target)
+    self.ignore_index, self._ign_open = calls_ignore_index(calls.seen, target), False
+    return loss
 
 @patch
 def prediction(self:Bench, output, need:bool=False):
@@ -432,7 +462,7 @@ def forward_loss(self:Bench, model, batch):
 @patch
 def scan_targets(self:Bench)->dict:
     "Check every target that is cheap to reach (as fit does); {split: how many, or None}. Raises BadTargets."
-    ign = self.task.ignore_index
+    ign = self.ignore_index
     for split, ds in self.target_sets.items():
         t = (cheap_targets(self.task, split, self.seen) if ds is getattr(self.task, split, None) else
              dataset_targets(ds) if (self.batch_targets or self.seen) and self.task.collate_fn is None else None)  # a collate_fn of one's own may make others
@@ -452,7 +482,7 @@ def check_batch(self:Bench, batch, idx, split:str='train', within=None):
     t = batch_target(batch)
     if torch.is_tensor(t) and t.dtype.is_floating_point: return  # rung 1 names float targets itself (target_dtype)
     if within is not None: idx = torch.as_tensor([within[int(i)] for i in idx])
-    try: check_batch_targets(batch, idx, self.classes, self.task.ignore_index, split)
+    try: check_batch_targets(batch, idx, self.classes, self.ignore_index, split)
     except TaskError as e: raise BadTargets(e) from None
     self.checked_batches += 1
 

@@ -100,7 +100,7 @@ def targets_outside(b:Bench, preds, target, idx, err:str='')->Optional[str]:
         if not (m := OUT_OF_BOUNDS.search(err)) or not bool((hit := target.detach().cpu() == int(m.group(1))).any()): return None
         return (f"the loss refused class index {m.group(1)}, which {int(hit.sum())} of the first batch's {hit.numel()} targets hold "
                 f"(train sample {_first_sample(hit, idx)} first): bad labels ({NONE_CLASS})")
-    try: check_target_values(target.detach().cpu(), idx, C, b.task.ignore_index)  # fit's own check, which names the sample
+    try: check_target_values(target.detach().cpu(), idx, C, b.ignore_index)  # fit's own check, which names the sample
     except TaskError as e: return f"{e}: bad labels ({NONE_CLASS})"
     return None
 

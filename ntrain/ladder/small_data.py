@@ -22,13 +22,13 @@ from ..metrics import class_dim
 
 # %% auto 0
 __all__ = ['LEAK_CHUNK', 'DISCRETE_PROBE', 'QUANTISED', 'AUROC_MAX', 'CONFUSION_MAX', 'RELABEL_MIN', 'RELABEL_GAIN',
-           'MISSING_SHARE', 'MISSING_P', 'MISSING_Z', 'PERMUTED_CACHE', 'MOOT_CHECK', 'TOGETHER', 'DISTINCT',
-           'COPY_ROWS', 'COPY_MAX', 'WINDOW_STEPS', 'WINDOW_PROBES', 'WINDOW_BLOCKS', 'WINDOW_SURE', 'INPUT_COPY',
-           'INPUT_SAMPLES', 'INPUT_WIDTH', 'INPUT_MATCH', 'INPUT_CHANCE', 'INPUT_ALL_CHANCE', 'OWN_PROBES',
-           'TWIN_SAMPLES', 'LEAK_SURE', 'RECUR_SLACK', 'CONTROLS', 'MEMORISED', 'STRUCTURED', 'WRECKED', 'VAL_WORSE',
-           'FAR_BELOW', 'SPARSE_IDS', 'ID_COLUMNS', 'SPARSE_CLASSES', 'SWAP_MIN', 'GAP_BATCHES', 'digest',
-           'sample_inputs', 'leak_check', 'discrete', 'auroc', 'train_prior', 'own_prediction', 'std_error',
-           'relabelled', 'relabel_words', 'class_tallies', 'valid_groups', 'missing_class', 'control_seed',
+           'MISSING_SHARE', 'MISSING_P', 'MISSING_Z', 'PERMUTED_CACHE', 'MOOT_CHECK', 'TOGETHER', 'CONTROL_FAILED',
+           'ALONE', 'DISTINCT', 'COPY_ROWS', 'COPY_MAX', 'WINDOW_STEPS', 'WINDOW_PROBES', 'WINDOW_BLOCKS',
+           'WINDOW_SURE', 'INPUT_COPY', 'INPUT_SAMPLES', 'INPUT_WIDTH', 'INPUT_MATCH', 'INPUT_CHANCE',
+           'INPUT_ALL_CHANCE', 'OWN_PROBES', 'TWIN_SAMPLES', 'LEAK_SURE', 'RECUR_SLACK', 'CONTROLS', 'MEMORISED',
+           'STRUCTURED', 'WRECKED', 'VAL_WORSE', 'FAR_BELOW', 'SPARSE_IDS', 'ID_COLUMNS', 'SPARSE_CLASSES', 'SWAP_MIN',
+           'GAP_BATCHES', 'digest', 'sample_inputs', 'leak_check', 'discrete', 'auroc', 'train_prior', 'own_prediction',
+           'std_error', 'relabelled', 'relabel_words', 'class_tallies', 'valid_groups', 'missing_class', 'control_seed',
            'target_slot', 'Permuted', 'item_at', 'with_target', 'Shuffled', 'own_forward', 'control_fit', 'train_start',
            'shape_groups', 'sound_control', 'targets_are_inputs', 'swing', 'judge', 'shared_rows', 'target_copies',
            'shared_windows', 'target_in_inputs', 'reads_own_target', 'twin_inputs', 'cut', 'natural_copies',
@@ -204,7 +204,7 @@ def own_prediction(b:Bench, out, target):
     except UserCodeError: return None  # a prediction of your own that raises: rung 1 names it
     if not torch.is_tensor(preds) or (d := class_dim(preds, target)) is None or preds.shape[d] < 2: return None
     if tuple(s for i, s in enumerate(preds.shape) if i != d % preds.ndim) != tuple(target.shape): return None
-    t = target if b.task.ignore_index is None else target[target != b.task.ignore_index]
+    t = target if b.ignore_index is None else target[target != b.ignore_index]
     return preds if t.numel() > 0 and int(t.min()) >= 0 and int(t.max()) < preds.shape[d] else None
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
@@ -222,7 +222,7 @@ def _evaluate(b:Bench, model, loader, within=None, prior=None)->dict:
     cross-entropy), and with the training `prior` the loss of the constant predictor (`constant`); `loss_se`, the validation
     loss's standard error (from the loss of row slices of each batch, `_pieces`, or of its batches)."""
     from ntrain.metrics import Accuracy, ConfusionMatrix
-    model.eval(); acc = Accuracy(ignore_index=b.task.ignore_index); ls, ns, ts, C, pieces, cm = [], [], [], None, [], None
+    model.eval(); acc = Accuracy(ignore_index=b.ignore_index); ls, ns, ts, C, pieces, cm = [], [], [], None, [], None
     scores, labels, const, kept = [], [], [], 0
     mine = not (b.is_ce or b.task.num_classes); own = mine  # a loss of one's own: an accuracy while every batch predicts classes
     with torch.no_grad():
@@ -245,10 +245,10 @@ def _evaluate(b:Bench, model, loader, within=None, prior=None)->dict:
                 if preds is None: continue  # a loss-only model, judged by its loss
                 preds = preds.float()
                 acc.update(preds, target); t = target.reshape(-1).cpu()
-                ts.append(t if b.task.ignore_index is None else t[t != b.task.ignore_index])
+                ts.append(t if b.ignore_index is None else t[t != b.ignore_index])
                 d = class_dim(preds, target)
                 C = preds.shape[d] if d is not None and preds.shape[d] > 1 else 2
-                if 2 < C <= CONFUSION_MAX: (cm := cm or ConfusionMatrix(C, ignore_index=b.task.ignore_index).to(preds.device)).update(preds, target)
+                if 2 < C <= CONFUSION_MAX: (cm := cm or ConfusionMatrix(C, ignore_index=b.ignore_index).to(preds.device)).update(preds, target)
     w = max(sum(ns), 1)
     out = dict(loss=sum(l * k for l, k in zip(ls, ns)) / w, batch_losses=ls)
     sd = pieces if len(pieces) > 1 else ls  # the loss's noise: the spread of its parts over the square root of their number
@@ -321,7 +321,7 @@ def class_tallies(b:Bench, targets:Optional[list], e0:dict)->tuple:
         return tally([round(k) for k in t.sum(0).tolist()], m), m, tally(e0['label_pos'], nv), nv, t.shape[1]
     if 'class_counts' not in e0 or any(t.is_floating_point() for t in ts): return none
     t = torch.cat([x.reshape(-1) for x in ts]).long()
-    if b.task.ignore_index is not None: t = t[t != b.task.ignore_index]
+    if b.ignore_index is not None: t = t[t != b.ignore_index]
     if not len(t) or int(t.min()) < 0: return none
     return ({f'class {c}': k for c, k in enumerate(torch.bincount(t).tolist())}, len(t),
             {f'class {c}': k for c, k in enumerate(e0['class_counts'])}, e0['items'], 1)
@@ -524,7 +524,7 @@ def _within_seen(b:Bench, model, sub, seed:int, first, n:int)->tuple:
         try: tp, to = _forward_targets(b, model, ds, sub, n)
         except UserCodeError: continue  # the forward pass cannot take this item shuffled: not the target
         if not same_tree(tp, to): return ds, None
-    return None, ("rung 4's subset is one sample (a full-batch graph, one long series), and no item of it is a target the "
+    return None, (("rung 4's subset is one sample (a full-batch graph, one long series), and no" if len(sub) == 1 else "no") + " item of it is a target the "
                   "forward pass takes row by row, to shuffle among its rows: a control would train on the true targets")
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
@@ -534,6 +534,8 @@ def control_fit(b:Bench, sub, init:dict, vl, within, value:Callable, bs:int, dro
                 lr_scale:float=1.0, # the learning rate times this (a control that diverged runs again at a tenth)
                 index:int=0, # which permutation (`control_seed`): 0 is the first control, the others are rung 4's further ones
                 scheme:str='', # '': among all samples; 'shapes': only among samples whose inputs have the same shapes (`shape_groups`);
+                               # 'targets': only among samples whose targets have the same shapes; 'within': each sample's target rows
+                               # shuffled among themselves (`Shuffled`), as for a subset of one sample;
                                # 'together': every item of a tuple sample after the first moved as one (`TOGETHER`)
                )->tuple:
     """The null of rung 4: the samples of `sub` with their targets permuted, trained from the weights `init` over the rung's
@@ -550,15 +552,15 @@ def control_fit(b:Bench, sub, init:dict, vl, within, value:Callable, bs:int, dro
                     return None, (f"a train sample is a {type(first).__name__} with no target of its own to permute (the second item of a tuple, or "
                                   "the target key of a dict: 'labels', or functools.partial(hf_forward, target_key=...) as Task.forward)")
                 g = torch.Generator(); g.manual_seed(seed)
-                perm = shape_groups(sub, g)[0] if scheme == 'shapes' else torch.randperm(len(sub), generator=g).tolist()
+                perm = shape_groups(sub, g, scheme == 'targets')[0] if scheme in ('shapes', 'targets') else torch.randperm(len(sub), generator=g).tolist()
                 model = b.model()
                 with user_code('model'): model.load_state_dict(init)
                 seed_all(seed)
                 opt = b.optimizer(model)
                 for gr in opt.param_groups: gr['lr'] = gr['lr'] * lr_scale
-                if len(sub) == 1: ds, why = _within_seen(b, model, sub, seed, first, 1)  # one sample: its target's rows shuffled
+                if len(sub) == 1 or scheme == 'within': ds, why = _within_seen(b, model, sub, seed, first, min(bs, len(sub)))  # each target's rows shuffled
                 else: ds, why = _permuted_seen(b, model, sub, perm, slot, first, min(bs, len(sub)))
-                if why or len(sub) > 1 and (why := _permutation_moot(b, model, sub, ds, min(bs, len(sub)))): return None, why
+                if why or isinstance(ds, Permuted) and (why := _permutation_moot(b, model, sub, ds, min(bs, len(sub)))): return None, why
                 hist = []
             keep.update(model=model, opt=opt, ds=ds, hist=hist, lr=opt.param_groups[0]['lr'], scheme=scheme)
             for ep in range(len(hist), len(hist) + E):
@@ -570,7 +572,7 @@ def control_fit(b:Bench, sub, init:dict, vl, within, value:Callable, bs:int, dro
                 e = _evaluate(b, model, vl, within); e['train_loss'] = sum(ls) / len(ls); hist.append(e)
                 e['train_se'] = std_error(ls)  # the epoch mean's noise (`permuted_like`)
                 if index == 0: b.emit('rung_control', rung=4, epoch=ep, train_loss=e['train_loss'], val_loss=e['loss'], metric=metric, value=value(e))
-    except UserCodeError as e: return None, f'the control fit on permuted targets failed: {e}'
+    except UserCodeError as e: return None, f'{CONTROL_FAILED}: {e}'
     if not all(math.isfinite(x) for e in hist for x in (e['loss'], e['train_loss'], value(e))):
         return None, 'the control fit on permuted targets gave non-finite values'
     return hist, None
@@ -594,17 +596,27 @@ def _diverged(hist:Optional[list], why:Optional[str], start:float)->Optional[str
     return f'its training loss rose ({rose})' if rose else None
 
 TOGETHER = slice(1, None)  # the target slot of a tuple sample whose items after the first are permuted as one
+CONTROL_FAILED = 'the control fit on permuted targets failed'
+ALONE = 0.1  # the most of the samples a control permuted within target shapes may leave with their own (`_control_of_shapes`)
 
-def shape_groups(sub, g)->tuple:
+def _past_inputs(s):
+    "The items of a sample that may hold its target: every item of a tuple after the first; all of a dict or a lone tensor."
+    return s[1:] if isinstance(s, (tuple, list)) and len(s) > 1 else s
+
+def shape_groups(sub, g, targets:bool=False)->tuple:
     """A permutation of `sub`'s samples within the groups of samples whose inputs (`sample_inputs`) have the same shapes, drawn
-    with `g`; and the number of groups."""
+    with `g`; and the number of groups. `targets`: the groups of the items that may hold the target (`_past_inputs`), by the
+    shapes of their tensors and the lengths of their lists (a story's sentence labels as a list), each group's samples
+    permuted along one cycle, so that none keeps its own target unless it is alone in its group."""
     groups = {}
     for i in range(len(sub)):
-        with user_code('data'): x = sample_inputs(sub[i])
-        groups.setdefault(tuple(tuple(t.shape) for t in tree_flatten(x)[0] if torch.is_tensor(t)), []).append(i)
+        with user_code('data'): x = (_past_inputs if targets else sample_inputs)(sub[i])
+        leaves, spec = tree_flatten(x); key = tuple(tuple(t.shape) for t in leaves if torch.is_tensor(t))
+        groups.setdefault((str(spec), key) if targets else key, []).append(i)
     perm = list(range(len(sub)))
     for ix in groups.values():
-        for i, j in zip(ix, [ix[k] for k in torch.randperm(len(ix), generator=g).tolist()]): perm[i] = j
+        order = [ix[k] for k in torch.randperm(len(ix), generator=g).tolist()]
+        for i, j in zip(order, order[1:] + order[:1]) if targets else zip(ix, order): perm[i] = j
     return perm, len(groups)
 
 def sound_control(b:Bench, sub, init:dict, vl, within, value:Callable, bs:int, drop_last:bool, metric:str, start:float, keep:dict)->tuple:
@@ -616,6 +628,7 @@ def sound_control(b:Bench, sub, init:dict, vl, within, value:Callable, bs:int, d
     once more moving every item after the first as one (`TOGETHER`): a target stored in parts that constrain each other (a
     word as its class and its index inside the class) is impossible when one part is permuted alone."""
     hist, why = control_fit(b, sub, init, vl, within, value, bs, drop_last, metric, keep)
+    if hist is None and why and why.startswith(CONTROL_FAILED): return _control_of_shapes(b, sub, init, vl, within, value, bs, drop_last, metric, start, keep, why)
     if (bad := _diverged(hist, why, start)) is None: return hist, why, None
     lr = keep.get('lr', math.nan); keep.clear()
     hist, why = control_fit(b, sub, init, vl, within, value, bs, drop_last, metric, keep, lr_scale=0.1)
@@ -636,6 +649,29 @@ def sound_control(b:Bench, sub, init:dict, vl, within, value:Callable, bs:int, d
                                'that run is the baseline')
         keep.clear(); bad2 += f'; with every item after the inputs permuted as one too ({bad4 or why})'
     return None, f'the control diverged at lr {lr:.3g} ({bad}) and again at lr {lr / 10:.3g} ({bad2}): no baseline', None
+
+# %% ../../nbs/02_ladder/03e_small_data.ipynb
+def _control_of_shapes(b:Bench, sub, init:dict, vl, within, value:Callable, bs:int, drop_last:bool, metric:str, start:float, keep:dict, why:str)->tuple:
+    """`sound_control` when the first control failed (`why`) and the samples' targets come in several shapes (a word's phonemes,
+    a story's sentence labels, a graph's node labels): a target moved to a sample of another shape breaks the collate, the
+    forward or the loss. Once more permuting the targets only among samples whose targets have the same shapes, and, when
+    that gives no baseline, or leaves over `ALONE` of the samples alone in their group (ten graphs of six sizes), shuffling
+    each sample's target rows among themselves (`Shuffled`, the control of a subset of one graph). (evaluations or None, why
+    there is none, a note or None)."""
+    if sub is None or len(sub) < 2: return None, why, None
+    perm, n = shape_groups(sub, torch.Generator(), targets=True)
+    if n < 2: return None, why, None
+    alone = sum(p == i for i, p in enumerate(perm)) / len(sub)
+    notes = dict(targets='its targets were permuted only among samples whose targets have the same shapes',
+                 within=f"each sample's target rows were shuffled among themselves ({alone:.0%} of the samples have targets of a shape of their own)")
+    why = why[len(CONTROL_FAILED) + 2:]
+    for scheme in ('targets', 'within') if alone <= ALONE else ('within',):
+        keep.clear()
+        hist, w = control_fit(b, sub, init, vl, within, value, bs, drop_last, metric, keep, scheme=scheme)
+        if hist is not None and (bad := _diverged(hist, w, start)) is None:
+            return hist, w, f'the control failed on targets of {n} shapes ({why[:200]}), so {notes[scheme]}: that run is the baseline'
+        why += f'; {notes[scheme]}: {bad if hist is not None else w}'
+    keep.clear(); return None, f'{CONTROL_FAILED}: {why}', None
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def targets_are_inputs(task, ds, n:int=MOOT_CHECK)->Optional[str]:
@@ -818,7 +854,7 @@ def shared_rows(b:Bench, model)->Optional[dict]:
     (a loss that masks by labels) are not counted. dict(shared, valid, train): the validation rows also among the training
     rows; None when the outputs cannot tell rows apart (under `DISTINCT` of validation's outputs differ: a random forward
     pass in eval mode, or one output for every row) or there is no prediction tensor with one row per target."""
-    rows, ign = {}, b.task.ignore_index
+    rows, ign = {}, b.ignore_index
     model.eval()
     with torch.no_grad():
         for split, ds in (('train', b.task.train), ('valid', b.task.valid)):
