@@ -1,4 +1,4 @@
-"""Half AU of the ladder's gallery: held out from the rules frozen at FREEZE (round 59), and run once on them.
+"""Half AU of the ladder's gallery: held out from the rules frozen at 7d35bca (round 59), and run once on them.
 Families not in halves A-AS, taken only from tabular data and business/finance, science and engineering, graphs, recommender
 systems and ranking, time series and forecasting, and RL-style supervised models (a half written alongside took other
 domains): hotel booking cancellation (Antonio, Almeida and Nunes 2019's hotel_bookings.csv: lead time, stay, party, meal,
@@ -34,7 +34,7 @@ graphs, the GCNII one graph of 300 nodes) and about 40k trainable parameters; an
 busy core (CHECKS). Registered into ladder_gallery's HEALTHY/BROKEN/HALF through its decorators; ladder_gallery imports this
 module after half AS.
 
-Protocol: written by a helper in a worktree at be15543 (branch halfAU), held out from the rules frozen at FREEZE (round 59;
+Protocol: written by a helper in a worktree at be15543 (branch halfAU), held out from the rules frozen at 7d35bca (round 59;
 the maintainer records the freeze hash). The helper read none of the ladder's rules (ntrain/ladder/*, nbs/02_ladder*,
 nbs/03*), bench/RESULTS.md, CHANGELOG.md, AGENTS.md, the rule tests or any sweep's results, and never ran the ladder on
 these programs (no ntrain.ladder call, no bench/ladder_sweep.py, no CLI); it ran no git log. It read bench/ladder_gallery.py's
