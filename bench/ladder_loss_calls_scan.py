@@ -25,7 +25,7 @@ def fill(f, d):
     b = ladder_bench(f(d['seed']), tempfile.mkdtemp())
     batch = b.first_batch()[0]
     try:
-        with torch.enable_grad(), I._CallsOn(('binary_cross_entropy_with_logits', 'cross_entropy')) as calls:
+        with torch.enable_grad(), I.CallsOn(('binary_cross_entropy_with_logits', 'cross_entropy')) as calls:
             out, t = b.forward(b.model().eval(), to_device(batch, b.device)); calls.seen.clear(); b.compute_loss(out, t)
         d["calls"] = sorted({n for n, *_ in calls.seen})
     except Exception: d['calls'] = []

@@ -11,7 +11,7 @@ from torch import nn
 from ..core import to_device, seed_all, tree_map
 from ..engine import checkpoint as ckpt
 from ..data import mix_seed, tensors_of, map_output
-from .kernel import RungResult, user_code, Bench, batch_rows, UserCodeError, takes_probs, _CallsOn
+from .kernel import RungResult, user_code, Bench, batch_rows, UserCodeError, takes_probs, CallsOn
 from .diagnose import init_loss_theory, regression_parts, batch_inputs
 from ..metrics import class_dim
 
@@ -62,7 +62,7 @@ def logits_given_probs(b:Bench, batch)->Optional[tuple]:
     """(the function, the op) when the loss of a fresh model's output on `batch` calls `F.binary_cross_entropy_with_logits`
     or `F.cross_entropy` on values in [0, 1] that a sigmoid or softmax made (`squash_op`); else None."""
     try:
-        with torch.enable_grad(), _CallsOn(('binary_cross_entropy_with_logits', 'cross_entropy')) as calls:
+        with torch.enable_grad(), CallsOn(('binary_cross_entropy_with_logits', 'cross_entropy')) as calls:
             out, t = b.forward(b.model().eval(), to_device(batch, b.device))
             calls.seen.clear()  # the loss's calls only: a model may compute a loss of its own
             b.compute_loss(out, t)

@@ -27,7 +27,7 @@ from torch.overrides import TorchFunctionMode
 # %% auto 0
 __all__ = ['RUNG_NAMES', 'USER_CODE', 'error_line', 'RungResult', 'LadderResult', 'fmt_short', 'LadderSettings',
            'ladder_settings', 'UserCodeError', 'BadTargets', 'LadderStopped', 'user_code', 'takes_probs', 'Bench',
-           'calls_ignore_index', 'same_tree', 'batch_rows', 'bench']
+           'CallsOn', 'calls_ignore_index', 'same_tree', 'batch_rows', 'bench']
 
 # %% ../../nbs/02_ladder/00_kernel.ipynb
 RUNG_NAMES = {1: 'one step end to end', 2: 'initial loss vs theory', 3: 'overfit one batch', 4: 'small data moves val', 5: 'full run'}
@@ -304,7 +304,7 @@ class Bench:
         return math.nan if callable(o) else self.cfg.optim.lr
 
 # %% ../../nbs/02_ladder/00_kernel.ipynb
-class _CallsOn(TorchFunctionMode):
+class CallsOn(TorchFunctionMode):
     "Records (name, positional arguments, keyword arguments) of every call to one of `names`, on a tensor, made while active."
     def __init__(self, names:tuple): super().__init__(); self.names, self.seen = names, []
     def __torch_function__(self, func, types, args=(), kwargs=None):
@@ -312,7 +312,7 @@ class _CallsOn(TorchFunctionMode):
         return func(*args, **(kwargs or {}))
 
 def calls_ignore_index(seen:list, target)->Optional[int]:
-    """The `ignore_index` that every `F.cross_entropy` or `F.nll_loss` call in `seen` (`_CallsOn`) gives, on as many targets as
+    """The `ignore_index` that every `F.cross_entropy` or `F.nll_loss` call in `seen` (`CallsOn`) gives, on as many targets as
     `target` holds (the batch's, flattened or not), when they agree; else None: a loss of your own that skips padding tells it
     only in that call."""
     if not torch.is_tensor(target) or not seen: return None
@@ -431,7 +431,7 @@ def compute_loss(self:Bench, output, target):
     it gives `F.cross_entropy` or `F.nll_loss` on these targets becomes the bench's (`calls_ignore_index`)."""
     if not self._ign_open:
         with user_code('loss'): return self.task.compute_loss(output, target)
-    with user_code('loss'), _CallsOn(('cross_entropy', 'nll_loss')) as calls: loss = self.task.compute_loss(output, target)
+    with user_code('loss'), CallsOn(('cross_entropy', 'nll_loss')) as calls: loss = self.task.compute_loss(output, target)
     self.ignore_index, self._ign_open = calls_ignore_index(calls.seen, target), False
     return loss
 

@@ -599,6 +599,7 @@ TOGETHER = slice(1, None)  # the target slot of a tuple sample whose items after
 CONTROL_FAILED = 'the control fit on permuted targets failed'
 ALONE = 0.1  # the most of the samples a control permuted within target shapes may leave with their own (`_control_of_shapes`)
 
+# %% ../../nbs/02_ladder/03e_small_data.ipynb
 def _past_inputs(s):
     "The items of a sample that may hold its target: every item of a tuple after the first; all of a dict or a lone tensor."
     return s[1:] if isinstance(s, (tuple, list)) and len(s) > 1 else s
@@ -619,6 +620,7 @@ def shape_groups(sub, g, targets:bool=False)->tuple:
         for i, j in zip(order, order[1:] + order[:1]) if targets else zip(ix, order): perm[i] = j
     return perm, len(groups)
 
+# %% ../../nbs/02_ladder/03e_small_data.ipynb
 def sound_control(b:Bench, sub, init:dict, vl, within, value:Callable, bs:int, drop_last:bool, metric:str, start:float, keep:dict)->tuple:
     """`control_fit`, and once more at a tenth of the learning rate when it diverged (`_diverged`): (evaluations or None, why there
     is none, a note on the rerun or None); `keep` holds the control that counts. When both diverged and the samples' inputs
