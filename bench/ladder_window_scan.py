@@ -6,7 +6,7 @@ left out. Two halves side by side:
 then `python bench/ladder_window_scan.py --table /tmp/win_0.json /tmp/win_1.json`. Figures: bench/results/r52_window_scan.txt."""
 import sys, json
 from gallery_scan import print_errors
-HELD_OUT = ()  # halves not seen yet (round 52: A-AL are all seen)
+HELD_OUT = ()  # halves not seen yet (round 60: A-AU are all seen)
 def verdict(sw, S):
     if not sw or not sw['shared']: return None
     both = min(sw['earlier'], sw['later']) >= sw['shared'] / 4; share = sw['shared'] / sw['probed']
@@ -15,7 +15,7 @@ if sys.argv[1] == '--table':
     import importlib; sys.path.insert(0, '.'); S = importlib.import_module('ntrain.ladder.small_data')
     rs = [d for f in sys.argv[2:] for d in json.load(open(f))]
     print(f"{len(rs)} runs ({len({d['name'] for d in rs})} programs, seeds {sorted({d['seed'] for d in rs})}), {sum('error' in d for d in rs)} errors; "
-          f"checked (inputs with an axis of 16 steps, continuous) in {sum(d.get('r') is not None for d in rs)}; any shared run in {sum(bool(d.get('r') and d['r']['shared']) for d in rs)}:")
+          f"checked (inputs with an axis of WINDOW_STEPS + WINDOW_SHIFT steps (16 before round 60), continuous) in {sum(d.get('r') is not None for d in rs)}; any shared run in {sum(bool(d.get('r') and d['r']['shared']) for d in rs)}:")
     for v in ('fail', 'warn', 'note'):
         for d in rs:
             if verdict(d.get('r'), S) == v: print(f"  {v:4} {d['kind']:7} {d['half']} {d['name']} seed {d['seed']}: {d['r']}")

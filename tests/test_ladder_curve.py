@@ -1330,3 +1330,17 @@ def test_round_59_padding_inside_a_loss_of_ones_own_and_controls_for_targets_of_
     assert r.verdict == 'pass' and 'no_control' not in r.causes and 'target rows were shuffled' in r.diagnosis, (r.causes, r.diagnosis)
     r = gallery('summarunner_stories', 0, rungs='4').rung(4)
     assert r.verdict == 'pass' and 'same shapes' in r.diagnosis, (r.causes, r.diagnosis)
+
+def test_round_60_heads_added_up_and_windows_of_ten_steps():
+    """Issue 32 round 60 (found by held-out half AU, measured on it as run). GIN as its paper writes it adds a linear score
+    of each layer's sum pooling, the raw input's included: at init the outputs are large because the pooled inputs are,
+    yet the last score is small, so `head_inputs` (the last layer only) saw no large inputs and rung 2 failed `init_scale`
+    in 7 of 10 seeds. Of heads that add up to the prediction, the largest is read now, and rung 2 warns. Forecasting windows
+    of 10 weeks split at random share 8-week runs with their neighbours in training; `shared_windows` only read axes of 16
+    steps or more, and the leak passed rung 4 in 10 of 10 seeds."""
+    r = gallery('gin_proteins', 2, rungs='2').rung(2)
+    assert r.verdict == 'warn' and r.numbers['head']['layer'] == 'scores.0', (r.causes, r.diagnosis)
+    r = gallery('ili_windows_split_at_random', 0, rungs='4').rung(4)
+    assert r.verdict == 'fail' and 'leakage' in r.causes and r.numbers['shared_windows']['shared'] > 200, (r.causes, r.diagnosis)
+    r = gallery('ili_gru_forecast', 0, rungs='4').rung(4)
+    assert r.verdict == 'pass', (r.causes, r.diagnosis)

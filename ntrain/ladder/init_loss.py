@@ -307,14 +307,16 @@ def _float_leaves(out)->Optional[torch.Tensor]:
     tree_map(lambda t: found.append(t.detach().float().flatten()) if t.is_floating_point() else None, out)
     return torch.cat(found) if found else None
 
-def last_layer(b:Bench)->Optional[dict]:
+def last_layer(b:Bench, dominant:bool=False)->Optional[dict]:
     """The last Linear, Bilinear or convolution to run on the first batch (in eval mode): dict(layer, gain, inputs, outputs,
     prediction), the rms of its inputs and outputs, their ratio, and the rms of the prediction (every float output without
-    one). None when no such layer runs, or its inputs are all zero."""
-    model, last = b.model().eval(), {}
+    one). None when no such layer runs, or its inputs are all zero. `dominant`: when the last one's outputs are under half
+    the prediction's and the prediction is the sum of the outputs of every such layer of its shape (`_summed_heads`: GIN's
+    linear score of each layer's pooling, added up), the one of the largest outputs."""
+    model, seen = b.model().eval(), []
     names = {m: k for k, m in model.named_modules()}
     def hook(m, inp, out):
-        if inp and torch.is_tensor(inp[0]) and torch.is_tensor(out) and inp[0].is_floating_point(): last.update(m=m, i=inp[0], o=out)  # measured once, at the end
+        if inp and torch.is_tensor(inp[0]) and torch.is_tensor(out) and inp[0].is_floating_point(): seen.append((m, _rms(inp[0]), _rms(out), tuple(out.shape)))
     kinds = (nn.Linear, nn.Bilinear, nn.modules.conv._ConvNd)
     hs = [m.register_forward_hook(hook) for m in model.modules() if isinstance(m, kinds)]
     try:
@@ -323,15 +325,17 @@ def last_layer(b:Bench)->Optional[dict]:
     finally:
         for h in hs: h.remove()
     if p is None: p = _float_leaves(out)  # a dict or tuple of outputs, a loss-only model: all of them
-    if not last or not torch.is_tensor(p) or not (i := _rms(last['i'])) > 0: return None
-    o = _rms(last['o'])
-    return dict(layer=names.get(last['m'], type(last['m']).__name__), gain=round(o / i, 4), inputs=i, outputs=o, prediction=_rms(p))
+    if not seen or not torch.is_tensor(p): return None
+    m, i, o, shape = seen[-1]
+    if dominant and o < _rms(p) / 2 and _summed_heads(b, model, p): m, i, o, shape = max((s for s in seen if s[3] == tuple(p.shape)), key=lambda s: s[2])
+    if not i > 0: return None
+    return dict(layer=names.get(m, type(m).__name__), gain=round(o / i, 4), inputs=i, outputs=o, prediction=_rms(p))
 
 def head_inputs(b:Bench)->Optional[dict]:
-    """The last layer (`last_layer`) when the outputs are large at init because its inputs are, not its weights: its outputs'
-    rms at most HEAD_GAIN times its inputs' and at least half the prediction's. None otherwise: the layer amplifies,
-    something after it does (a temperature, a scale), or no such layer runs."""
-    h = last_layer(b)
+    """The last layer (`last_layer`; of several heads summed into the prediction, the largest) when the outputs are large at
+    init because its inputs are, not its weights: its outputs' rms at most HEAD_GAIN times its inputs' and at least half the
+    prediction's. None otherwise: the layer amplifies, something after it does (a temperature, a scale), or no such layer runs."""
+    h = last_layer(b, dominant=True)
     return None if h is None or h['gain'] > HEAD_GAIN or h['outputs'] < h['prediction'] / 2 else h
 
 INPUT_SCALE = 100.0  # float inputs whose rms is beyond this are not standardised (raw measurements: elevations in metres, sums in the millions)
@@ -356,6 +360,21 @@ def _head_words(h:dict)->str:
             "A sum over a graph's nodes or a sequence, or features not normalised, do that: mean-pool or normalise them, or scale the "
             "last layer down (a warning: the ladder goes on)")
 
+
+# %% ../../nbs/02_ladder/03b_init_loss.ipynb
+def _summed_heads(b:Bench, model, p)->bool:
+    """Whether the prediction `p` of `model` (eval mode, the first batch) is the sum of the outputs of two or more Linear,
+    Bilinear or convolution layers whose outputs have its shape (heads added up), to float tolerance."""
+    outs = []
+    def hook(m, inp, out):
+        if torch.is_tensor(out) and out.shape == p.shape: outs.append(out.detach())
+    hs = [m.register_forward_hook(hook) for m in model.modules() if isinstance(m, (nn.Linear, nn.Bilinear, nn.modules.conv._ConvNd))]
+    try:
+        with torch.no_grad(): b.forward_loss(model, to_device(b.first_batch()[0], b.device))
+    except UserCodeError: return False
+    finally:
+        for h in hs: h.remove()
+    return len(outs) > 1 and torch.allclose(sum(outs).float(), p.float(), rtol=1e-4, atol=1e-5 * float(p.abs().max()))
 
 # %% ../../nbs/02_ladder/03b_init_loss.ipynb
 def forward_target_slot(b:Bench, model)->Optional[int]:

@@ -23,8 +23,8 @@ from ..metrics import class_dim
 # %% auto 0
 __all__ = ['LEAK_CHUNK', 'DISCRETE_PROBE', 'QUANTISED', 'AUROC_MAX', 'CONFUSION_MAX', 'RELABEL_MIN', 'RELABEL_GAIN',
            'MISSING_SHARE', 'MISSING_P', 'MISSING_Z', 'PERMUTED_CACHE', 'MOOT_CHECK', 'TOGETHER', 'CONTROL_FAILED',
-           'ALONE', 'DISTINCT', 'COPY_ROWS', 'COPY_MAX', 'WINDOW_STEPS', 'WINDOW_PROBES', 'WINDOW_BLOCKS',
-           'WINDOW_SURE', 'INPUT_COPY', 'INPUT_SAMPLES', 'INPUT_WIDTH', 'INPUT_MATCH', 'INPUT_CHANCE',
+           'ALONE', 'DISTINCT', 'COPY_ROWS', 'COPY_MAX', 'WINDOW_STEPS', 'WINDOW_SHIFT', 'WINDOW_PROBES',
+           'WINDOW_BLOCKS', 'WINDOW_SURE', 'INPUT_COPY', 'INPUT_SAMPLES', 'INPUT_WIDTH', 'INPUT_MATCH', 'INPUT_CHANCE',
            'INPUT_ALL_CHANCE', 'OWN_PROBES', 'TWIN_SAMPLES', 'LEAK_SURE', 'RECUR_SLACK', 'CONTROLS', 'MEMORISED',
            'STRUCTURED', 'WRECKED', 'VAL_WORSE', 'FAR_BELOW', 'SPARSE_IDS', 'ID_COLUMNS', 'SPARSE_CLASSES', 'SWAP_MIN',
            'GAP_BATCHES', 'digest', 'sample_inputs', 'leak_check', 'discrete', 'auroc', 'train_prior', 'own_prediction',
@@ -923,6 +923,7 @@ def target_copies(train, valid, k:int=COPY_ROWS, max_n:int=COPY_MAX,
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 WINDOW_STEPS = 8  # consecutive steps of an input that `shared_windows` compares
+WINDOW_SHIFT = 2  # ... in an axis of at least this many more steps (windows of 10 weeks shifted by one or two share a run of 8)
 WINDOW_PROBES = 8  # places in each validation input whose run it looks up
 WINDOW_BLOCKS = 2_000_000  # training runs it hashes at most (fewer training samples for long inputs)
 WINDOW_SURE = 0.5  # the share of probed validation samples with a shifted run in training that fails rung 4
@@ -938,13 +939,13 @@ def shared_windows(train, valid, k:int=WINDOW_STEPS, max_n:int=COPY_MAX,
     """Validation samples whose float inputs hold a run of `k` consecutive steps (along the last axis, or the first) that a
     training input holds bit for bit at another place: windows of one recording, shifted, on both sides of the split.
     dict(shared, probed, checked_train, examples, earlier, later): `earlier` the shared samples found in a training input that
-    started earlier (the run further into it), `later` in one that started later; None for inputs with no axis of `2k` steps, either split one item, or
+    started earlier (the run further into it), `later` in one that started later; None for inputs with no axis of `k + WINDOW_SHIFT` steps, either split one item, or
     quantised values (`QUANTISED` distinct probed values or fewer)."""
     def inputs(ds, i):
         if i % LEAK_CHUNK == 0 and stop is not None and (why := stop()): raise LadderStopped(why)
         with user_code('data'): s = ds[i]
         return [(j, t) for j, t in enumerate(tensors_of(batch_inputs(s))) if t.is_floating_point() and t.ndim >= 1]
-    def axes(t): return [a for a in dict.fromkeys((t.ndim - 1, 0)) if t.shape[a] >= 2 * k]
+    def axes(t): return [a for a in dict.fromkeys((t.ndim - 1, 0)) if t.shape[a] >= k + WINDOW_SHIFT]
     if not (hasattr(train, '__getitem__') and hasattr(valid, '__getitem__')): return None  # DataLoaders: batches, not samples
     if len(train) < 2 or len(valid) < 2 or not any(axes(t) for _, t in inputs(valid, 0)): return None
     where, nt, blocks = {}, 0, 0
