@@ -20,7 +20,7 @@ __all__ = ['RESHAPES', 'TARGET_SCALE', 'REGRESSION_SURE', 'REINITS', 'HEAD_GAIN'
            'HEAD_SURE', 'INIT_ADVICE', 'NO_LAST_LAYER', 'last_op', 'squash_op', 'squashed_by', 'logits_given_probs',
            'shared_labels', 'reads_logits', 'eval_state', 'target_scale', 'output_spread', 'rng_kept', 'init_spread',
            'lucky_init', 'last_layer', 'head_inputs', 'input_scale', 'forward_target_slot', 'margin_head',
-           'constant_loss', 'class_constants', 'batch_constant', 'rung2']
+           'constant_loss', 'class_constants', 'batch_constant', 'positives_by_position', 'rung2']
 
 # %% ../../nbs/02_ladder/03b_init_loss.ipynb
 RESHAPES = {'View', 'UnsafeView', 'Reshape', 'Squeeze', 'Unsqueeze', 'Permute', 'Transpose', 'T', 'Select', 'Slice', 'Clone',
@@ -456,6 +456,12 @@ def batch_constant(b:Bench, target, n:int)->Optional[float]:
 
 # %% ../../nbs/02_ladder/03b_init_loss.ipynb
 INIT_SURE = 2.0  # rung 2 stops on `init_scale` alone only beyond this std of the outputs at init (or twice the theory)
+
+def positives_by_position(t)->bool:
+    """Whether class targets `t` name each row's positive by its place, as a contrastive loss does: every row the same class
+    (MoCo's logits, the positive key first), or each row its own index (in-batch pairs on the diagonal: CLIP, SimCLR)."""
+    if not (torch.is_tensor(t) and t.ndim == 1 and len(t) > 1) or t.is_floating_point() or t.dtype == torch.bool: return False
+    return bool((t == t[0]).all()) or torch.equal(t.cpu(), torch.arange(len(t)))
 HEAD_SURE = 8.0  # ... or, with no theory, beyond this rms of the last layer's outputs at init when that layer amplifies (over 2 x HEAD_GAIN)
 
 def _init_batches(b:Bench)->tuple:
@@ -554,10 +560,12 @@ def rung2(b:Bench)->RungResult:
         return r.note(None, head + ': the outputs above explain it')
     if was_ok and c.causes == ['unexplained']:  # above theory, and no cause it knows: a warning, not a stop (severity matches certainty)
         r.warn('unexplained', head + '; no known cause explains it (a warning: the ladder goes on):')
-    elif was_ok and c.causes == ['label_smoothing'] and rel <= 0.5 and (ls := n.get('reinit_losses')) and max(ls) < expected:
+    elif (was_ok and c.causes == ['label_smoothing'] and (rel <= 0.5 or b.is_ce and positives_by_position(t0))
+          and (ls := n.get('reinit_losses')) and max(ls) < expected):
         r.warn('below_theory', head + f"; every init of this model scores below the theory too ({min(ls):.4g} to {max(ls):.4g} over "
                f"{len(ls)} inits): its structure predicts better than chance before training (a graph autoencoder's inner products of "
-               "propagated features, weights loaded pretrained), or the loss is scaled down (a warning: the ladder goes on):")
+               "propagated features, a contrastive loss whose positive pair, two views through one encoder, scores high from the "
+               "start, weights loaded pretrained), or the loss is scaled down (a warning: the ladder goes on):")
     elif was_ok and c.causes == ['init_scale'] and n.get('logit_std', n.get('output_std', 0)) <= INIT_SURE and rel <= 1.0:  # a sum over a graph's nodes, say
         r.warn(None, head + f"; outputs this spread (std up to {INIT_SURE:g}, the loss under twice the theory) train, if worse "
                "than they should at first (a warning: the ladder goes on):")
