@@ -26,6 +26,16 @@ def ladder_bench(kw:dict, rd:str):
     if s.plain: b.target_sets = s.task._user_sets
     return b
 
+def program_bench(f, d:dict):
+    "The bench `ntrain.ladder.ladder` builds for factory `f` at the record's seed, in a fresh temporary run directory."
+    import tempfile
+    return ladder_bench(f(d['seed']), tempfile.mkdtemp())
+
+def print_rows(rs:list, line):
+    "A line for each record of `rs`, sorted by kind, name and seed: its kind, half, name and seed, then `line(record)`."
+    for d in sorted(rs, key=lambda d: (d['kind'], d['name'], d['seed'])):
+        print(f"  {d['kind']:7} {d['half']:3} {d['name']:45} seed {d['seed']}  {line(d)}")
+
 def print_errors(rs:list):
     "The scan's records that hold an error, a line each."
     for d in rs:

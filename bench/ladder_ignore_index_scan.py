@@ -6,7 +6,8 @@ training): the task's `ignore_index`, and, when it is None, what the bench reads
     for p in 0 1; do OMP_NUM_THREADS=1 python bench/ladder_ignore_index_scan.py . 0,1 /tmp/ii_$p.json $p & done; wait
     python bench/ladder_ignore_index_scan.py --table /tmp/ii_0.json /tmp/ii_1.json
 Figures: bench/results/r59_ignore_index_scan.txt (seeds 0 and 1; halves A-AS)."""
-import sys, os, tempfile
+import sys, os
+from gallery_scan import print_rows
 
 
 def table(rs:list):
@@ -14,15 +15,14 @@ def table(rs:list):
     read = [d for d in own if d.get('read') is not None]
     print(f"{len(rs)} runs read (program x seed); no ignore_index on the task in {len(own)}; one read off the loss's calls in {len(read)}; "
           f"{sum('error' in d for d in rs)} errors")
-    for d in sorted(read, key=lambda d: (d['kind'], d['name'], d['seed'])):
-        print(f"  {d['kind']:7} {d['half']:3} {d['name']:45} seed {d['seed']}  ignore_index {d['read']}: {d['share']:.1%} of the first batch's targets")
+    print_rows(read, lambda d: f"ignore_index {d['read']}: {d['share']:.1%} of the first batch's targets")
 
 
 def fill(f, d):
     import torch
-    from gallery_scan import ladder_bench
+    from gallery_scan import program_bench
     from ntrain.core import to_device
-    b = ladder_bench(f(d['seed']), tempfile.mkdtemp())
+    b = program_bench(f, d)
     d['task_ign'] = b.ignore_index
     out, t = b.forward(b.model().eval(), to_device(b.first_batch()[0], b.device))
     with torch.no_grad(): b.compute_loss(out, t)

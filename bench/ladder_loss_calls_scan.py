@@ -6,23 +6,23 @@ on pCTR and pCTR x pCVR). For every program, the fresh model on its first traini
     for p in 0 1; do OMP_NUM_THREADS=1 python bench/ladder_loss_calls_scan.py . 0,1 /tmp/lc_$p.json $p & done; wait
     python bench/ladder_loss_calls_scan.py --table /tmp/lc_0.json /tmp/lc_1.json
 Figures: bench/results/r55_loss_calls_scan.txt (seeds 0 and 1; halves A-AQ, all seen after round 54)."""
-import sys, os, tempfile
+import sys, os
+from gallery_scan import print_rows
 
 
 def table(rs:list):
     calls, hit = [d for d in rs if d.get('calls')], [d for d in rs if 'op' in d]
     print(f"{len(rs)} runs read (program x seed); the loss calls F.binary_cross_entropy_with_logits or F.cross_entropy in "
           f"{len(calls)} ({sum(d['kind'] == 'healthy' for d in calls)} healthy); on probabilities in {len(hit)}; {sum('error' in d for d in rs)} errors")
-    for d in sorted(hit, key=lambda d: (d['kind'], d['name'], d['seed'])):
-        print(f"  {d['kind']:7} {d['half']:3} {d['name']:45} seed {d['seed']}  F.{d['fn']} on a {d['op']}'s output")
+    print_rows(hit, lambda d: f"F.{d['fn']} on a {d['op']}'s output")
 
 
 def fill(f, d):
     import torch
-    from gallery_scan import ladder_bench
+    from gallery_scan import program_bench
     from ntrain.ladder import init_loss as I
     from ntrain.core import to_device
-    b = ladder_bench(f(d['seed']), tempfile.mkdtemp())
+    b = program_bench(f, d)
     batch = b.first_batch()[0]
     try:
         with torch.enable_grad(), I.CallsOn(('binary_cross_entropy_with_logits', 'cross_entropy')) as calls:

@@ -5,22 +5,22 @@ the forward returns for the first training batch (a fresh model, no training): `
     for p in 0 1; do OMP_NUM_THREADS=1 python bench/ladder_positives_scan.py . 0,1 /tmp/pp_$p.json $p & done; wait
     python bench/ladder_positives_scan.py --table /tmp/pp_0.json /tmp/pp_1.json
 Figures: bench/results/r61_positives_scan.txt (seeds 0 and 1; halves A-AU)."""
-import sys, os, tempfile
+import sys, os
+from gallery_scan import print_rows
 
 
 def table(rs:list):
     ce, hit = [d for d in rs if d.get('ce')], [d for d in rs if d.get('positional')]
     print(f"{len(rs)} runs read (program x seed); cross-entropy in {len(ce)}; targets by position in {len(hit)}; {sum('error' in d for d in rs)} errors")
-    for d in sorted(hit, key=lambda d: (d['kind'], d['name'], d['seed'])):
-        print(f"  {d['kind']:7} {d['half']:3} {d['name']:45} seed {d['seed']}  {d['how']}")
+    print_rows(hit, lambda d: d['how'])
 
 
 def fill(f, d):
     import torch
-    from gallery_scan import ladder_bench
+    from gallery_scan import program_bench
     from ntrain.ladder import init_loss as I
     from ntrain.core import to_device
-    b = ladder_bench(f(d['seed']), tempfile.mkdtemp())
+    b = program_bench(f, d)
     d['ce'] = bool(b.is_ce)
     if not b.is_ce: return
     with torch.no_grad(): _, t = b.forward(b.model().eval(), to_device(b.first_batch()[0], b.device))
