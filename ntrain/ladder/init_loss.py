@@ -338,6 +338,7 @@ def head_inputs(b:Bench)->Optional[dict]:
     h = last_layer(b, dominant=True)
     return None if h is None or h['gain'] > HEAD_GAIN or h['outputs'] < h['prediction'] / 2 else h
 
+# %% ../../nbs/02_ladder/03b_init_loss.ipynb
 INPUT_SCALE = 100.0  # float inputs whose rms is beyond this are not standardised (raw measurements: elevations in metres, sums in the millions)
 
 def input_scale(batch)->Optional[dict]:
@@ -457,6 +458,17 @@ def batch_constant(b:Bench, target, n:int)->Optional[float]:
 # %% ../../nbs/02_ladder/03b_init_loss.ipynb
 INIT_SURE = 2.0  # rung 2 stops on `init_scale` alone only beyond this std of the outputs at init (or twice the theory)
 
+def _shared_below(b:Bench, c:RungResult, n:dict, rel:float, t0, expected:float)->Optional[str]:
+    """Rung 2's words for a loss below theory (`c`'s one cause `label_smoothing`) that every init shares (`n['reinit_losses']`)
+    and the model's structure explains: within 50% of the theory, or at any gap when cross-entropy's targets name each row's
+    positive by its place (`positives_by_position`); else None."""
+    if c.causes != ['label_smoothing'] or not (rel <= 0.5 or b.is_ce and positives_by_position(t0)): return None
+    if not (ls := n.get('reinit_losses')) or max(ls) >= expected: return None
+    return (f"; every init of this model scores below the theory too ({min(ls):.4g} to {max(ls):.4g} over {len(ls)} inits): its "
+            "structure predicts better than chance before training (a graph autoencoder's inner products of propagated features, "
+            "a contrastive loss whose positive pair, two views through one encoder, scores high from the start, weights loaded "
+            "pretrained), or the loss is scaled down (a warning: the ladder goes on):")
+
 def positives_by_position(t)->bool:
     """Whether class targets `t` name each row's positive by its place, as a contrastive loss does: every row the same class
     (MoCo's logits, the positive key first), or each row its own index (in-batch pairs on the diagonal: CLIP, SimCLR)."""
@@ -560,12 +572,7 @@ def rung2(b:Bench)->RungResult:
         return r.note(None, head + ': the outputs above explain it')
     if was_ok and c.causes == ['unexplained']:  # above theory, and no cause it knows: a warning, not a stop (severity matches certainty)
         r.warn('unexplained', head + '; no known cause explains it (a warning: the ladder goes on):')
-    elif (was_ok and c.causes == ['label_smoothing'] and (rel <= 0.5 or b.is_ce and positives_by_position(t0))
-          and (ls := n.get('reinit_losses')) and max(ls) < expected):
-        r.warn('below_theory', head + f"; every init of this model scores below the theory too ({min(ls):.4g} to {max(ls):.4g} over "
-               f"{len(ls)} inits): its structure predicts better than chance before training (a graph autoencoder's inner products of "
-               "propagated features, a contrastive loss whose positive pair, two views through one encoder, scores high from the "
-               "start, weights loaded pretrained), or the loss is scaled down (a warning: the ladder goes on):")
+    elif was_ok and (words := _shared_below(b, c, n, rel, t0, expected)): r.warn('below_theory', head + words)
     elif was_ok and c.causes == ['init_scale'] and n.get('logit_std', n.get('output_std', 0)) <= INIT_SURE and rel <= 1.0:  # a sum over a graph's nodes, say
         r.warn(None, head + f"; outputs this spread (std up to {INIT_SURE:g}, the loss under twice the theory) train, if worse "
                "than they should at first (a warning: the ladder goes on):")
