@@ -1352,3 +1352,22 @@ def test_round_61_a_contrastive_positive_first_starts_below_theory_by_design():
     init shared it). Targets that name each row's positive by its place make it a `below_theory` warning."""
     r = gallery('moco_v2_digits', 0, rungs='2').rung(2)
     assert r.verdict == 'warn' and 'below_theory' in r.causes, (r.causes, r.diagnosis)
+
+def test_round_59_a_users_tagger_is_judged_without_its_padding():
+    """A tagger as a user writes it: token ids padded with 0, an nn.Module handed to `ladder(model=...)`, and a loss of
+    one's own that skips the padding inside `F.cross_entropy(..., ignore_index=0)`. Before round 59 rung 4 counted the
+    padding positions the loss never trains: a tagger right on every real token read val_acc 0.52 against a chance of
+    0.47 (the padding's share). The bench now reads the loss's `ignore_index`, and the accuracy is the real tokens'."""
+    import torch.nn.functional as F
+    from torch.utils.data import TensorDataset
+    g = torch.Generator().manual_seed(0)
+    def make(n):
+        L = torch.randint(3, 12, (n,), generator=g); x = torch.zeros(n, 12, dtype=torch.long)
+        for i, l in enumerate(L): x[i, :l] = torch.randint(1, 20, (int(l),), generator=g)
+        return TensorDataset(x, torch.where(x > 0, x % 5 + 1, torch.zeros_like(x)))  # a tag per token, 0 on padding
+    class Tagger(nn.Module):
+        def __init__(self): super().__init__(); self.emb = nn.Embedding(20, 16, padding_idx=0); self.out = nn.Linear(16, 6)
+        def forward(self, x): return self.out(self.emb(x)).transpose(1, 2)
+    def tag_loss(out, y): return F.cross_entropy(out, y, ignore_index=0, reduction='sum') / (y != 0).sum()
+    r = ladder(model=Tagger(), train=make(600), valid=make(200), loss=tag_loss, rungs='4', epochs=3, batch_size=32).rung(4)
+    assert r.verdict == 'pass' and r.numbers['metric'] == 'val_acc' and r.numbers['final'] > 0.9, (r.numbers.get('final'), r.diagnosis)
