@@ -16,11 +16,11 @@ from .diagnose import init_loss_theory, regression_parts, batch_inputs
 from ..metrics import class_dim
 
 # %% auto 0
-__all__ = ['RESHAPES', 'TARGET_SCALE', 'REGRESSION_SURE', 'REINITS', 'HEAD_GAIN', 'INPUT_SCALE', 'MARGIN_SHARE', 'INIT_SURE',
-           'HEAD_SURE', 'INIT_ADVICE', 'NO_LAST_LAYER', 'last_op', 'squash_op', 'squashed_by', 'logits_given_probs',
-           'shared_labels', 'reads_logits', 'eval_state', 'target_scale', 'output_spread', 'rng_kept', 'init_spread',
-           'lucky_init', 'last_layer', 'head_inputs', 'input_scale', 'forward_target_slot', 'margin_head',
-           'constant_loss', 'class_constants', 'batch_constant', 'positives_by_position', 'rung2']
+__all__ = ['RESHAPES', 'TARGET_SCALE', 'REGRESSION_SURE', 'REINITS', 'HEAD_GAIN', 'HEAD_KINDS', 'INPUT_SCALE', 'MARGIN_SHARE',
+           'INIT_SURE', 'HEAD_SURE', 'INIT_ADVICE', 'NO_LAST_LAYER', 'last_op', 'squash_op', 'squashed_by',
+           'logits_given_probs', 'shared_labels', 'reads_logits', 'eval_state', 'target_scale', 'output_spread',
+           'rng_kept', 'init_spread', 'lucky_init', 'last_layer', 'head_inputs', 'input_scale', 'forward_target_slot',
+           'margin_head', 'constant_loss', 'class_constants', 'batch_constant', 'positives_by_position', 'rung2']
 
 # %% ../../nbs/02_ladder/03b_init_loss.ipynb
 RESHAPES = {'View', 'UnsafeView', 'Reshape', 'Squeeze', 'Unsqueeze', 'Permute', 'Transpose', 'T', 'Select', 'Slice', 'Clone',
@@ -307,6 +307,17 @@ def _float_leaves(out)->Optional[torch.Tensor]:
     tree_map(lambda t: found.append(t.detach().float().flatten()) if t.is_floating_point() else None, out)
     return torch.cat(found) if found else None
 
+HEAD_KINDS = (nn.Linear, nn.Bilinear, nn.modules.conv._ConvNd)  # the layers `last_layer` and `_summed_heads` read
+
+def _hooked_forward(b:Bench, model, hook):
+    "`model`'s output on the first batch (no gradients) with `hook` on every layer of `HEAD_KINDS`; None when user code raises."
+    hs = [m.register_forward_hook(hook) for m in model.modules() if isinstance(m, HEAD_KINDS)]
+    try:
+        with torch.no_grad(): return b.forward_loss(model, to_device(b.first_batch()[0], b.device))[1]
+    except UserCodeError: return None
+    finally:
+        for h in hs: h.remove()
+
 def last_layer(b:Bench, dominant:bool=False)->Optional[dict]:
     """The last Linear, Bilinear or convolution to run on the first batch (in eval mode): dict(layer, gain, inputs, outputs,
     prediction), the rms of its inputs and outputs, their ratio, and the rms of the prediction (every float output without
@@ -317,13 +328,9 @@ def last_layer(b:Bench, dominant:bool=False)->Optional[dict]:
     names = {m: k for k, m in model.named_modules()}
     def hook(m, inp, out):
         if inp and torch.is_tensor(inp[0]) and torch.is_tensor(out) and inp[0].is_floating_point(): seen.append((m, _rms(inp[0]), _rms(out), tuple(out.shape)))
-    kinds = (nn.Linear, nn.Bilinear, nn.modules.conv._ConvNd)
-    hs = [m.register_forward_hook(hook) for m in model.modules() if isinstance(m, kinds)]
-    try:
-        with torch.no_grad(): out = b.forward_loss(model, to_device(b.first_batch()[0], b.device))[1]; p = b.prediction(out)
+    if (out := _hooked_forward(b, model, hook)) is None: return None
+    try: p = b.prediction(out)
     except UserCodeError: return None
-    finally:
-        for h in hs: h.remove()
     if p is None: p = _float_leaves(out)  # a dict or tuple of outputs, a loss-only model: all of them
     if not seen or not torch.is_tensor(p): return None
     m, i, o, shape = seen[-1]
@@ -369,12 +376,7 @@ def _summed_heads(b:Bench, model, p)->bool:
     outs = []
     def hook(m, inp, out):
         if torch.is_tensor(out) and out.shape == p.shape: outs.append(out.detach())
-    hs = [m.register_forward_hook(hook) for m in model.modules() if isinstance(m, (nn.Linear, nn.Bilinear, nn.modules.conv._ConvNd))]
-    try:
-        with torch.no_grad(): b.forward_loss(model, to_device(b.first_batch()[0], b.device))
-    except UserCodeError: return False
-    finally:
-        for h in hs: h.remove()
+    if _hooked_forward(b, model, hook) is None: return False
     return len(outs) > 1 and torch.allclose(sum(outs).float(), p.float(), rtol=1e-4, atol=1e-5 * float(p.abs().max()))
 
 # %% ../../nbs/02_ladder/03b_init_loss.ipynb
