@@ -19,9 +19,9 @@ from ..data import tensors_of, map_output
 
 # %% auto 0
 __all__ = ['KEEPS', 'ZERO_GRAD', 'DEAD_BATCHES', 'NONDETERMINISTIC', 'OUT_RANGES', 'CLAMP_EXPLAINS', 'HIGHER_LR', 'LOWER_LR',
-           'LOST_BELOW', 'RANGE_DOUBT', 'SURE', 'loss_rose', 'memorised', 'curve_verdict', 'keeps_gradients',
-           'dead_here', 'still_zero', 'deterministic_steps', 'repeat_check', 'output_floor', 'higher_lr',
-           'learned_first', 'lower_lr', 'rung3']
+           'LOST_BELOW', 'RUNNING_STATS', 'MOVING', 'RANGE_DOUBT', 'SURE', 'loss_rose', 'memorised', 'curve_verdict',
+           'keeps_gradients', 'dead_here', 'still_zero', 'deterministic_steps', 'repeat_check', 'output_floor',
+           'higher_lr', 'learned_first', 'lower_lr', 'own_state', 'held_still', 'rung3']
 
 # %% ../../nbs/02_ladder/03d_overfit.ipynb
 def loss_rose(losses:list)->Optional[str]:
@@ -343,6 +343,7 @@ HIGHER_LR = (10, 100)  # the factors of the learning rate at which a slow curve'
 
 def _curve_at(b:Bench, init:dict, batch, lr:float, target:float,
               extend:bool=False, # a curve still falling slowly runs on, `overfit_steps` more at a time, up to `overfit_max` x them (as rung 3's own)
+              hold:tuple=(), # state dict keys put back to `init` before every step (`held_still`: the state a model moves by itself)
              )->Optional[list]:
     """`overfit_steps` steps on `batch` from the weights `init` at learning rate `lr`, as their losses (cut short, every 50
     steps, once memorised or non-finite); None for a step that raises. The caller keeps the RNG (`rng_kept`)."""
@@ -351,7 +352,9 @@ def _curve_at(b:Bench, init:dict, batch, lr:float, target:float,
     pend, s, limit, most = [], 0, st.overfit_steps, max(st.overfit_steps, int(st.overfit_max * st.overfit_steps))
     try:
         while s < limit:
-            b.check_stop(); pend.append(b.train_step(m, o, batch)); s += 1
+            b.check_stop()
+            if hold: _put_back(m, init, hold)
+            pend.append(b.train_step(m, o, batch)); s += 1
             if s % 50 == 0 and (memorised(x := float(pend[-1]), target) or not math.isfinite(x)): break
             if extend and s == limit and limit < most:
                 ls = torch.stack([l.float() for l in pend]).cpu().tolist()
@@ -429,6 +432,50 @@ def _lost(b:Bench, r:RungResult, batch, idx, init:dict, lr:float, how:Optional[s
            f"{losses.index(lo)}{prior}) and was then lost ({how}). From the same weights at lr {lw['lr']:.3g}, {lw['words']}. A model that learns "
            "at a lower rate is sound, and memorising one batch drives a loss into sharp minima that a lower rate avoids: not sure enough to stop "
            f"the ladder. Rung 4 trains at lr {lr:.3g}: if its loss diverges or stalls too, lower the learning rate or warm it up.")
+    return True
+
+# %% ../../nbs/02_ladder/03d_overfit.ipynb
+RUNNING_STATS = ('running_mean', 'running_var', 'num_batches_tracked')  # a norm layer's buffers: never in a training forward's loss
+
+def own_state(model, init:dict,
+              since:Optional[dict]=None, # a later state dict: only what moved after it too (a data-dependent init's flag moves once)
+             )->list:
+    """The state `model` moved by itself as it trained, by name: parameters that require no gradient and buffers that differ
+    from `init` (its state dict before the steps), and from `since`: a momentum encoder, MoCo's queue of keys, an EMA teacher.
+    A norm layer's running statistics (`RUNNING_STATS`) are left out, and so is a buffer `init` does not hold (not persistent)."""
+    stats = {f'{m}.{k}'.lstrip('.') for m, mod in model.named_modules() if getattr(mod, 'track_running_stats', False) for k in RUNNING_STATS}
+    now = {**dict(model.named_buffers()), **{k: p for k, p in model.named_parameters() if not p.requires_grad}}
+    moved = lambda k, v, sd: torch.is_tensor(sd.get(k)) and not same_tree(v.detach(), sd[k])
+    return [k for k, v in now.items() if k not in stats and moved(k, v, init) and (since is None or moved(k, v, since))]
+
+def _put_back(model, init:dict, names:list):
+    "The tensors `names` of `model` (parameters or buffers) set to their values in `init`, in place."
+    with torch.no_grad():
+        for k, v in {**dict(model.named_buffers()), **dict(model.named_parameters())}.items():
+            if k in names: v.copy_(init[k])
+
+MOVING = ('lr_high', 'not_falling', 'stuck')  # the failures a moving objective explains: its curve rose, or did not fall
+
+def held_still(b:Bench, r:RungResult, init:dict, batch, idx, lr:float, own:list)->bool:
+    """When rung 3 failed (`r`) for causes a moving objective explains (`MOVING`) and the model moves state of its own (`own`,
+    `own_state`): its steps again with that state put back to `init` before every step. If that curve stays finite, does not
+    rise (`loss_rose`) and is not flat (it fell over 1%), the objective moving under the batch is what failed: the verdict
+    becomes a warning, `moving_target`, and True. False otherwise: the failure stands."""
+    if not own or r.verdict != 'fail' or not set(r.causes) <= set(MOVING) or not lr > 0: return False
+    n, st = r.numbers, b.st
+    with rng_kept(): ls = _curve_at(b, init, batch, lr, n['threshold'], extend=True, hold=tuple(own))
+    if ls is None or not all(map(math.isfinite, ls)): return False
+    cv = curve_verdict(ls, n['threshold'], st)
+    n['held_still'] = dict(state=cv['state'], drop=round(cv['drop'], 4), steps=len(ls))
+    if loss_rose(ls) is not None or not cv['drop'] > 0.01: return False
+    was = [l.strip() for l in r.diagnosis.splitlines()]
+    r.verdict, r.causes, r.diagnosis = 'pass', [], ''
+    r.warn('moving_target', f"one batch of {len(idx)} samples not memorised, on an objective that moves: the model changes {len(own)} "
+           f"tensors of its own as it trains, not through the optimizer: {names_list(own)} (a queue of keys, a momentum encoder, an EMA "
+           f"teacher). With them put back to their start before every step, {cv['words']} (lr {lr:.3g}), and does not rise. A moving "
+           "objective is not sure enough to stop the ladder (nor is a contrastive loss whose keys the optimizer does not train, whose floor "
+           "is far above zero): judge it by the full run's validation curve. Its own curve, judged as a fixed objective:")
+    for l in was: r.note(None, '  ' + l)
     return True
 
 # %% ../../nbs/02_ladder/03d_overfit.ipynb
@@ -531,6 +578,8 @@ def rung3(b:Bench)->RungResult:
     rng0 = ckpt.rng_state() if reps else None
     if (o := _overfit(b, r, model, opt, batch, idx, reps)) is None: return r
     target, grads, snap, init = o
+    own = own_state(model, init, snap[0] if snap[2] else None)  # a momentum encoder, a queue: moved by the model itself, not frozen
+    if own: n['own_state'] = len(own); grads['frozen'] = [k for k in grads['frozen'] if k not in own]
     losses = r.series['loss']
     first, last = losses[0], losses[-1]
     lr = opt.param_groups[0]['lr']
@@ -568,4 +617,5 @@ def rung3(b:Bench)->RungResult:
         r.causes += [c for c in found.causes if c not in r.causes]; r.diagnosis += '\n' + found.diagnosis if found.diagnosis else ''
         return done()
     _judge(b, r, model, batch, idx, init, grads, words if grads['frozen'] else None, kept, lr, moved)
+    held_still(b, r, init, batch, idx, lr, own)  # a failure its own moving state explains: a warning
     return done()

@@ -25,17 +25,17 @@ __all__ = ['LEAK_CHUNK', 'DISCRETE_PROBE', 'QUANTISED', 'AUROC_MAX', 'CONFUSION_
            'MISSING_SHARE', 'MISSING_P', 'MISSING_Z', 'PERMUTED_CACHE', 'MOOT_CHECK', 'TOGETHER', 'CONTROL_FAILED',
            'ALONE', 'DISTINCT', 'COPY_ROWS', 'COPY_MAX', 'WINDOW_STEPS', 'WINDOW_SHIFT', 'WINDOW_PROBES',
            'WINDOW_BLOCKS', 'WINDOW_SURE', 'INPUT_COPY', 'INPUT_SAMPLES', 'INPUT_WIDTH', 'INPUT_MATCH', 'INPUT_CHANCE',
-           'INPUT_ALL_CHANCE', 'OWN_PROBES', 'TWIN_SAMPLES', 'LEAK_SURE', 'RECUR_SLACK', 'CONTROLS', 'MEMORISED',
-           'STRUCTURED', 'WRECKED', 'VAL_WORSE', 'FAR_BELOW', 'SPARSE_IDS', 'ID_COLUMNS', 'SPARSE_CLASSES', 'SWAP_MIN',
-           'GAP_BATCHES', 'digest', 'sample_inputs', 'leak_check', 'discrete', 'auroc', 'train_prior', 'own_prediction',
-           'std_error', 'relabelled', 'relabel_words', 'class_tallies', 'valid_groups', 'missing_class', 'control_seed',
-           'target_slot', 'Permuted', 'item_at', 'with_target', 'Shuffled', 'own_forward', 'control_fit', 'train_start',
-           'shape_groups', 'sound_control', 'targets_are_inputs', 'swing', 'judge', 'shared_rows', 'target_copies',
-           'shared_windows', 'target_in_inputs', 'reads_own_target', 'twin_inputs', 'cut', 'natural_copies',
-           'leak_explains', 'decisive', 'more_controls', 'permuted_like', 'blew_up', 'train_wrecked', 'train_se',
-           'controls_best', 'far_below', 'learned_then_lost', 'sparse_ids', 'class_support', 'sparse_classes',
-           'rung4_on', 'validation_fit', 'control_ends', 'taught_as_much', 'batch_losses', 'init_gap', 'loss_fell',
-           'beats_permutations', 'rung4']
+           'INPUT_ALL_CHANCE', 'OWN_PROBES', 'NEXT_PROBES', 'TWIN_SAMPLES', 'LEAK_SURE', 'RECUR_SLACK', 'CONTROLS',
+           'MEMORISED', 'STRUCTURED', 'WRECKED', 'VAL_WORSE', 'FAR_BELOW', 'SPARSE_IDS', 'ID_COLUMNS', 'SPARSE_CLASSES',
+           'SWAP_MIN', 'GAP_BATCHES', 'digest', 'sample_inputs', 'leak_check', 'discrete', 'auroc', 'train_prior',
+           'own_prediction', 'std_error', 'relabelled', 'relabel_words', 'class_tallies', 'valid_groups',
+           'missing_class', 'control_seed', 'target_slot', 'Permuted', 'item_at', 'with_target', 'Shuffled',
+           'own_forward', 'control_fit', 'train_start', 'shape_groups', 'sound_control', 'targets_are_inputs', 'swing',
+           'judge', 'shared_rows', 'target_copies', 'shared_windows', 'target_in_inputs', 'reads_own_target',
+           'next_inputs', 'reads_next_target', 'twin_inputs', 'cut', 'natural_copies', 'leak_explains', 'decisive',
+           'more_controls', 'permuted_like', 'blew_up', 'train_wrecked', 'train_se', 'controls_best', 'far_below',
+           'learned_then_lost', 'sparse_ids', 'class_support', 'sparse_classes', 'rung4_on', 'validation_fit',
+           'control_ends', 'taught_as_much', 'batch_losses', 'init_gap', 'loss_fell', 'beats_permutations', 'rung4']
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def digest(x)->str:
@@ -842,6 +842,7 @@ def _leak(b:Bench, n:dict, task, model=None)->dict:
     if model is not None:
         with rng_kept():
             if (own := reads_own_target(b, model, task.train)) is not None: leak['own'] = n['reads_own_target'] = own
+            if (nx := reads_next_target(b, model, task.train)) is not None: leak['next'] = n['reads_next_target'] = nx
             if (tw := twin_inputs(b, model, task.train)) is not None: leak['twins'] = n['twin_inputs'] = tw
     return leak
 
@@ -1071,6 +1072,59 @@ def reads_own_target(b:Bench, model, ds)->Optional[dict]:
     return dict(probes=len(pos), own=own, past=past, item=key) if 2 * past > len(pos) else None
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
+NEXT_PROBES = 12  # positions of one sample at which `reads_next_target` changes the next input
+
+def next_inputs(task, ds, n:int=64)->Optional[str]:
+    """The item of `ds`'s samples that, shifted one step along its first axis, is the target (item[1:] equal to target[:-1],
+    bit for bit, over at least 4 steps, with more than one value) in each of the first `n` samples: a next-step model's
+    `x = codes[:-1]`, `y = codes[1:]`. None when there is none."""
+    s0 = ds[0]
+    if (slot := target_slot(task, s0)) is None: return None
+    def shifted(a, t):
+        if not (torch.is_tensor(a) and torch.is_tensor(t) and a.ndim >= 1 and a.ndim == t.ndim and a.dtype == t.dtype and a.shape[1:] == t.shape[1:]): return False
+        L = min(len(a), len(t))
+        return L >= 4 and same_tree(a[1:L], t[:L - 1]) and bool((a[1:L] != a[1]).any())
+    keys = [k for k in (s0 if isinstance(s0, Mapping) else range(len(s0))) if k != slot]
+    for i in range(min(len(ds), n)):
+        s = s0 if i == 0 else ds[i]
+        if not (keys := [k for k in keys if shifted(s[k], s[slot])]): return None
+    return keys[0]
+
+def reads_next_target(b:Bench, model, ds)->Optional[dict]:
+    """For a next-step model (`next_inputs`), at `NEXT_PROBES` positions of `ds`'s first sample from a quarter of the way in,
+    whether the prediction at the position (eval mode) moves when only the next input, the target there, is set to another
+    value of the sample: dict(probes, sees, item), `sees` the probes where it moved. None when the prediction has no
+    position for each target, the forward differs on the same input (a random forward), or user code raises."""
+    if len(ds) < 1 or (key := next_inputs(b.task, ds)) is None: return None
+    was = model.training
+    try:
+        batch, *_ = next(iter(b.batches(b.loader(Subset(ds, [0]), 1, shuffle=False))))
+        batch = to_device(batch, b.device); x = batch[key]
+        model.eval()
+        def at(xx):  # the prediction of the one sample, a position per target along its first axis
+            with torch.no_grad(): _, out, t = b.forward_loss(model, with_target(batch, key, xx))
+            p = b.prediction(out); p = out if p is None else p
+            if not (torch.is_tensor(p) and torch.is_tensor(t) and t.ndim >= 1): return None
+            d = None if p.shape == t.shape else class_dim(p, t)
+            p = p if d is None else p.movedim(d, -1)
+            if p.shape[:t.ndim] != t.shape: return None
+            return p.detach().float()[0] if t.ndim >= 2 and len(t) == 1 else p.detach().float() if t.ndim == 1 else None  # (1, T): or flattened (T,)
+        p0 = at(x)
+        if p0 is None or not same_tree(at(x), p0): return None  # no position per target, or a random forward
+        L = min(x.shape[1], len(p0))
+        if L < 4: return None
+        pos, sees = sorted({L // 4 + (L - 2 - L // 4) * k // (NEXT_PROBES - 1) for k in range(NEXT_PROBES)}), 0
+        for i in pos:
+            j = next((j for j in range(L) if not torch.equal(x[0, j], x[0, i + 1])), None)
+            if j is None: return None
+            xx = x.clone(); xx[0, i + 1] = x[0, j]
+            p1 = at(xx)
+            sees += bool((p1[i] - p0[i]).abs().max() > 1e-4 * (float(p0[i].abs().max()) + 1e-6))
+    except UserCodeError: return None
+    finally: model.train(was)
+    return dict(probes=len(pos), sees=sees, item=key)
+
+# %% ../../nbs/02_ladder/03e_small_data.ipynb
 TWIN_SAMPLES = 64  # training samples `twin_inputs` compares
 
 def twin_inputs(b:Bench, model, ds, n:int=TWIN_SAMPLES)->Optional[dict]:
@@ -1260,6 +1314,11 @@ def _model_notes(r:RungResult, leak:dict):
                "left unshifted, a first layer masked 'B' where 'A' is meant); the loss falls by copying. Shift the inputs one position")
     elif ow: r.note(None, f"  the targets are the inputs, and the model is autoregressive in their order: the gradient of its prediction at "
                     f"{ow['probes']} positions is exactly zero at every later position, and at the position itself in {ow['probes'] - ow['own']} of them")
+    if (nx := leak.get('next')) and nx['sees'] * 2 > nx['probes']:
+        r.fail('leakage', f"  the targets are input {nx['item']!r} shifted one step (the target at step t is the input at t + 1), and the model's "
+               f"prediction at step t moves when only the input at t + 1 changes, in {nx['sees']} of {nx['probes']} positions of a sample: each "
+               "output sees the value it predicts (a 'same'-padded convolution where a causal one is meant, attention without its causal mask, a "
+               "bidirectional RNN); the loss falls by copying. Pad on the left only, or mask every later step")
     if (tw := leak.get('twins')):
         r.fail('leakage', f"  inputs {tw['items'][0]!r} and {tw['items'][1]!r} are the same tensor, bit for bit, in each of the first {tw['samples']} "
                "training samples, and the forward returns no targets: a contrastive pair whose positive is its anchor (both views drawn from one "
