@@ -24,18 +24,19 @@ from ..metrics import class_dim
 __all__ = ['LEAK_CHUNK', 'DISCRETE_PROBE', 'QUANTISED', 'AUROC_MAX', 'CONFUSION_MAX', 'RELABEL_MIN', 'RELABEL_GAIN',
            'MISSING_SHARE', 'MISSING_P', 'MISSING_Z', 'PERMUTED_CACHE', 'MOOT_CHECK', 'TOGETHER', 'CONTROL_FAILED',
            'ALONE', 'DISTINCT', 'COPY_ROWS', 'COPY_MAX', 'WINDOW_STEPS', 'WINDOW_SHIFT', 'WINDOW_PROBES',
-           'WINDOW_BLOCKS', 'WINDOW_SURE', 'INPUT_COPY', 'INPUT_SAMPLES', 'INPUT_WIDTH', 'INPUT_MATCH', 'INPUT_CHANCE',
-           'INPUT_ALL_CHANCE', 'OWN_PROBES', 'NEXT_PROBES', 'TWIN_SAMPLES', 'LEAK_SURE', 'RECUR_SLACK', 'CONTROLS',
-           'MEMORISED', 'STRUCTURED', 'WRECKED', 'VAL_WORSE', 'FAR_BELOW', 'SPARSE_IDS', 'ID_COLUMNS', 'SPARSE_CLASSES',
-           'SWAP_MIN', 'GAP_BATCHES', 'digest', 'sample_inputs', 'leak_check', 'discrete', 'auroc', 'train_prior',
-           'own_prediction', 'std_error', 'relabelled', 'relabel_words', 'class_tallies', 'valid_groups',
-           'missing_class', 'control_seed', 'target_slot', 'Permuted', 'item_at', 'with_target', 'Shuffled',
-           'own_forward', 'control_fit', 'train_start', 'shape_groups', 'sound_control', 'targets_are_inputs', 'swing',
-           'judge', 'shared_rows', 'target_copies', 'shared_windows', 'target_in_inputs', 'reads_own_target',
-           'next_inputs', 'reads_next_target', 'twin_inputs', 'cut', 'natural_copies', 'leak_explains', 'decisive',
-           'more_controls', 'permuted_like', 'blew_up', 'train_wrecked', 'train_se', 'controls_best', 'far_below',
-           'learned_then_lost', 'sparse_ids', 'class_support', 'sparse_classes', 'rung4_on', 'validation_fit',
-           'control_ends', 'taught_as_much', 'batch_losses', 'init_gap', 'loss_fell', 'beats_permutations', 'rung4']
+           'WINDOW_BLOCKS', 'WINDOW_SURE', 'SCALED_DECIMALS', 'SMOOTH', 'INPUT_COPY', 'INPUT_SAMPLES', 'INPUT_WIDTH',
+           'INPUT_MATCH', 'INPUT_CHANCE', 'INPUT_ALL_CHANCE', 'OWN_PROBES', 'NEXT_PROBES', 'TWIN_SAMPLES', 'LEAK_SURE',
+           'RECUR_SLACK', 'CONTROLS', 'MEMORISED', 'STRUCTURED', 'WRECKED', 'VAL_WORSE', 'FAR_BELOW', 'SPARSE_IDS',
+           'ID_COLUMNS', 'SPARSE_CLASSES', 'SWAP_MIN', 'GAP_BATCHES', 'digest', 'sample_inputs', 'leak_check',
+           'discrete', 'auroc', 'train_prior', 'own_prediction', 'std_error', 'relabelled', 'relabel_words',
+           'class_tallies', 'valid_groups', 'missing_class', 'control_seed', 'target_slot', 'Permuted', 'item_at',
+           'with_target', 'Shuffled', 'own_forward', 'control_fit', 'train_start', 'shape_groups', 'sound_control',
+           'targets_are_inputs', 'swing', 'judge', 'shared_rows', 'target_copies', 'shared_windows', 'target_in_inputs',
+           'reads_own_target', 'next_inputs', 'reads_next_target', 'twin_inputs', 'cut', 'natural_copies',
+           'leak_explains', 'decisive', 'more_controls', 'permuted_like', 'blew_up', 'train_wrecked', 'train_se',
+           'controls_best', 'far_below', 'learned_then_lost', 'sparse_ids', 'class_support', 'sparse_classes',
+           'rung4_on', 'validation_fit', 'control_ends', 'taught_as_much', 'batch_losses', 'init_gap', 'loss_fell',
+           'beats_permutations', 'rung4']
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def digest(x)->str:
@@ -835,7 +836,10 @@ def _leak(b:Bench, n:dict, task, model=None)->dict:
         leak['rows'] = n['shared_rows'] = rows  # one item a split (a graph with a mask of its own): which rows its forward passes select
     if task.raw is None and (tc := target_copies(task.train, task.valid, stop=b.stopper)) is not None: leak['targets'] = n['target_copies'] = tc
     with rng_kept():  # a Dataset that draws its augmentations reads the generators
-        if task.raw is None and (sw := shared_windows(task.train, task.valid, stop=b.stopper)) is not None: leak['windows'] = n['shared_windows'] = sw
+        if task.raw is None and (sw := shared_windows(task.train, task.valid, stop=b.stopper)) is not None:
+            if not sw['shared'] and (ss := shared_windows(task.train, task.valid, stop=b.stopper, scaled=True)) is not None and ss['shared']:
+                sw = dict(ss, scaled=True)  # windows z-scored one by one: the same runs up to scale and shift
+            leak['windows'] = n['shared_windows'] = sw
     slot = None if batch_targets_are_the_loss(task) or model is None else forward_target_slot(b, model)  # a forward of your own: ask it
     if (batch_targets_are_the_loss(task) or slot is not None) and (ti := target_in_inputs(task.train, stop=b.stopper, slot=slot)) is not None:
         leak['in_inputs'] = n['target_in_inputs'] = ti
@@ -929,13 +933,30 @@ WINDOW_PROBES = 8  # places in each validation input whose run it looks up
 WINDOW_BLOCKS = 2_000_000  # training runs it hashes at most (fewer training samples for long inputs)
 WINDOW_SURE = 0.5  # the share of probed validation samples with a shifted run in training that fails rung 4
 
-def _runs(t, k:int, axis:int):
-    "Every run of `k` consecutive steps of the float tensor `t` along `axis`, as host arrays (n - k + 1, ...)."
-    t = t.detach().cpu().float().movedim(axis, 0).contiguous()
-    return t.unfold(0, k, 1).contiguous().numpy()
+SCALED_DECIMALS = 3  # decimals a run z-scored on its own keeps, for `shared_windows(scaled=True)` to compare
 
+def _runs(t, k:int, axis:int, scaled:bool=False):
+    """Every run of `k` consecutive steps of the float tensor `t` along `axis`, as host arrays (n - k + 1, ..., k); `scaled`:
+    each run z-scored on its own (each channel; a constant one is zeros), to `SCALED_DECIMALS` decimals."""
+    t = t.detach().cpu().float().movedim(axis, 0).contiguous()
+    r = t.unfold(0, k, 1).contiguous().numpy()
+    if not scaled: return r
+    r = r - r.mean(-1, keepdims=True); s = r.std(-1, keepdims=True)
+    return np.round(np.divide(r, s, out=np.zeros_like(r), where=s > 0), SCALED_DECIMALS) + 0.0  # + 0.0: no -0.0
+
+SMOOTH = 0.1  # a z-scored run that a parabola fits to within this (the std of what it leaves) has too little shape to match on
+
+def _curved(r)->bool:
+    """Whether the z-scored run `r` (..., k) holds shape beyond a parabola in one channel at least: the std of what the best
+    quadratic leaves is `SMOOTH` or more. Runs of a smooth curve are near parabolas, and alike up to scale and shift by nature."""
+    k = r.shape[-1]; V = np.vander(np.arange(k), 3)
+    x = r.reshape(-1, k).astype(np.float64)
+    return float((x - x @ (V @ np.linalg.pinv(V)).T).std(-1).max()) >= SMOOTH
+
+# %% ../../nbs/02_ladder/03e_small_data.ipynb
 def shared_windows(train, valid, k:int=WINDOW_STEPS, max_n:int=COPY_MAX,
                    stop:Optional[Callable]=None, # checked every LEAK_CHUNK samples: truthy (the reason) raises LadderStopped
+                   scaled:bool=False, # compare runs up to scale and shift (`_runs`): windows z-scored one by one before the split
                   )->Optional[dict]:
     """Validation samples whose float inputs hold a run of `k` consecutive steps (along the last axis, or the first) that a
     training input holds bit for bit at another place: windows of one recording, shifted, on both sides of the split.
@@ -953,20 +974,24 @@ def shared_windows(train, valid, k:int=WINDOW_STEPS, max_n:int=COPY_MAX,
     for i in range(min(len(train), max_n)):
         for j, t in inputs(train, i):
             for a in axes(t):
-                for o, w in enumerate(_runs(t, k, a)): where.setdefault(hash((j, a, w.tobytes())), set()).add(o)
+                for o, w in enumerate(_runs(t, k, a, scaled)): where.setdefault(hash((j, a, w.tobytes())), set()).add((i, o) if scaled else o)
                 blocks += t.shape[a] - k + 1
         nt = i + 1
         if blocks >= WINDOW_BLOCKS: break
     shared, probed, pairs, vals, sides = 0, 0, [], [], [0, 0]
     for i in range(min(len(valid), max_n)):
-        hit, looked = set(), False
+        hit, looked, agree = set(), False, {}
         for j, t in inputs(valid, i):
             for a in axes(t):
-                rs = _runs(t, k, a); n = len(rs)
+                rs = _runs(t, k, a); zs = _runs(t, k, a, True) if scaled else rs; n = len(rs)  # raw runs judge padding and quantised values
                 for o in sorted({n * q // WINDOW_PROBES for q in range(WINDOW_PROBES)}):
                     if len(np.unique(rs[o])) < k or (rs[o] == rs[o][..., :1]).all(): continue  # padding or silence (few values, or one step repeated: a padded clip's constant frames): no evidence
+                    if scaled and not _curved(zs[o]): continue  # a smooth curve's run: alike up to scale and shift by nature
                     looked = True; vals.append(torch.from_numpy(rs[o].reshape(-1)[:64]))
-                    hit |= {p > o for p in where.get(hash((j, a, rs[o].tobytes())), ()) if p != o}
+                    found = where.get(hash((j, a, zs[o].tobytes())), ())
+                    if not scaled: hit |= {p > o for p in found if p != o}
+                    for key in ({(j, a, ti, p - o) for ti, p in found if p != o} if scaled else ()): agree[key] = agree.get(key, 0) + 1
+        if scaled: hit = {key[3] > 0 for key, c in agree.items() if c >= 2}  # two runs of one training input at one shift: a stretch shared, not a stroke alike
         probed += looked; shared += bool(hit)
         for s in hit: sides[s] += 1
         if hit and len(pairs) < 5: pairs.append(i)
@@ -1331,7 +1356,8 @@ def _window_notes(r:RungResult, leak:dict):
     `LEAK_SURE`; on one side only (a split by time), a note."""
     if not (sw := leak.get('windows')) or not sw['shared']: return
     share, both = sw['shared'] / sw['probed'], min(sw['earlier'], sw['later']) >= sw['shared'] / 4
-    words = (f"  {sw['shared']} of {sw['probed']} validation samples share a run of {WINDOW_STEPS} consecutive input steps, bit for bit, "
+    words = (f"  {sw['shared']} of {sw['probed']} validation samples share a run of {WINDOW_STEPS} consecutive input steps, "
+             f"{'the same up to scale and shift (each window z-scored on its own)' if sw.get('scaled') else 'bit for bit'}, "
              f"with a training input at another place in it (in training inputs that start before them for {sw['earlier']}, after them "
              f"for {sw['later']}; validation indices {sw['examples']})")
     if both and share >= WINDOW_SURE:
