@@ -8,7 +8,7 @@ import contextlib, copy, math, os, re, time, warnings
 from typing import Optional
 import torch
 from torch.utils.data import Subset
-from ..core import to_device
+from ..core import to_device, seed_all
 from ..engine import checkpoint as ckpt
 from .kernel import RungResult, UserCodeError, user_code, Bench, same_tree
 from .diagnose import describe, batch_targets, names_list, nan_diagnosis, grad_report
@@ -19,9 +19,10 @@ from ..data import tensors_of, map_output
 
 # %% auto 0
 __all__ = ['KEEPS', 'ZERO_GRAD', 'DEAD_BATCHES', 'NONDETERMINISTIC', 'OUT_RANGES', 'CLAMP_EXPLAINS', 'HIGHER_LR', 'LOWER_LR',
-           'LOST_BELOW', 'RUNNING_STATS', 'MOVING', 'RANGE_DOUBT', 'SURE', 'loss_rose', 'memorised', 'curve_verdict',
-           'keeps_gradients', 'dead_here', 'still_zero', 'deterministic_steps', 'repeat_check', 'output_floor',
-           'higher_lr', 'learned_first', 'lower_lr', 'own_state', 'held_still', 'rung3']
+           'LOST_BELOW', 'RUNNING_STATS', 'MOVING', 'FROZEN_SEEDS', 'RANGE_DOUBT', 'SURE', 'loss_rose', 'memorised',
+           'curve_verdict', 'keeps_gradients', 'dead_here', 'still_zero', 'deterministic_steps', 'repeat_check',
+           'output_floor', 'higher_lr', 'learned_first', 'lower_lr', 'own_state', 'held_still', 'random_frozen',
+           'rung3']
 
 # %% ../../nbs/02_ladder/03d_overfit.ipynb
 def loss_rose(losses:list)->Optional[str]:
@@ -479,6 +480,22 @@ def held_still(b:Bench, r:RungResult, init:dict, batch, idx, lr:float, own:list)
     return True
 
 # %% ../../nbs/02_ladder/03d_overfit.ipynb
+FROZEN_SEEDS = (1234567, 7654321)  # the seeds of `random_frozen`'s two builds
+
+def random_frozen(b:Bench, names:list)->list:
+    """The frozen parameters among `names` at a random init: two builds of the model (`Task.make_model`) under the seeds
+    `FROZEN_SEEDS` give them different values. Weights loaded or set by the factory are the same in both; a model handed
+    over as a module is copied, so nothing of it is. The generators are kept; a factory that raises gives []."""
+    if not names: return []
+    try:
+        with rng_kept(), user_code('model'):
+            builds = []
+            for s in FROZEN_SEEDS: seed_all(s); builds.append(dict(b.task.make_model().named_parameters()))
+    except UserCodeError: return []
+    a, c = builds
+    return [k for k in names if k in a and k in c and a[k].shape == c[k].shape and not same_tree(a[k].detach(), c[k].detach())]
+
+# %% ../../nbs/02_ladder/03d_overfit.ipynb
 RANGE_DOUBT = 2  # a suggested max LR this many times the lr in use contradicts a rise: `lr_high` is then a warning
 
 SURE = ('zero_grad', 'lr_high', 'flat', 'lr_zero', 'lr_low', 'no_update', 'step_fn', 'not_falling', 'softmax', 'target_dtype', 'out_of_range')  # fail whatever the curve
@@ -580,6 +597,8 @@ def rung3(b:Bench)->RungResult:
     target, grads, snap, init = o
     own = own_state(model, init, snap[0] if snap[2] else None)  # a momentum encoder, a queue: moved by the model itself, not frozen
     if own: n['own_state'] = len(own); grads['frozen'] = [k for k in grads['frozen'] if k not in own]
+    rf = random_frozen(b, grads['frozen'])  # frozen at a random init: nothing loaded them
+    if rf: n['frozen_random'] = len(rf)
     losses = r.series['loss']
     first, last = losses[0], losses[-1]
     lr = opt.param_groups[0]['lr']
@@ -592,6 +611,7 @@ def rung3(b:Bench)->RungResult:
     if rep is not None: n['repeat'] = rep['summary']
     if kept is not None: n['keeps_gradients'] = round(kept, 3)
     def done()->RungResult:  # the repeat check's verdict, after the rest of the diagnosis
+        if rf and r.verdict != 'fail': r.warn('frozen', f"  {len(rf)} frozen parameter tensors are at a random init: two builds of the model give them different values ({names_list(rf)}); nothing loaded them and nothing trains them: load the pretrained weights before freezing, or unfreeze them (unless random features are meant: a reservoir, a random projection)")
         if rep is not None and not rep['same']:
             (r.fail if b.cfg.deterministic else r.warn)('nondeterministic', '  results differ on every run: ' + '; '.join(rep['sources']) + (
                 ' (the config asks for deterministic=true, whose runs must repeat)' if b.cfg.deterministic else ''))
