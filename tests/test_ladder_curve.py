@@ -1378,8 +1378,10 @@ def test_round_62_a_next_step_model_that_sees_the_step_it_predicts():
     import torch.nn.functional as F
     from torch.utils.data import TensorDataset
     g = torch.Generator().manual_seed(0)
-    def walk(n, T=25, V=12):  # a noisy walk on 12 symbols: each step +1 or +2, so the next symbol is half predictable
-        return torch.cumsum(torch.randint(1, 3, (n, T), generator=g), 1) % V
+    def walk(n, T=25, V=12):  # a noisy walk on 12 symbols from a random start: each step +1 or +2, so the next symbol is half
+        # predictable (from a fixed start the early positions alone predict their symbols, and a control on permuted targets
+        # learns that much: rung 4 then found the causal GRU no better than it in 5 of 6 inits, an open false fail)
+        return (torch.randint(0, V, (n, 1), generator=g) + torch.cumsum(torch.randint(1, 3, (n, T), generator=g), 1)) % V
     tr, va = walk(600), walk(200)
     class CharGRU(nn.Module):
         def __init__(self, bidirectional):
@@ -1388,6 +1390,7 @@ def test_round_62_a_next_step_model_that_sees_the_step_it_predicts():
         def forward(self, x): return self.out(self.rnn(self.emb(x))[0])
     def lm_loss(out, y): return F.cross_entropy(out.reshape(-1, out.shape[-1]), y.reshape(-1))
     for bi in (False, True):
+        torch.manual_seed(0)
         r = ladder(model=CharGRU(bi), train=TensorDataset(tr[:, :-1], tr[:, 1:]), valid=TensorDataset(va[:, :-1], va[:, 1:]),
                    loss=lm_loss, rungs='4', epochs=2, batch_size=32).rung(4)
         nx = r.numbers.get('reads_next_target')
