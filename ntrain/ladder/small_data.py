@@ -677,15 +677,19 @@ def _control_of_shapes(b:Bench, sub, init:dict, vl, within, value:Callable, bs:i
     keep.clear(); return None, f'{CONTROL_FAILED}: {why}', None
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
-def targets_are_inputs(task, ds, n:int=MOOT_CHECK)->Optional[str]:
-    "The item of `ds`'s samples (an index or a key) that the target equals, bit for bit, in each of the first `n` samples; None when there is none."
+def _item_like_target(task, ds, n:int, like:Callable)->Optional[str]:
+    "The first item of `ds`'s samples (an index or a key) for which `like(item, target)` holds in each of the first `n` samples; None when there is none."
     s0 = ds[0]
     if (slot := target_slot(task, s0)) is None: return None
     keys = [k for k in (s0 if isinstance(s0, Mapping) else range(len(s0))) if k != slot]
     for i in range(min(len(ds), n)):
         s = s0 if i == 0 else ds[i]
-        if not (keys := [k for k in keys if same_tree(s[k], s[slot])]): return None
+        if not (keys := [k for k in keys if like(s[k], s[slot])]): return None
     return keys[0]
+
+def targets_are_inputs(task, ds, n:int=MOOT_CHECK)->Optional[str]:
+    "The item of `ds`'s samples (an index or a key) that the target equals, bit for bit, in each of the first `n` samples; None when there is none."
+    return _item_like_target(task, ds, n, same_tree)
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def _noise_threshold(st, e0:dict, nv:int, metric:str)->tuple:
@@ -989,8 +993,8 @@ def shared_windows(train, valid, k:int=WINDOW_STEPS, max_n:int=COPY_MAX,
                     if scaled and not _curved(zs[o]): continue  # a smooth curve's run: alike up to scale and shift by nature
                     looked = True; vals.append(torch.from_numpy(rs[o].reshape(-1)[:64]))
                     found = where.get(hash((j, a, zs[o].tobytes())), ())
-                    if not scaled: hit |= {p > o for p in found if p != o}
-                    for key in ({(j, a, ti, p - o) for ti, p in found if p != o} if scaled else ()): agree[key] = agree.get(key, 0) + 1
+                    if not scaled: hit |= {p > o for p in found if p != o}; continue
+                    for key in {(j, a, ti, p - o) for ti, p in found if p != o}: agree[key] = agree.get(key, 0) + 1  # a training input and a shift
         if scaled: hit = {key[3] > 0 for key, c in agree.items() if c >= 2}  # two runs of one training input at one shift: a stretch shared, not a stroke alike
         probed += looked; shared += bool(hit)
         for s in hit: sides[s] += 1
@@ -1103,17 +1107,11 @@ def next_inputs(task, ds, n:int=64)->Optional[str]:
     """The item of `ds`'s samples that, shifted one step along its first axis, is the target (item[1:] equal to target[:-1],
     bit for bit, over at least 4 steps, with more than one value) in each of the first `n` samples: a next-step model's
     `x = codes[:-1]`, `y = codes[1:]`. None when there is none."""
-    s0 = ds[0]
-    if (slot := target_slot(task, s0)) is None: return None
     def shifted(a, t):
         if not (torch.is_tensor(a) and torch.is_tensor(t) and a.ndim >= 1 and a.ndim == t.ndim and a.dtype == t.dtype and a.shape[1:] == t.shape[1:]): return False
         L = min(len(a), len(t))
         return L >= 4 and same_tree(a[1:L], t[:L - 1]) and bool((a[1:L] != a[1]).any())
-    keys = [k for k in (s0 if isinstance(s0, Mapping) else range(len(s0))) if k != slot]
-    for i in range(min(len(ds), n)):
-        s = s0 if i == 0 else ds[i]
-        if not (keys := [k for k in keys if shifted(s[k], s[slot])]): return None
-    return keys[0]
+    return _item_like_target(task, ds, n, shifted)
 
 def reads_next_target(b:Bench, model, ds)->Optional[dict]:
     """For a next-step model (`next_inputs`), at `NEXT_PROBES` positions of `ds`'s first sample from a quarter of the way in,
@@ -1132,8 +1130,8 @@ def reads_next_target(b:Bench, model, ds)->Optional[dict]:
             if not (torch.is_tensor(p) and torch.is_tensor(t) and t.ndim >= 1): return None
             d = None if p.shape == t.shape else class_dim(p, t)
             p = p if d is None else p.movedim(d, -1)
-            if p.shape[:t.ndim] != t.shape: return None
-            return p.detach().float()[0] if t.ndim >= 2 and len(t) == 1 else p.detach().float() if t.ndim == 1 else None  # (1, T): or flattened (T,)
+            if p.shape[:t.ndim] != t.shape or t.ndim >= 2 and len(t) != 1: return None
+            return p.detach().float() if t.ndim == 1 else p.detach().float()[0]  # flattened (T,), or (1, T, ...)
         p0 = at(x)
         if p0 is None or not same_tree(at(x), p0): return None  # no position per target, or a random forward
         L = min(x.shape[1], len(p0))
