@@ -1348,6 +1348,31 @@ def test_round_60_heads_added_up_and_windows_of_ten_steps():
     r = gallery('ili_gru_forecast', 0, rungs='4').rung(4)
     assert r.verdict == 'pass', (r.causes, r.diagnosis)
 
+def test_round_64_squashing_units_saturated_at_init_fail_rung_2():
+    """Issue 32 round 64 (found by held-out half AX, measured on the seen programs). A denoising autoencoder of sigmoid layers,
+    its weights drawn by `nn.init.normal_` (std 1, a Theano port without its scale): its sigmoids saturate from the first layer
+    on, while its outputs, squashed near 0 and 1 around the targets' mean, keep the initial loss on rung 2's regression theory;
+    it passed rungs 2-4 and trained slowly. Rung 2 now counts the inputs of every sigmoid and tanh beyond where the derivative
+    is 0.01 and fails `init_scale` from a quarter of them; at PyTorch's default init the same network passes."""
+    from torch.utils.data import TensorDataset
+    g = torch.Generator().manual_seed(1)
+    clean = torch.sigmoid(torch.randn(600, 6, generator=g) @ torch.randn(6, 64, generator=g))  # patches on a 6-dim manifold
+    noisy = (clean + 0.1 * torch.randn(600, 64, generator=g)).clamp(0, 1)
+    def net(normal):
+        m = nn.Sequential(nn.Linear(64, 96), nn.Sigmoid(), nn.Linear(96, 48), nn.Sigmoid(), nn.Linear(48, 64), nn.Sigmoid())
+        if normal:
+            for l in m:
+                if isinstance(l, nn.Linear): nn.init.normal_(l.weight); nn.init.zeros_(l.bias)
+        return m
+    def rung2_of(normal):
+        return ladder(model=lambda: net(normal), train=TensorDataset(noisy[:500], clean[:500]), valid=TensorDataset(noisy[500:], clean[500:]),
+                      loss=nn.MSELoss(), rungs='2', batch_size=32).rung(2)
+    r = rung2_of(True)
+    assert r.verdict == 'fail' and 'init_scale' in r.causes and r.numbers['saturated']['share'] >= 0.25, (r.causes, r.numbers.get('saturated'), r.diagnosis)
+    assert 'saturated' in r.diagnosis and 'nn.init.normal_' in r.diagnosis
+    r = rung2_of(False)
+    assert r.verdict in ('pass', 'warn') and r.numbers['saturated']['share'] < 0.02, (r.verdict, r.numbers.get('saturated'), r.diagnosis)
+
 def test_round_63_windows_z_scored_one_by_one_share_runs_up_to_scale_and_shift():
     """Issue 32 round 63 (found by held-out half AY, measured on the seen programs). Overlapping windows of a recording,
     each z-scored on its own (the UCR archive's custom) and split at random, share no run bit for bit: the same steps are

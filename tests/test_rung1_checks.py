@@ -230,3 +230,26 @@ def test_nll_targets_outside_the_classes_are_named_in_rung1_and_fit(tmp_path):
     r1 = ntrain.ladder(task=task(m), rungs='1', run_dir=tmp_path/'l2', write=False, num_workers=0).rungs[0]
     assert r1.verdict != 'fail', r1.diagnosis
     assert ntrain.fit(task=task(m), epochs=1, num_workers=0, progress=False, quiet=True, run_dir=str(tmp_path/'fit2')).status == 'finished'
+
+def test_layers_in_a_python_list_are_never_trained_and_rung1_fails_them(tmp_path):
+    """Issue 32 round 64 (found by held-out halves AZ and BA: DRAW's latent heads and TAGCN's hop weights in Python lists).
+    A multi-task regressor keeps its task heads in a list, as written before nn.ModuleList was meant: the heads get gradients
+    but are not parameters, so the optimizer never changes them, the body learns around them and every later rung passed.
+    Rung 1 fails `frozen` naming them and the fix; the same model with nn.ModuleList passes."""
+    g = torch.Generator().manual_seed(0)
+    x = torch.randn(256, 12, generator=g); y = torch.stack([x[:, :3].sum(1), (x[:, 3:6] ** 2).sum(1)], 1)
+    class MultiTask(nn.Module):
+        def __init__(self, module_list):
+            super().__init__(); self.body = nn.Sequential(nn.Linear(12, 32), nn.ReLU())
+            heads = [nn.Linear(32, 1) for _ in range(2)]
+            self.heads = nn.ModuleList(heads) if module_list else heads
+        def forward(self, x): h = self.body(x); return torch.cat([hd(h) for hd in self.heads], 1)
+    ds = torch.utils.data.TensorDataset(x, y)
+    def rung1_of(module_list):
+        return ntrain.ladder(model=lambda: MultiTask(module_list), train=ds, valid=ds, loss=nn.MSELoss(), rungs='1',
+                             run_dir=tmp_path/str(module_list)).rung(1)
+    r = rung1_of(False)
+    assert r.verdict == 'fail' and r.causes == ['frozen'], (r.causes, r.diagnosis)
+    assert 'heads[0].weight' in r.diagnosis and 'nn.ModuleList' in r.diagnosis
+    r = rung1_of(True)
+    assert r.verdict == 'pass', (r.verdict, r.diagnosis)

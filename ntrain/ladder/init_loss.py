@@ -5,6 +5,7 @@
 # %% ../../nbs/02_ladder/03b_init_loss.ipynb 2
 from __future__ import annotations
 import contextlib, math
+from torch.overrides import TorchFunctionMode
 from typing import Optional
 import torch
 from torch import nn
@@ -17,10 +18,11 @@ from ..metrics import class_dim
 
 # %% auto 0
 __all__ = ['RESHAPES', 'TARGET_SCALE', 'REGRESSION_SURE', 'REINITS', 'HEAD_GAIN', 'HEAD_KINDS', 'INPUT_SCALE', 'MARGIN_SHARE',
-           'INIT_SURE', 'HEAD_SURE', 'INIT_ADVICE', 'NO_LAST_LAYER', 'last_op', 'squash_op', 'squashed_by',
-           'logits_given_probs', 'shared_labels', 'reads_logits', 'eval_state', 'target_scale', 'output_spread',
-           'rng_kept', 'init_spread', 'lucky_init', 'last_layer', 'head_inputs', 'input_scale', 'forward_target_slot',
-           'margin_head', 'constant_loss', 'class_constants', 'batch_constant', 'positives_by_position', 'rung2']
+           'INIT_SURE', 'HEAD_SURE', 'INIT_ADVICE', 'NO_LAST_LAYER', 'SQUASH_EDGE', 'SATURATED', 'last_op', 'squash_op',
+           'squashed_by', 'logits_given_probs', 'shared_labels', 'reads_logits', 'eval_state', 'target_scale',
+           'output_spread', 'rng_kept', 'init_spread', 'lucky_init', 'last_layer', 'head_inputs', 'input_scale',
+           'forward_target_slot', 'margin_head', 'constant_loss', 'class_constants', 'batch_constant',
+           'positives_by_position', 'saturated', 'rung2']
 
 # %% ../../nbs/02_ladder/03b_init_loss.ipynb
 RESHAPES = {'View', 'UnsafeView', 'Reshape', 'Squeeze', 'Unsqueeze', 'Permute', 'Transpose', 'T', 'Select', 'Slice', 'Clone',
@@ -536,8 +538,8 @@ def _without_theory(b:Bench, r:RungResult, source:str, sd:float, zero:Optional[f
     return r.warn('no_theory', source)
 
 # %% ../../nbs/02_ladder/03b_init_loss.ipynb
-def rung2(b:Bench)->RungResult:
-    "The initial loss against theory, with likely causes when it is off."
+def _theory_rung(b:Bench)->RungResult:
+    "Rung 2's initial loss against theory, with likely causes when it is off."
     r = b.rung_result(2)
     st, n = b.st, r.numbers
     losses, counts, rows, items, seen, zero, spread = _init_batches(b)
@@ -591,4 +593,49 @@ def rung2(b:Bench)->RungResult:
     else: r.fail(None, head + '; likely causes:')
     r.causes += [k for k in c.causes if k not in r.causes]
     if c.diagnosis: r.diagnosis += '\n' + c.diagnosis
+    return r
+
+# %% ../../nbs/02_ladder/03b_init_loss.ipynb
+SQUASH_EDGE = dict(sigmoid=4.6, tanh=2.65)  # |x| beyond which a sigmoid's or tanh's derivative is under 0.01
+SATURATED = 0.25  # the share of all sigmoid and tanh inputs at init beyond SQUASH_EDGE from which rung 2 fails `init_scale`
+
+class _Squashes(TorchFunctionMode):
+    "Records (name, elements, saturated, input std) of every `sigmoid` or `tanh` called on a floating tensor while active."
+    def __init__(self): super().__init__(); self.calls = []
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        name = getattr(func, '__name__', '').rstrip('_')
+        if name in SQUASH_EDGE and args and torch.is_tensor(args[0]) and args[0].is_floating_point() and args[0].numel():
+            x = args[0].detach().float()
+            self.calls.append((name, x.numel(), int((x.abs() > SQUASH_EDGE[name]).sum()), float(x.std()) if x.numel() > 1 else 0.0))
+        return func(*args, **(kwargs or {}))
+
+def saturated(b:Bench)->Optional[dict]:
+    """The `sigmoid` and `tanh` calls of a fresh model's forward of the first batch (eval mode, no gradients): dict(share, elements,
+    calls, worst), `share` the part of all their inputs beyond `SQUASH_EDGE`, `worst` (name, index, share, input std) of the call
+    most saturated. None without such a call, or when user code raises (rung 1's to report)."""
+    model, mode = b.model().eval(), _Squashes()
+    try:
+        with torch.no_grad(), mode: b.forward_loss(model, to_device(b.first_batch()[0], b.device))
+    except UserCodeError: return None
+    if not (calls := mode.calls): return None
+    n = sum(c[1] for c in calls)
+    i, (name, k, s, sd) = max(enumerate(calls), key=lambda ic: ic[1][2] / ic[1][1])
+    return dict(share=sum(c[2] for c in calls) / n, elements=n, calls=len(calls), worst=(name, i, s / k, sd))
+
+def _saturation_notes(b:Bench, r:RungResult, s:dict):
+    "Rung 2 failed `init_scale` when `SATURATED` of the squashing activations' inputs at init are in their flat tails (`saturated`: `s`)."
+    r.numbers['saturated'] = s
+    if s['share'] < SATURATED: return
+    name, i, share, sd = s['worst']; xs = input_scale(b.first_batch()[0])
+    why = (f"the inputs are not standardised (rms {xs['rms']:.3g}): standardise each input feature with the training split's mean and std"
+           if xs else "weights drawn at std 1 (nn.init.normal_ without 1/sqrt(fan_in)) or a gain: keep the layers' default init or scale it down")
+    r.fail('init_scale', f"  {s['share']:.0%} of the inputs to the model's {s['calls']} sigmoid and tanh calls at init ({s['elements']} values) are "
+           f"saturated, beyond |x| {SQUASH_EDGE['sigmoid']} for a sigmoid, {SQUASH_EDGE['tanh']} for a tanh, where the derivative is under 0.01 "
+           f"(the worst, {name} call {i + 1}: {share:.0%}, inputs' std {sd:.3g}): those units pass almost no gradient, and the model "
+           f"trains slowly or not at all, whatever its initial loss; {why}")
+
+def rung2(b:Bench)->RungResult:
+    "The initial loss against theory, with likely causes when it is off (`_theory_rung`); and squashing activations saturated at init (`saturated`)."
+    r = _theory_rung(b)
+    if (s := saturated(b)) is not None: _saturation_notes(b, r, s)
     return r

@@ -18,7 +18,7 @@ from ..metrics import class_dim
 
 # %% auto 0
 __all__ = ['EVAL_TOL', 'EVAL_PASSES', 'OUT_OF_BOUNDS', 'NONE_CLASS', 'eval_gap', 'targets_outside', 'bce_targets_outside',
-           'no_grad_params', 'worker_rng', 'token_alignment', 'shifted_targets', 'rung1']
+           'no_grad_params', 'unregistered', 'worker_rng', 'token_alignment', 'shifted_targets', 'rung1']
 
 # %% ../../nbs/02_ladder/03a_one_step.ipynb
 def _nbytes(ts)->int: return sum(t.numel() * t.element_size() for t in ts if torch.is_tensor(t))
@@ -243,6 +243,52 @@ def _unused_warning(r:RungResult, names:list):
            f"only); if {'they are' if many else 'it is'} never used, freeze (requires_grad_(False)) or remove {'them' if many else 'it'}")
 
 # %% ../../nbs/02_ladder/03a_one_step.ipynb
+_MODULE_KEYS = frozenset(vars(torch.nn.Module()))  # what every nn.Module keeps in its __dict__: its registries and hooks
+
+def _held(o, depth:int=0):
+    "The modules and tensors in `o`: itself, or the items of a plain list, tuple or dict (nested up to 3 deep)."
+    if isinstance(o, (torch.nn.Module, torch.Tensor)): yield o
+    elif depth < 3 and isinstance(o, (list, tuple, dict)):
+        for v in (o.values() if isinstance(o, dict) else o): yield from _held(v, depth + 1)
+
+def unregistered(model, opt=None)->tuple:
+    """Tensors `model` holds outside its registered parameters that got a gradient (after a step): in a plain attribute, or
+    a Python list, tuple or dict of modules or tensors, found under every submodule. (names the optimizer `opt` does not hold,
+    names it does), each as `attribute[index].parameter`."""
+    reg = {id(p) for p in model.parameters()}
+    held = {id(p) for g in opt.param_groups for p in g['params']} if opt is not None else set()
+    out, seen = ([], []), set(reg)
+    for mn, m in model.named_modules():
+        for k, v in vars(m).items():
+            if k in _MODULE_KEYS or torch.is_tensor(v) and not v.requires_grad: continue
+            for i, o in enumerate(_held(v)):
+                ps = o.named_parameters() if isinstance(o, torch.nn.Module) else [('', o)]
+                for pn, p in ps:
+                    if id(p) in seen or not (p.requires_grad and p.grad is not None): continue
+                    seen.add(id(p))
+                    name = f"{mn + '.' if mn else ''}{k}{'' if o is v else f'[{i}]'}{'.' + pn if pn else ''}"
+                    out[id(p) in held].append(name)
+    return out
+
+def _unregistered_notes(r:RungResult, names:tuple):
+    "Rung 1's verdict on tensors the model holds but never registered (`unregistered`: (not held by the optimizer, held))."
+    lost, kept = names
+    def some(xs): return f"{', '.join(xs[:6])}{' ...' if len(xs) > 6 else ''}"
+    how = ("a Python list, tuple or dict of layers (self.heads = [nn.Linear(...)]) or a tensor made with requires_grad=True and kept as "
+           "a plain attribute is not registered: model.parameters() does not list it, .to(device) leaves it behind and checkpoints "
+           "do not save it; hold layers in nn.ModuleList or nn.ModuleDict, and tensors as nn.Parameter")
+    if lost: r.fail('frozen', f"{len(lost)} tensor{'s' * (len(lost) > 1)} the model holds outside its registered parameters got gradients from "
+                    f"the first batch, and no step of the optimizer changes them ({some(lost)}): they stay at their random init, and the "
+                    f"rest of the model learns around them; {how}")
+    if kept: r.warn('unregistered', f"{len(kept)} tensor{'s' * (len(kept) > 1)} the model holds outside its registered parameters are trained by "
+                    f"the optimizer you gave ({some(kept)}), but checkpoints do not save them, so a resumed run starts them afresh; {how}")
+
+def _param_notes(r:RungResult, model, opt):
+    "Rung 1's notes on the parameters after its step: those with no gradient (`no_grad_params`), and tensors held but never registered (`unregistered`)."
+    if (names := no_grad_params(model)): _unused_warning(r, names)
+    if any(u := unregistered(model, opt)): _unregistered_notes(r, u)
+
+# %% ../../nbs/02_ladder/03a_one_step.ipynb
 def _loads(b:Bench, i:int, workers:int, epochs:int=1)->list:
     "Train sample `i` loaded twice under one key (`epochs` times over): in this process, or once in each of two fresh workers; collated."
     from ntrain.data import make_loader, close_loaders
@@ -391,7 +437,7 @@ def rung1(b:Bench)->RungResult:
     if stepped is None: return r
     opt, saved, target = stepped
     if not b.batch_targets: _look_for_shift(b, r, cpu, target)
-    if (names := no_grad_params(model)): _unused_warning(r, names)
+    _param_notes(r, model, opt)
     mb = lambda x: round(x / 2**20, 3)
     st = [v for s in opt.state.values() for v in s.values()]
     n['memory_mb'] = dict(params=mb(_nbytes(ps)), grads=mb(_nbytes([p.grad for p in ps])), optimizer=mb(_nbytes(st)), activations=mb(sum(saved)))
