@@ -58,10 +58,11 @@ def scan_main(fill, show, table):
     """A scan's command line: `--table FILES` prints `table(records)` (the records of every JSON file, then their errors);
     else `TREE SEEDS OUT PART` runs `fill(factory, record)` over that part's programs (`run_scan`), printing the records
     `show` picks. `fill` imports ntrain inside: the tree's checkout is on the path only once `scan_setup` has run. Halves
-    still held out are named in `HELD_OUT` (comma-separated: `HELD_OUT=AZ,BA`) and left out."""
+    still held out are named in `HELD_OUT` (comma-separated: `HELD_OUT=AZ,BA`) and left out; `ONLY=name,name` scans those programs alone."""
     import json, os
     if sys.argv[1] == '--table':
         rs = [d for f in sys.argv[2:] for d in json.load(open(f))]
         table(rs); print_errors(rs); return
     seeds, out, G, S, names = scan_setup(tuple(h for h in os.environ.get('HELD_OUT', '').split(',') if h))
+    if (only := os.environ.get('ONLY')): names = [(n, k) for n, k in names if n in only.split(',')]
     run_scan(G, names, seeds, out, fill, show)

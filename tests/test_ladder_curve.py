@@ -1348,6 +1348,30 @@ def test_round_60_heads_added_up_and_windows_of_ten_steps():
     r = gallery('ili_gru_forecast', 0, rungs='4').rung(4)
     assert r.verdict == 'pass', (r.causes, r.diagnosis)
 
+def test_round_65_patches_cut_with_overlap_and_split_at_random_share_tiles():
+    """Issue 32 round 65 (found by held-out half AZ, measured on the seen programs). A denoising CNN trains on 16 x 16
+    patches cut with stride 8 from 32 x 32 scenes, the patches split at random: each validation patch's halves are in its
+    training neighbours, shifted in two dimensions, so no run of 8 columns is shared and rung 4 passed (half AZ's SRCNN,
+    10 of 10 seeds). `shared_tiles` finds three 4 x 4 tiles of a validation patch in one training patch at one shift, and rung
+    4 fails `leakage`; split by scene, nothing is shared."""
+    from torch.utils.data import TensorDataset
+    g = torch.Generator().manual_seed(0)
+    scenes = nn.functional.interpolate(torch.rand(80, 1, 8, 8, generator=g), size=32, mode='bilinear', align_corners=False)
+    noisy = scenes + 0.1 * torch.randn(scenes.shape, generator=g)
+    cut = lambda x: x.unfold(2, 16, 8).unfold(3, 16, 8).permute(0, 2, 3, 1, 4, 5).reshape(-1, 1, 16, 16)  # 9 patches a scene
+    xp, yp = cut(noisy), cut(scenes)
+    net = lambda: nn.Sequential(nn.Conv2d(1, 8, 3, padding=1), nn.ReLU(), nn.Conv2d(8, 1, 3, padding=1))
+    def rung4(tr, va):
+        return ladder(model=net, train=TensorDataset(xp[tr], yp[tr]), valid=TensorDataset(xp[va], yp[va]), loss=nn.MSELoss(),
+                      rungs='4', epochs=2, batch_size=32).rung(4)
+    perm = torch.randperm(len(xp), generator=g)
+    r = rung4(perm[144:], perm[:144])
+    sw = r.numbers['shared_windows']
+    assert r.verdict == 'fail' and 'leakage' in r.causes and sw.get('tiles') and sw['shared'] >= 0.5 * sw['probed'], (r.causes, sw, r.diagnosis)
+    assert 'overlapping patches of the same images' in r.diagnosis
+    r = rung4(torch.arange(576), torch.arange(576, 720))  # the last 16 scenes validate
+    assert 'leakage' not in r.causes and not r.numbers.get('shared_windows', {}).get('shared'), (r.causes, r.diagnosis)
+
 def test_round_64_squashing_units_saturated_at_init_fail_rung_2():
     """Issue 32 round 64 (found by held-out half AX, measured on the seen programs). A denoising autoencoder of sigmoid layers,
     its weights drawn by `nn.init.normal_` (std 1, a Theano port without its scale): its sigmoids saturate from the first layer

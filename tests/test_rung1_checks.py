@@ -253,3 +253,27 @@ def test_layers_in_a_python_list_are_never_trained_and_rung1_fails_them(tmp_path
     assert 'heads[0].weight' in r.diagnosis and 'nn.ModuleList' in r.diagnosis
     r = rung1_of(True)
     assert r.verdict == 'pass', (r.verdict, r.diagnosis)
+
+def test_a_forward_that_calls_torch_func_takes_its_step_in_rung1(tmp_path):
+    """Issue 32 round 65 (found by held-out half BC's Lagrangian neural network: 10 of 10 seeds failed rung 1 `step`). A
+    forward that calls torch.func (a Lagrangian's Hessian in q-dot, here; physics-informed losses, meta-learning) refuses
+    the saved-tensor hooks rung 1 measures activation memory with: `torch.func.{grad, vjp, jacrev, hessian} don't yet
+    support saved tensor hooks`. Rung 1 takes its step again without them and passes, the activation memory not measured."""
+    from torch.func import hessian, jacrev, vmap
+    class LNN(nn.Module):
+        def __init__(self):
+            super().__init__(); self.L = nn.Sequential(nn.Linear(2, 32), nn.Softplus(), nn.Linear(32, 1))
+        def lagrangian(self, q, qd): return self.L(torch.stack([q, qd]).reshape(1, 2)).sum()
+        def forward(self, x):  # x: (B, 2) = (q, q-dot); the acceleration from the Euler-Lagrange equation
+            def acc(s):
+                q, qd = s[0], s[1]
+                H = hessian(self.lagrangian, argnums=1)(q, qd); g = jacrev(self.lagrangian, argnums=0)(q, qd)
+                m = jacrev(jacrev(self.lagrangian, argnums=1), argnums=0)(q, qd)
+                return ((g - m * qd) / (H + 1e-3)).reshape(1)
+            return vmap(acc)(x)
+    g = torch.Generator().manual_seed(0)
+    x = torch.randn(128, 2, generator=g); y = -torch.sin(x[:, :1])  # a pendulum's q-double-dot
+    ds = torch.utils.data.TensorDataset(x, y)
+    r = ntrain.ladder(model=LNN, train=ds, valid=ds, loss=nn.MSELoss(), rungs='1', run_dir=tmp_path).rung(1)
+    assert r.verdict in ('pass', 'warn') and 'step' not in r.causes, (r.verdict, r.causes, r.diagnosis)
+    assert r.numbers['memory_mb']['activations'] is None and r.numbers['step_seconds'] > 0, r.numbers

@@ -17,8 +17,9 @@ from .init_loss import rng_kept
 from ..metrics import class_dim
 
 # %% auto 0
-__all__ = ['EVAL_TOL', 'EVAL_PASSES', 'OUT_OF_BOUNDS', 'NONE_CLASS', 'eval_gap', 'targets_outside', 'bce_targets_outside',
-           'no_grad_params', 'unregistered', 'worker_rng', 'token_alignment', 'shifted_targets', 'rung1']
+__all__ = ['EVAL_TOL', 'EVAL_PASSES', 'OUT_OF_BOUNDS', 'NONE_CLASS', 'NO_HOOKS', 'eval_gap', 'targets_outside',
+           'bce_targets_outside', 'no_grad_params', 'unregistered', 'worker_rng', 'token_alignment', 'shifted_targets',
+           'rung1']
 
 # %% ../../nbs/02_ladder/03a_one_step.ipynb
 def _nbytes(ts)->int: return sum(t.numel() * t.element_size() for t in ts if torch.is_tensor(t))
@@ -187,8 +188,13 @@ def _step_blew_up(b:Bench, model, batch, before:float)->Optional[str]:
     return (f"one optimizer step took the training batch's own loss from {before:.4g} to {after}: the update was too large "
             f"for this model, so the learning rate{lr} is too high (lower it, warm it up, or clip the gradient)")
 
+NO_HOOKS = "don't yet support saved tensor hooks"  # what torch.func's transforms (grad, vjp, jacrev, hessian) raise under saved-tensor hooks
+
 def _measured_step(b:Bench, r:RungResult, model, ps:list, batch):
-    "Rung 1's optimizer step, recording the sizes of the activations saved for the backward pass (not the parameters `ps`): (optimizer, sizes in bytes), or None when the step failed (`r` says why)."
+    """Rung 1's optimizer step, recording the sizes of the activations saved for the backward pass (not the parameters `ps`):
+    (optimizer, sizes in bytes), or None when the step failed (`r` says why). A forward that calls torch.func (a Lagrangian
+    network's Hessian, a physics-informed loss's derivatives) refuses the hooks that measure them: the step runs again
+    without them, and the sizes are None (not measured)."""
     # one optimizer step, measuring memory
     opt = b.optimizer(model)
     pptr = {p.data_ptr() for p in ps}
@@ -201,7 +207,12 @@ def _measured_step(b:Bench, r:RungResult, model, ps:list, batch):
     try:
         with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t): b.train_step(model, opt, batch)
     except BadTargets: raise
-    except UserCodeError as e: r.fail('step', f'one optimizer step: {e}'); return None
+    except UserCodeError as e:
+        if NO_HOOKS not in str(e.exc): r.fail('step', f'one optimizer step: {e}'); return None
+        saved = None; opt.zero_grad(set_to_none=True); t0 = time.perf_counter()  # it raised in the forward, before any update
+        try: b.train_step(model, opt, batch)
+        except BadTargets: raise
+        except UserCodeError as e: r.fail('step', f'one optimizer step: {e}'); return None
     r.numbers['step_seconds'] = round(time.perf_counter() - t0, 4)
     return opt, saved
 
@@ -440,7 +451,7 @@ def rung1(b:Bench)->RungResult:
     _param_notes(r, model, opt)
     mb = lambda x: round(x / 2**20, 3)
     st = [v for s in opt.state.values() for v in s.values()]
-    n['memory_mb'] = dict(params=mb(_nbytes(ps)), grads=mb(_nbytes([p.grad for p in ps])), optimizer=mb(_nbytes(st)), activations=mb(sum(saved)))
+    n['memory_mb'] = dict(params=mb(_nbytes(ps)), grads=mb(_nbytes([p.grad for p in ps])), optimizer=mb(_nbytes(st)), activations=None if saved is None else mb(sum(saved)))
     if b.device.type == 'cuda': n['memory_mb']['cuda_peak'] = mb(torch.cuda.max_memory_allocated(b.device))
     b.check_stop()
     # one validation batch

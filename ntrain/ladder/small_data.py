@@ -24,19 +24,20 @@ from ..metrics import class_dim
 __all__ = ['LEAK_CHUNK', 'DISCRETE_PROBE', 'QUANTISED', 'AUROC_MAX', 'CONFUSION_MAX', 'RELABEL_MIN', 'RELABEL_GAIN',
            'MISSING_SHARE', 'MISSING_P', 'MISSING_Z', 'PERMUTED_CACHE', 'MOOT_CHECK', 'TOGETHER', 'CONTROL_FAILED',
            'ALONE', 'DISTINCT', 'COPY_ROWS', 'COPY_MAX', 'WINDOW_STEPS', 'WINDOW_SHIFT', 'WINDOW_PROBES',
-           'WINDOW_BLOCKS', 'WINDOW_SURE', 'SCALED_DECIMALS', 'SMOOTH', 'INPUT_COPY', 'INPUT_SAMPLES', 'INPUT_WIDTH',
-           'INPUT_MATCH', 'INPUT_CHANCE', 'INPUT_ALL_CHANCE', 'OWN_PROBES', 'NEXT_PROBES', 'TWIN_SAMPLES', 'LEAK_SURE',
-           'RECUR_SLACK', 'CONTROLS', 'MEMORISED', 'STRUCTURED', 'WRECKED', 'VAL_WORSE', 'FAR_BELOW', 'SPARSE_IDS',
-           'ID_COLUMNS', 'SPARSE_CLASSES', 'SWAP_MIN', 'GAP_BATCHES', 'digest', 'sample_inputs', 'leak_check',
-           'discrete', 'auroc', 'train_prior', 'own_prediction', 'std_error', 'relabelled', 'relabel_words',
-           'class_tallies', 'valid_groups', 'missing_class', 'control_seed', 'target_slot', 'Permuted', 'item_at',
-           'with_target', 'Shuffled', 'own_forward', 'control_fit', 'train_start', 'shape_groups', 'sound_control',
-           'targets_are_inputs', 'swing', 'judge', 'shared_rows', 'target_copies', 'shared_windows', 'target_in_inputs',
+           'WINDOW_BLOCKS', 'WINDOW_SURE', 'SCALED_DECIMALS', 'SMOOTH', 'TILE', 'TILE_PROBES', 'TILE_DISTINCT',
+           'TILE_AGREE', 'INPUT_COPY', 'INPUT_SAMPLES', 'INPUT_WIDTH', 'INPUT_MATCH', 'INPUT_CHANCE',
+           'INPUT_ALL_CHANCE', 'OWN_PROBES', 'NEXT_PROBES', 'TWIN_SAMPLES', 'LEAK_SURE', 'RECUR_SLACK', 'CONTROLS',
+           'MEMORISED', 'STRUCTURED', 'WRECKED', 'VAL_WORSE', 'FAR_BELOW', 'SPARSE_IDS', 'ID_COLUMNS', 'SPARSE_CLASSES',
+           'SWAP_MIN', 'GAP_BATCHES', 'digest', 'sample_inputs', 'leak_check', 'discrete', 'auroc', 'train_prior',
+           'own_prediction', 'std_error', 'relabelled', 'relabel_words', 'class_tallies', 'valid_groups',
+           'missing_class', 'control_seed', 'target_slot', 'Permuted', 'item_at', 'with_target', 'Shuffled',
+           'own_forward', 'control_fit', 'train_start', 'shape_groups', 'sound_control', 'targets_are_inputs', 'swing',
+           'judge', 'shared_rows', 'target_copies', 'shared_windows', 'shared_tiles', 'target_in_inputs',
            'reads_own_target', 'next_inputs', 'reads_next_target', 'twin_inputs', 'cut', 'natural_copies',
-           'leak_explains', 'decisive', 'more_controls', 'permuted_like', 'blew_up', 'train_wrecked', 'train_se',
-           'controls_best', 'far_below', 'learned_then_lost', 'sparse_ids', 'class_support', 'sparse_classes',
-           'rung4_on', 'validation_fit', 'control_ends', 'taught_as_much', 'batch_losses', 'init_gap', 'loss_fell',
-           'beats_permutations', 'rung4']
+           'leak_explains', 'both_sides', 'decisive', 'more_controls', 'permuted_like', 'blew_up', 'train_wrecked',
+           'train_se', 'controls_best', 'far_below', 'learned_then_lost', 'sparse_ids', 'class_support',
+           'sparse_classes', 'rung4_on', 'validation_fit', 'control_ends', 'taught_as_much', 'batch_losses', 'init_gap',
+           'loss_fell', 'beats_permutations', 'rung4']
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 def digest(x)->str:
@@ -826,7 +827,7 @@ def _small_fit(b:Bench, r:RungResult, model, sub, vl, within, bs:int, drop:bool,
 def _leak(b:Bench, n:dict, task, model=None)->dict:
     """Rung 4's leak check of `task` (`leak_check`, with `leak_check` records for its progress), its numbers into `n`; its result.
     With one item a split, the rows `model`'s forward passes select (`shared_rows`) as well; validation targets found verbatim
-    in the training samples (`target_copies`), validation inputs that overlap training inputs (`shared_windows`) and targets that are input columns (`target_in_inputs`) always; with `model`, an
+    in the training samples (`target_copies`), validation inputs that overlap training inputs (`shared_windows`, `shared_tiles`) and targets that are input columns (`target_in_inputs`) always; with `model`, an
     autoregressive model's reading of its own targets (`reads_own_target`), and two views that are one (`twin_inputs`)."""
     st = b.st
     progress = lambda done, total: b.emit('leak_check', rung=4, done=done, total=total)
@@ -844,6 +845,9 @@ def _leak(b:Bench, n:dict, task, model=None)->dict:
             if not sw['shared'] and (ss := shared_windows(task.train, task.valid, stop=b.stopper, scaled=True)) is not None and ss['shared']:
                 sw = dict(ss, scaled=True)  # windows z-scored one by one: the same runs up to scale and shift
             leak['windows'] = n['shared_windows'] = sw
+        if task.raw is None and not both_sides(sw := leak.get('windows')) and (st := shared_tiles(task.train, task.valid, stop=b.stopper)) is not None \
+                and st['shared'] and (both_sides(st) or not (sw and sw['shared'])):
+            leak['windows'] = n['shared_windows'] = st  # patches of one image: overlaps in two dimensions
     slot = None if batch_targets_are_the_loss(task) or model is None else forward_target_slot(b, model)  # a forward of your own: ask it
     if (batch_targets_are_the_loss(task) or slot is not None) and (ti := target_in_inputs(task.train, stop=b.stopper, slot=slot)) is not None:
         leak['in_inputs'] = n['target_in_inputs'] = ti
@@ -1001,6 +1005,62 @@ def shared_windows(train, valid, k:int=WINDOW_STEPS, max_n:int=COPY_MAX,
         if hit and len(pairs) < 5: pairs.append(i)
     if not probed or len(torch.unique(torch.cat(vals))) <= QUANTISED: return None
     return dict(shared=shared, probed=probed, checked_train=nt, examples=pairs, earlier=sides[1], later=sides[0])
+
+# %% ../../nbs/02_ladder/03e_small_data.ipynb
+TILE = 4  # the side of the square of values `shared_tiles` compares over an input's last two axes
+TILE_PROBES = 3  # ... at this many places along each of them in a validation input
+TILE_DISTINCT = 8  # the distinct values a tile needs to be evidence (a flat region or a stroke's edge has fewer)
+TILE_AGREE = 3  # the probed tiles of a validation input that one training input must hold at one shift (two: LeNet's upsampled digits share strokes)
+
+def _tiles(t):
+    "Every `TILE` x `TILE` tile of the float tensor `t` over its last two axes (every leading index in it), as a host array (rows, columns, ..., TILE, TILE)."
+    t = t.detach().cpu().float().reshape(-1, *t.shape[-2:])
+    return t.unfold(1, TILE, 1).unfold(2, TILE, 1).permute(1, 2, 0, 3, 4).contiguous().numpy()
+
+def shared_tiles(train, valid, max_n:int=COPY_MAX,
+                 stop:Optional[Callable]=None, # checked every LEAK_CHUNK samples: truthy (the reason) raises LadderStopped
+                )->Optional[dict]:
+    """Validation samples whose float inputs hold `TILE_AGREE` tiles of `TILE` x `TILE` values that one training input holds bit
+    for bit, all at one other place (patches of one image, cut with overlap, on both sides of the split). The same dict as
+    `shared_windows`, `earlier` counting the shifts that point down (or right), `later` the others; None for inputs with
+    no two axes of `TILE` + 2, either split one item, DataLoaders, or quantised values (`QUANTISED` distinct probed values or fewer)."""
+    def inputs(ds, i):
+        if i % LEAK_CHUNK == 0 and stop is not None and (why := stop()): raise LadderStopped(why)
+        with user_code('data'): s = ds[i]
+        return [(j, t) for j, t in enumerate(tensors_of(batch_inputs(s))) if t.is_floating_point() and t.ndim >= 2 and min(t.shape[-2:]) >= TILE + 2]
+    if not (hasattr(train, '__getitem__') and hasattr(valid, '__getitem__')) or len(train) < 2 or len(valid) < 2: return None
+    probes, vals = [], []
+    for i in range(min(len(valid), max_n)):  # the validation probes first: quantised inputs need no training tiles
+        ps = []
+        for j, t in inputs(valid, i):
+            ts = _tiles(t); places = [(n - 1) * q // (TILE_PROBES - 1) for n in ts.shape[:2] for q in range(TILE_PROBES)]
+            for a in places[:TILE_PROBES]:
+                for c in places[TILE_PROBES:]:
+                    if len(np.unique(ts[a, c])) < TILE_DISTINCT: continue
+                    ps.append((j, a, c, ts[a, c].tobytes())); vals.append(torch.from_numpy(ts[a, c].reshape(-1)[:64]))
+        probes.append(ps)
+    if not vals or len(torch.unique(torch.cat(vals))) <= QUANTISED: return None
+    wanted, where, nt, blocks = {p[3] for ps in probes for p in ps}, {}, 0, 0
+    for i in range(min(len(train), max_n)):
+        for j, t in inputs(train, i):
+            ts = _tiles(t); R, C = ts.shape[:2]
+            for a in range(R):
+                for c in range(C):
+                    if (k := ts[a, c].tobytes()) in wanted: where.setdefault((j, k), []).append((i, a, c))
+            blocks += R * C
+        nt = i + 1
+        if blocks >= WINDOW_BLOCKS: break
+    shared, pairs, sides = 0, [], [0, 0]
+    for i, ps in enumerate(probes):
+        agree = {}
+        for j, a, c, k in ps:
+            for ti, pa, pc in where.get((j, k), ()):
+                if (pa, pc) != (a, c): agree[(j, ti, pa - a, pc - c)] = agree.get((j, ti, pa - a, pc - c), 0) + 1
+        hit = {(key[2], key[3]) > (0, 0) for key, n in agree.items() if n >= TILE_AGREE}
+        shared += bool(hit)
+        for s in hit: sides[s] += 1
+        if hit and len(pairs) < 5: pairs.append(i)
+    return dict(shared=shared, probed=sum(bool(ps) for ps in probes), checked_train=nt, examples=pairs, earlier=sides[1], later=sides[0], tiles=True)
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 INPUT_COPY = 1e-4  # the share of a target column's spread that its best-fitting input column may leave for `target_in_inputs` to call it a copy
@@ -1348,22 +1408,31 @@ def _model_notes(r:RungResult, leak:dict):
                "seed, or one view returned twice); the loss falls by telling samples apart and teaches no invariance: draw each view from its own random state")
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
+def both_sides(sw:Optional[dict])->bool:
+    "Whether `shared_windows`' (or `shared_tiles`') result `sw` shares inputs with training inputs on both sides: each side a quarter of the shared samples at least."
+    return bool(sw and sw['shared'] and min(sw['earlier'], sw['later']) >= sw['shared'] / 4)
+
 def _window_notes(r:RungResult, leak:dict):
-    """Rung 4's notes on validation inputs that overlap training inputs (`leak['windows']`: `shared_windows`): with training
-    windows on both sides of them, a `leakage` fail from `WINDOW_SURE` of the probed validation samples, a warning from
-    `LEAK_SURE`; on one side only (a split by time), a note."""
+    """Rung 4's notes on validation inputs that overlap training inputs (`leak['windows']`: `shared_windows`, or `shared_tiles`
+    with 'tiles'): with training windows on both sides of them, a `leakage` fail from `WINDOW_SURE` of the probed validation
+    samples, a warning from `LEAK_SURE`; on one side only (a split by time), a note."""
     if not (sw := leak.get('windows')) or not sw['shared']: return
-    share, both = sw['shared'] / sw['probed'], min(sw['earlier'], sw['later']) >= sw['shared'] / 4
-    words = (f"  {sw['shared']} of {sw['probed']} validation samples share a run of {WINDOW_STEPS} consecutive input steps, "
-             f"{'the same up to scale and shift (each window z-scored on its own)' if sw.get('scaled') else 'bit for bit'}, "
-             f"with a training input at another place in it (in training inputs that start before them for {sw['earlier']}, after them "
-             f"for {sw['later']}; validation indices {sw['examples']})")
+    share, both = sw['shared'] / sw['probed'], both_sides(sw)
+    what, whole = ('windows', 'recordings') if not sw.get('tiles') else ('patches', 'images')
+    shared = (f"{TILE_AGREE} tiles of {TILE} x {TILE} input values, bit for bit, with a training input at one other place in it (shifted "
+              f"down or right for {sw['earlier']}, up or left for {sw['later']}" if sw.get('tiles') else
+              f"a run of {WINDOW_STEPS} consecutive input steps, "
+              f"{'the same up to scale and shift (each window z-scored on its own)' if sw.get('scaled') else 'bit for bit'}, "
+              f"with a training input at another place in it (in training inputs that start before them for {sw['earlier']}, after them "
+              f"for {sw['later']}")
+    words = f"  {sw['shared']} of {sw['probed']} validation samples share {shared}; validation indices {sw['examples']})"
     if both and share >= WINDOW_SURE:
-        r.fail('leakage', words + ": overlapping windows of the same recordings on both sides of the split (segments cut with overlap, "
-               "then split at random): the validation metric measures recordings the model trained on; split by recording, or by time")
+        r.fail('leakage', words + f": overlapping {what} of the same {whole} on both sides of the split ({what} cut with overlap, "
+               f"then split at random): the validation metric measures {whole} the model trained on; split by {whole[:-1]}"
+               f"{', or by time' if what == 'windows' else ''}")
     elif both and share >= LEAK_SURE:
-        r.warn('leakage', words + f": overlapping windows of some recordings on both sides of the split, under {WINDOW_SURE:.0%} of "
-               "validation; split by recording to be sure")
+        r.warn('leakage', words + f": overlapping {what} of some {whole} on both sides of the split, under {WINDOW_SURE:.0%} of "
+               f"validation; split by {whole[:-1]} to be sure")
     elif not both: r.note(None, words + ": on one side only, as a split by time makes them where the first validation windows reach "
                           "back into the last training ones")
 
