@@ -20,8 +20,8 @@ from ..metrics import class_dim
 __all__ = ['RESHAPES', 'TARGET_SCALE', 'REGRESSION_SURE', 'REINITS', 'HEAD_GAIN', 'HEAD_KINDS', 'INPUT_SCALE', 'MARGIN_SHARE',
            'INIT_SURE', 'HEAD_SURE', 'INIT_ADVICE', 'NO_LAST_LAYER', 'SQUASH_EDGE', 'SATURATED', 'last_op', 'squash_op',
            'squashed_by', 'logits_given_probs', 'shared_labels', 'reads_logits', 'eval_state', 'target_scale',
-           'output_spread', 'rng_kept', 'init_spread', 'lucky_init', 'last_layer', 'head_inputs', 'input_scale',
-           'forward_target_slot', 'margin_head', 'constant_loss', 'class_constants', 'batch_constant',
+           'output_spread', 'rng_kept', 'init_spread', 'lucky_init', 'amplifier', 'last_layer', 'head_inputs',
+           'input_scale', 'forward_target_slot', 'margin_head', 'constant_loss', 'class_constants', 'batch_constant',
            'positives_by_position', 'saturated', 'rung2']
 
 # %% ../../nbs/02_ladder/03b_init_loss.ipynb
@@ -246,7 +246,9 @@ def _regression_check(b:Bench, r:RungResult, seen:list, w:list)->float:
     """Rung 2 on a regression loss (MSE, L1, Huber, SmoothL1; `regression_parts` of each batch in `seen`, weighted by `w`): the
     initial loss's two parts into `r.numbers` (`offset`: the outputs' centre against the targets, removed in a few steps;
     `spread`: what the outputs' spread around it adds), and `init_scale` when that spread (`out_rms`) is beyond unit scale
-    and beyond the targets' own spread (`target_rms`): failed beyond `REGRESSION_SURE` times the larger, else warned; an
+    and beyond the targets' own spread (`target_rms`): warned up to `REGRESSION_SURE` times the larger; beyond it, failed
+    when the raw inputs are not standardised or a layer amplifies (`amplifier`: a gain over twice `HEAD_GAIN`), else warned
+    (round 66: a filter's recursion or a Lagrangian network's Hessian inverse spreads outputs no layer's init makes); an
     offset is no init scale. The slack the pairing allows."""
     if b.task.expected_init_loss is not None: return 0.0
     parts = [regression_parts(b.task.loss, q, t) for _, q, t in seen]
@@ -257,11 +259,21 @@ def _regression_check(b:Bench, r:RungResult, seen:list, w:list)->float:
     n.update(regression=parts[0]['kind'], offset=avg('offset'), spread=avg('spread'), slack=avg('slack'),
              out_rms=avg('out_rms', False), target_rms=avg('target_rms', False))
     if (over := n['out_rms'] / max(n['target_rms'], 1.0)) > 1:
-        words = (f"the outputs' spread at init (rms {n['out_rms']:.3g} around their centre; {n['spread']:.3g} of the loss) is beyond "
-                 f"unit scale and beyond the targets' own spread (rms {n['target_rms']:.3g}): the last layer's init scale is too large (scale it "
-                 f"down, or zero it); the offset of their centre from the targets ({n['offset']:.3g} of the loss) is not the cause")
-        if over > REGRESSION_SURE: r.fail('init_scale', words)
-        else: r.warn('init_scale', f"{words}; at {over:.2g} times the larger, under {REGRESSION_SURE:g}, it costs the first steps, not the run")
+        head = (f"the outputs' spread at init (rms {n['out_rms']:.3g} around their centre; {n['spread']:.3g} of the loss) is beyond "
+                f"unit scale and beyond the targets' own spread (rms {n['target_rms']:.3g})")
+        tail = f"; the offset of their centre from the targets ({n['offset']:.3g} of the loss) is not the cause"
+        if over <= REGRESSION_SURE:
+            r.warn('init_scale', f"{head}: the last layer's init scale is too large (scale it down, or zero it){tail}; at {over:.2g} times "
+                   f"the larger, under {REGRESSION_SURE:g}, it costs the first steps, not the run")
+            return n['slack']
+        a, xs = amplifier(b), input_scale(seen[0][0])
+        if xs: r.fail('init_scale', f"{head}: the inputs are not standardised (rms {xs['rms']:.3g}): standardise each input feature with "
+                      f"the training split's mean and std{tail}")
+        elif a and a[1] > 2 * HEAD_GAIN: r.fail('init_scale', f"{head}: layer {a[0]} multiplies its inputs' rms by {a[1]:.2g} (PyTorch's default "
+                                            f"init gives about 0.58): {INIT_ADVICE}{tail}")
+        else: r.warn('init_scale', f"{head}; but no layer amplifies its inputs ({f'the largest gain {a[1]:.2g}, {a[0]}' if a else 'no Linear, Bilinear or convolution runs'}"
+                     f"; PyTorch's default init gives about 0.58) and the inputs are standardised: the spread comes from how the outputs are made (a "
+                     f"recursion that feeds them back, a Hessian's inverse, products of outputs), and training brings it down (a warning: the ladder goes on){tail}")
     return n['slack']
 
 # %% ../../nbs/02_ladder/03b_init_loss.ipynb
@@ -319,6 +331,16 @@ def _hooked_forward(b:Bench, model, hook):
     except UserCodeError: return None
     finally:
         for h in hs: h.remove()
+
+def amplifier(b:Bench)->Optional[tuple]:
+    "The Linear, Bilinear or convolution of the largest gain (the rms of its outputs over its inputs') on the first batch, a fresh model in eval mode: (name, gain); None when none runs."
+    model, seen = b.model().eval(), []
+    names = {m: k for k, m in model.named_modules()}
+    def hook(m, inp, out):
+        if inp and torch.is_tensor(inp[0]) and torch.is_tensor(out) and inp[0].is_floating_point() and (i := _rms(inp[0])) > 0:
+            seen.append((names.get(m, type(m).__name__), _rms(out) / i))
+    if _hooked_forward(b, model, hook) is None or not seen: return None
+    return max(seen, key=lambda s: s[1])
 
 def last_layer(b:Bench, dominant:bool=False)->Optional[dict]:
     """The last Linear, Bilinear or convolution to run on the first batch (in eval mode): dict(layer, gain, inputs, outputs,
