@@ -23,9 +23,9 @@ from ..metrics import class_dim
 # %% auto 0
 __all__ = ['LEAK_CHUNK', 'DISCRETE_PROBE', 'QUANTISED', 'AUROC_MAX', 'CONFUSION_MAX', 'RELABEL_MIN', 'RELABEL_GAIN',
            'MISSING_SHARE', 'MISSING_P', 'MISSING_Z', 'PERMUTED_CACHE', 'MOOT_CHECK', 'TOGETHER', 'CONTROL_FAILED',
-           'ALONE', 'DISTINCT', 'COPY_ROWS', 'COPY_MAX', 'WINDOW_STEPS', 'WINDOW_SHIFT', 'WINDOW_PROBES',
-           'WINDOW_BLOCKS', 'WINDOW_SURE', 'SCALED_DECIMALS', 'SMOOTH', 'TILE', 'TILE_PROBES', 'TILE_DISTINCT',
-           'TILE_AGREE', 'INPUT_COPY', 'INPUT_SAMPLES', 'INPUT_WIDTH', 'INPUT_MATCH', 'INPUT_CHANCE',
+           'ALONE', 'DISTINCT', 'COPY_ROWS', 'COPY_MAX', 'COPY_DISTINCT', 'WINDOW_STEPS', 'WINDOW_SHIFT',
+           'WINDOW_PROBES', 'WINDOW_BLOCKS', 'WINDOW_SURE', 'SCALED_DECIMALS', 'SMOOTH', 'TILE', 'TILE_PROBES',
+           'TILE_DISTINCT', 'TILE_AGREE', 'INPUT_COPY', 'INPUT_SAMPLES', 'INPUT_WIDTH', 'INPUT_MATCH', 'INPUT_CHANCE',
            'INPUT_ALL_CHANCE', 'OWN_PROBES', 'NEXT_PROBES', 'TWIN_SAMPLES', 'LEAK_SURE', 'RECUR_SLACK', 'CONTROLS',
            'MEMORISED', 'STRUCTURED', 'WRECKED', 'VAL_WORSE', 'FAR_BELOW', 'SPARSE_IDS', 'ID_COLUMNS', 'SPARSE_CLASSES',
            'SWAP_MIN', 'GAP_BATCHES', 'digest', 'sample_inputs', 'leak_check', 'discrete', 'auroc', 'train_prior',
@@ -888,6 +888,7 @@ def shared_rows(b:Bench, model)->Optional[dict]:
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 COPY_ROWS = 8  # consecutive rows of a validation target that `target_copies` looks for in the training samples
 COPY_MAX = 5000  # samples per split read by `target_copies`
+COPY_DISTINCT = 4  # the distinct values a validation target's first `COPY_ROWS` rows need to be evidence
 
 def _seq_rows(t):
     "A sequence as a float 2-D tensor on the host: its first dimension the rows (a time axis), the rest flattened into each row."
@@ -926,7 +927,7 @@ def target_copies(train, valid, k:int=COPY_ROWS, max_n:int=COPY_MAX,
         t = get(valid, i)[1]
         if not seq(t): continue
         p = _seq_rows(t)[:k]
-        if len(torch.unique(p)) < k // 2: continue  # padding or a constant: no evidence
+        if len(torch.unique(p)) < COPY_DISTINCT: continue  # padding, a constant or a floor: no evidence
         probed += 1; vals.append(p.reshape(-1))
         if hash(p.t().contiguous().numpy().tobytes()) in seen:
             shared += 1
