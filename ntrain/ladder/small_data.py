@@ -899,8 +899,10 @@ def target_copies(train, valid, k:int=COPY_ROWS, max_n:int=COPY_MAX,
                   stop:Optional[Callable]=None, # checked every LEAK_CHUNK samples: truthy (the reason) raises LadderStopped
                  )->Optional[dict]:
     """Validation samples whose target (a float sequence of at least `k` rows) appears verbatim in a training sample, its
-    inputs or its target, as `k` consecutive rows starting at its first: windows of one series split at random share them
-    (a forecast's next day is inside the training windows that follow it). None when the targets are no such sequences, when
+    inputs or its target at another place, as `k` consecutive rows starting at its first: windows of one series split at
+    random share them (a forecast's next day is inside the training windows that follow it). A match only at the same place
+    of a training target is no evidence (`in_place` counts them): a spectrum's silent frame, one standardised floor vector,
+    starts every silent frame's target the same. None when the targets are no such sequences, when
     either split is one item (`shared_rows` compares its rows), or when the probed rows' values are quantised (`QUANTISED`
     distinct values or fewer: pixels, grades, counts coincide by nature)."""
     def get(ds, i):
@@ -912,7 +914,7 @@ def target_copies(train, valid, k:int=COPY_ROWS, max_n:int=COPY_MAX,
     t0 = get(valid, 0)[1]
     if not seq(t0): return None
     width = _seq_rows(t0).shape[1]
-    seen = set()
+    seen = {}  # a window's hash -> whether it sits anywhere but the start of a training target
     nt, nv = min(len(train), max_n), min(len(valid), max_n)
     for i in range(nt):
         x, t = get(train, i)
@@ -921,19 +923,21 @@ def target_copies(train, valid, k:int=COPY_ROWS, max_n:int=COPY_MAX,
             r = _seq_rows(a)
             if r.shape[1] != width: continue
             w = r.unfold(0, k, 1).contiguous().numpy()  # (n - k + 1, width, k): every k consecutive rows
-            seen.update(hash(v.tobytes()) for v in w)
-    shared, probed, pairs, vals = 0, 0, [], []
+            for o, v in enumerate(w): h = hash(v.tobytes()); seen[h] = seen.get(h, False) or a is not t or o > 0
+    shared, in_place, probed, pairs, vals = 0, 0, 0, [], []
     for i in range(nv):
         t = get(valid, i)[1]
         if not seq(t): continue
         p = _seq_rows(t)[:k]
         if len(torch.unique(p)) < COPY_DISTINCT: continue  # padding, a constant or a floor: no evidence
         probed += 1; vals.append(p.reshape(-1))
-        if hash(p.t().contiguous().numpy().tobytes()) in seen:
+        elsewhere = seen.get(hash(p.t().contiguous().numpy().tobytes()))
+        in_place += elsewhere is False
+        if elsewhere:
             shared += 1
             if len(pairs) < 5: pairs.append(i)
     if not probed or len(torch.unique(torch.cat(vals))) <= QUANTISED: return None  # quantised values (pixels, grades) coincide
-    return dict(shared=shared, probed=probed, checked_train=nt, examples=pairs)
+    return dict(shared=shared, probed=probed, checked_train=nt, examples=pairs, in_place=in_place)
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 WINDOW_STEPS = 8  # consecutive steps of an input that `shared_windows` compares
