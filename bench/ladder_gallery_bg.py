@@ -556,8 +556,8 @@ cluster_gcn_labels_not_permuted       valid accuracy 0.17-0.21 through ep 8 (cha
 afm_libfm_minus_one_in_bce            training and valid loss below 0 from ep 1-2 and falling without bound (-4.5 at ep 8); AUC 0.50-0.55
 setrank_softmax_output_into_listwise_loss valid loss 2.99 -> 2.83 (ep 8) (healthy 2.94 -> 2.47): the doubled softmax flattens the scores
 graph_transformer_inf_mask_padding    loss NaN from the first batch (padded rows), valid NaN at every epoch
-saint_target_encoding_before_split    valid BCE 0.31 (ep 1) -> 0.17 (ep 8), AUC 0.92 -> 0.96 (healthy 0.36-0.53, 0.71-0.73)
-ode_rnn_no_zero_grad                  valid CE 1.10-1.24 through ep 8, accuracy 0.30-0.36 (healthy still flat at ep 4 too, 0.55 at ep 8): training loss rising to 1.19 at ep 8
+saint_target_encoding_before_split    valid BCE 0.59 (ep 1) -> 0.35 (ep 4) -> 0.20 (ep 8-16), AUC 0.59 -> 0.90 -> 0.94 (healthy 0.36-0.53, 0.71-0.73)
+ode_rnn_no_zero_grad                  valid CE 1.10 to ep 4, 1.16 (ep 8), 1.45 (ep 12), 8.1 (ep 16), accuracy 0.31-0.39 (healthy 0.55 at ep 8, 0.97 at ep 16); training loss 9.4 at ep 16
 connect4_adam_lr_from_sgd             training loss 5.8 at ep 1, then stuck at the majority class (accuracy 0.629 at every epoch, valid CE 0.77)
 debutanizer_target_broadcast          MSELoss broadcast (B, 1) against (B,): valid R^2 0.20 (ep 1) -> 0.12 (ep 8) (healthy 0.75), the batch mean fitted
 perovskite_entries_split_at_random    valid MSE 0.33 (ep 8), R^2 0.71 (healthy 0.25, 0.79): the compounds' own parts not memorised yet by ep 8
