@@ -1,4 +1,4 @@
-"""Half BG of the ladder's gallery: held out from the rules frozen at FREEZE (round 67), and run once on them.
+"""Half BG of the ladder's gallery: held out from the rules frozen at 10e53de (round 67), and run once on them.
 Families not in halves A-BE, taken only from tabular data and finance, science and engineering, graphs, recommender systems
 and ranking, time series, and RL-style supervised models (a half written alongside took other domains): MQ-RNN (Wen et al.
 2017: an LSTM encoder, a global MLP over the known future promotions and per-horizon local MLPs emitting three quantiles;
@@ -24,7 +24,7 @@ At most 1000 training items a program (the demand windows 852, the value net's 9
 1000-node graph) and under 47k trainable parameters; an epoch of a plain loop 0.02-0.5 s on one busy core (CHECKS).
 Registered into ladder_gallery's HEALTHY/BROKEN/HALF through its decorators; ladder_gallery imports this module after half BE.
 
-Protocol: written by a helper in a worktree at 564a4d0 (branch halfBG), held out from the rules frozen at FREEZE (round 67).
+Protocol: written by a helper in a worktree at 564a4d0 (branch halfBG), held out from the rules frozen at 10e53de (round 67).
 The helper read none of the ladder's rules (ntrain/ladder/*, nbs/02_ladder*, nbs/03*), bench/RESULTS.md, CHANGELOG.md,
 AGENTS.md, the rule tests or any sweep's results, and never ran the ladder on these programs (no ntrain.ladder call, no
 bench/ladder_sweep.py, no CLI); it ran no git log. It read bench/ladder_gallery.py's head, helpers and tail, half AO's
