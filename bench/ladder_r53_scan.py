@@ -41,8 +41,10 @@ def rerun(tree:str, out:str, nseeds:int, names:list):
             try:
                 rs = G.run(n, s, rungs='1-4').rungs
                 v = {str(getattr(r, 'rung', k)): (r.verdict, r.causes) for k, r in (rs.items() if isinstance(rs, dict) else enumerate(rs, 1))}
-            except Exception as e: v = {'error': repr(e)[:200]}
+                nat = [r.numbers.get('leak_natural') for r in (rs.values() if isinstance(rs, dict) else rs) if getattr(r, 'rung', 0) == 4]
+            except Exception as e: v, nat = {'error': repr(e)[:200]}, []
             d = dict(tree=tree, name=n, seed=s, v=v, s=round(time.time() - t, 1))
+            if nat and nat[0] is not None: d['leak_natural'] = nat[0]  # round 68: natural copies, the only leakage note
             with open(out, 'a') as fh: fh.write(json.dumps(d) + '\n')
             print(d, flush=True)
 

@@ -1296,6 +1296,18 @@ def test_round_56_copies_too_few_to_explain_do_not_shield_a_labels_blame():
     assert 'trained on half of the validation split' in r.diagnosis, r.diagnosis
 
 
+def test_round_68_natural_copies_do_not_shield_a_labels_blame():
+    """Issue 32 round 68 (found by held-out half BE): a conservative Q-learner on a 6 x 6 gridworld (healthy; transitions
+    recur by nature, its loss moves a few thousandths in 15 epochs) failed `labels` and `leakage` in 7 of 10 seeds, though
+    the leakage note itself judged the copies natural and "not failed": any leakage cause kept the blame from the
+    validation-side look. Natural copies (`leak_natural`, the only leakage note) now blame nothing there, as round 56's
+    copies too few to explain did: fit on half of validation, the model learns those targets no better than their
+    permutations either, and the rung is `inconclusive`."""
+    r = gallery('cql_gridworld', 0, rungs='4').rung(4)
+    assert r.verdict == 'warn' and 'inconclusive' in r.causes and r.numbers.get('leak_natural'), (r.causes, r.diagnosis)
+    assert 'trained on half of the validation split' in r.diagnosis, r.diagnosis
+
+
 def test_round_57_unscaled_inputs_fail_rung_2():
     """Issue 32 round 57 (seen programs only): raw measurements fed to an MLP (half AM's covertype in metres, half AS's steel
     plates with sums in the millions) start the loss 30 to 30000 times its theory through the last layer's inputs; rung 2

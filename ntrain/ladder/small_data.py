@@ -1381,6 +1381,7 @@ def _small_notes(r:RungResult, key:str, fl:float, leak:dict, e:Optional[dict]=No
             r.warn('leakage', f"{words.strip()} ({ex[1]}): the result is inconclusive, so they made no pass, but at "
                    f"{leak['overlap'] / leak['checked_valid']:.0%} of validation they would inflate any: deduplicate validation against train")
         elif leak['overlap'] >= LEAK_SURE * leak['checked_valid'] and natural_copies(leak):
+            n['leak_natural'] = 'leakage' not in r.causes  # the only leakage note: copies the data makes by nature, which blame nothing
             r.warn('leakage', f"{words.strip()} ({ex[1]}); but {leak['recur']} of the {leak['checked_train']} training samples also copy "
                    "another training sample, as often, and the samples take values from a grid (ids, tokens, binarised pixels): data whose "
                    "samples recur by nature (a language's frequent n-grams, popular items) share them across any random split, and new data "
@@ -2098,7 +2099,7 @@ def _by_validation(b:Bench, r:RungResult)->RungResult:
     if (rl := n.get('relabelled')) and (r.verdict == 'fail' and 'labels' in r.causes or r.verdict == 'warn' and 'inconclusive' in r.causes):
         if r.verdict == 'fail': return r.note(None, '  ' + relabel_words(rl))  # the blame stands, and says how
         return _rejudged(r, 'fail', 'labels', relabel_words(rl), [c for c in r.causes if c != 'inconclusive'])
-    leak = 'leakage' in r.causes and not n.get('leak_too_few')  # a leakage blame, not copies too few to explain the result (round 56)
+    leak = 'leakage' in r.causes and not (n.get('leak_too_few') or n.get('leak_natural'))  # a leakage blame: not copies too few to explain the result (round 56), nor natural ones (68)
     if r.verdict == 'fail' and (r.causes == ['labels'] and n.get('fits_own') or 'labels' in r.causes and 'no_control' in r.causes and not leak):
         return _blame_by_splits(b, r)
     if r.verdict == 'fail' and 'labels' in r.causes and not leak and control_ends(n) and n['metric'] == 'val_loss': return _permuted_blame(b, r)
