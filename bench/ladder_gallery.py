@@ -981,4 +981,5 @@ import ladder_gallery_bd  # noqa: E402,F401  half BD (held out from the rules fr
 import ladder_gallery_be  # noqa: E402,F401  half BE (held out from the rules frozen at round 65) registers itself into HEALTHY, BROKEN and HALF
 import ladder_gallery_bf  # noqa: E402,F401  half BF (held out from the rules frozen at round 67) registers itself into HEALTHY, BROKEN and HALF
 import ladder_gallery_bg  # noqa: E402,F401  half BG (held out from the rules frozen at round 67) registers itself into HEALTHY, BROKEN and HALF
+import ladder_gallery_bh  # noqa: E402,F401  half BH (held out from the rules frozen at round 68) registers itself into HEALTHY, BROKEN and HALF
 import ladder_gallery_bi  # noqa: E402,F401  half BI (held out from the rules frozen at round 68) registers itself into HEALTHY, BROKEN and HALF

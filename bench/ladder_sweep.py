@@ -128,7 +128,7 @@ def cost(args):
 if __name__ == '__main__':
     ap = argparse.ArgumentParser()
     ap.add_argument('--rungs', default='1-4'); ap.add_argument('--seeds', type=int, default=10); ap.add_argument('--first-seed', type=int, default=0)
-    ap.add_argument('--half', default='all', choices=['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'J', 'K', 'L', 'M', 'N', 'O', 'P', 'Q', 'R', 'S', 'T', 'U', 'V', 'W', 'X', 'Y', 'Z', 'AA', 'AB', 'AC', 'AD', 'AE', 'AF', 'AG', 'AH', 'AI', 'AJ', 'AK', 'AL', 'AM', 'AN', 'AO', 'AP', 'AQ', 'AR', 'AS', 'AT', 'AU', 'AV', 'AW', 'AX', 'AY', 'AZ', 'BA', 'BB', 'BC', 'BD', 'BE', 'BF', 'BG', 'BI', 'A+B', 'A+B+C', 'all']); ap.add_argument('--only', nargs='*'); ap.add_argument('--out', help='the JSON file name under bench/results/')
+    ap.add_argument('--half', default='all', choices=['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'J', 'K', 'L', 'M', 'N', 'O', 'P', 'Q', 'R', 'S', 'T', 'U', 'V', 'W', 'X', 'Y', 'Z', 'AA', 'AB', 'AC', 'AD', 'AE', 'AF', 'AG', 'AH', 'AI', 'AJ', 'AK', 'AL', 'AM', 'AN', 'AO', 'AP', 'AQ', 'AR', 'AS', 'AT', 'AU', 'AV', 'AW', 'AX', 'AY', 'AZ', 'BA', 'BB', 'BC', 'BD', 'BE', 'BF', 'BG', 'BH', 'BI', 'A+B', 'A+B+C', 'all']); ap.add_argument('--only', nargs='*'); ap.add_argument('--out', help='the JSON file name under bench/results/')
     ap.add_argument('--cost', help='a base checkout: time rungs 1-3 there and here'); ap.add_argument('--reps', type=int, default=2)
     ap.add_argument('--skip', nargs='*', help='--cost: programs left out (the slowest, to save time)')
     a = ap.parse_args()
