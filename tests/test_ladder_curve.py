@@ -1296,6 +1296,19 @@ def test_round_56_copies_too_few_to_explain_do_not_shield_a_labels_blame():
     assert 'trained on half of the validation split' in r.diagnosis, r.diagnosis
 
 
+def test_round_69_a_block_many_inputs_share_is_no_window_and_a_pair_reversed_is():
+    """Issue 32 round 69 (found by held-out half BI): DeepDDI's input is two drugs' similarity profiles side by side; split
+    by pair with each side given both orders (healthy), a validation pair's drugs sit in many training pairs, in the other
+    slot of some, and `shared_windows` read the profile as a window shifted: rung 4 failed `leakage` in 10 of 10 seeds.
+    A run that several training inputs hold at one place is now a block they share (`blocks`), and the rung passes. The
+    table given both orders before a split at random (broken) still fails: one training input, the pair reversed, holds
+    the validation pair's two halves at two shifts."""
+    h = gallery('deepddi_mlp', 0, rungs='4').rung(4)
+    assert h.verdict == 'pass' and h.numbers['shared_windows']['shared'] == 0 and h.numbers['shared_windows']['blocks'] > 200, (h.causes, h.diagnosis)
+    b = gallery('deepddi_both_orders_split_at_random', 0, rungs='4').rung(4)
+    assert b.verdict == 'fail' and 'leakage' in b.causes and b.numbers['shared_windows']['shared'] >= 0.5 * b.numbers['shared_windows']['probed'], b.diagnosis
+
+
 def test_round_68_natural_copies_do_not_shield_a_labels_blame():
     """Issue 32 round 68 (found by held-out half BE): a conservative Q-learner on a 6 x 6 gridworld (healthy; transitions
     recur by nature, its loss moves a few thousandths in 15 epochs) failed `labels` and `leakage` in 7 of 10 seeds, though

@@ -975,7 +975,9 @@ def shared_windows(train, valid, k:int=WINDOW_STEPS, max_n:int=COPY_MAX,
     training input holds bit for bit at another place: windows of one recording, shifted, on both sides of the split.
     dict(shared, probed, checked_train, examples, earlier, later): `earlier` the shared samples found in a training input that
     started earlier (the run further into it), `later` in one that started later; None for inputs with no axis of `k + WINDOW_SHIFT` steps, either split one item, or
-    quantised values (`QUANTISED` distinct probed values or fewer)."""
+    quantised values (`QUANTISED` distinct probed values or fewer). A run that several training inputs hold at one place is a
+    block they share (a drug's descriptor in every pair it is in), not a window's overlap, unless one training input holds the
+    sample's runs at two shifts (its parts rearranged: a pair in the other order); `blocks` counts the samples with only such matches."""
     def inputs(ds, i):
         if i % LEAK_CHUNK == 0 and stop is not None and (why := stop()): raise LadderStopped(why)
         with user_code('data'): s = ds[i]
@@ -987,13 +989,13 @@ def shared_windows(train, valid, k:int=WINDOW_STEPS, max_n:int=COPY_MAX,
     for i in range(min(len(train), max_n)):
         for j, t in inputs(train, i):
             for a in axes(t):
-                for o, w in enumerate(_runs(t, k, a, scaled)): where.setdefault(hash((j, a, w.tobytes())), set()).add((i, o) if scaled else o)
+                for o, w in enumerate(_runs(t, k, a, scaled)): where.setdefault(hash((j, a, w.tobytes())), set()).add((i, o))
                 blocks += t.shape[a] - k + 1
         nt = i + 1
         if blocks >= WINDOW_BLOCKS: break
-    shared, probed, pairs, vals, sides = 0, 0, [], [], [0, 0]
+    shared, probed, pairs, vals, sides, in_blocks = 0, 0, [], [], [0, 0], 0
     for i in range(min(len(valid), max_n)):
-        hit, looked, agree = set(), False, {}
+        hit, looked, agree, shifts = set(), False, {}, {}
         for j, t in inputs(valid, i):
             for a in axes(t):
                 rs = _runs(t, k, a); zs = _runs(t, k, a, True) if scaled else rs; n = len(rs)  # raw runs judge padding and quantised values
@@ -1001,15 +1003,19 @@ def shared_windows(train, valid, k:int=WINDOW_STEPS, max_n:int=COPY_MAX,
                     if len(np.unique(rs[o])) < k or (rs[o] == rs[o][..., :1]).all(): continue  # padding or silence (few values, or one step repeated: a padded clip's constant frames): no evidence
                     if scaled and not _curved(zs[o]): continue  # a smooth curve's run: alike up to scale and shift by nature
                     looked = True; vals.append(torch.from_numpy(rs[o].reshape(-1)[:64]))
-                    found = where.get(hash((j, a, zs[o].tobytes())), ())
-                    if not scaled: hit |= {p > o for p in found if p != o}; continue
-                    for key in {(j, a, ti, p - o) for ti, p in found if p != o}: agree[key] = agree.get(key, 0) + 1  # a training input and a shift
+                    held = {}  # another place -> the training inputs that hold the run there
+                    for ti, p in where.get(hash((j, a, zs[o].tobytes())), ()):
+                        if p != o: held.setdefault(p, set()).add(ti); shifts.setdefault((j, a, ti), set()).add(p - o)
+                    one = [(p, *tis) for p, tis in held.items() if len(tis) == 1]  # held by several: a block they share (round 69)
+                    if not scaled: hit |= {p > o for p, _ in one}; continue
+                    for p, ti in one: agree[(j, a, ti, p - o)] = agree.get((j, a, ti, p - o), 0) + 1  # a training input and a shift
         if scaled: hit = {key[3] > 0 for key, c in agree.items() if c >= 2}  # two runs of one training input at one shift: a stretch shared, not a stroke alike
-        probed += looked; shared += bool(hit)
+        else: hit |= {d > 0 for s in shifts.values() if len(s) > 1 for d in s}  # one training input holds its runs bit for bit at two shifts: its parts rearranged
+        probed += looked; shared += bool(hit); in_blocks += bool(shifts) and not hit
         for s in hit: sides[s] += 1
         if hit and len(pairs) < 5: pairs.append(i)
     if not probed or len(torch.unique(torch.cat(vals))) <= QUANTISED: return None
-    return dict(shared=shared, probed=probed, checked_train=nt, examples=pairs, earlier=sides[1], later=sides[0])
+    return dict(shared=shared, probed=probed, checked_train=nt, examples=pairs, earlier=sides[1], later=sides[0], blocks=in_blocks)
 
 # %% ../../nbs/02_ladder/03e_small_data.ipynb
 TILE = 4  # the side of the square of values `shared_tiles` compares over an input's last two axes
