@@ -977,7 +977,8 @@ def shared_windows(train, valid, k:int=WINDOW_STEPS, max_n:int=COPY_MAX,
     started earlier (the run further into it), `later` in one that started later; None for inputs with no axis of `k + WINDOW_SHIFT` steps, either split one item, or
     quantised values (`QUANTISED` distinct probed values or fewer). A run that several training inputs hold at one place is a
     block they share (a drug's descriptor in every pair it is in), not a window's overlap, unless one training input holds the
-    sample's runs at two shifts (its parts rearranged: a pair in the other order); `blocks` counts the samples with only such matches."""
+    sample's runs at two shifts (its parts rearranged: a pair in the other order); `blocks` counts the samples with matches none of
+    which counted (plain runs: only such blocks; `scaled`: blocks, or runs that did not agree in two)."""
     def inputs(ds, i):
         if i % LEAK_CHUNK == 0 and stop is not None and (why := stop()): raise LadderStopped(why)
         with user_code('data'): s = ds[i]
